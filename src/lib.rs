@@ -1,0 +1,10 @@
+//! hbase-emu: a high-fidelity emulator of how HBase 2.x regions grow, split and spread over
+//! RegionServers, for designing rowkeys, pre-splits and region sizes before loading a table.
+#![deny(missing_docs)]
+
+pub mod config;
+pub mod diag;
+pub mod keygen;
+pub mod keynotation;
+pub mod presplit;
+pub mod units;
