@@ -75,9 +75,13 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// An error in something the user supplied.
+/// An error in something the user supplied. Boxed: errors are rare and `Result`s stay small.
+#[derive(Clone, Debug)]
+pub struct InputError(Box<ErrorDetail>);
+
+/// The parts of an [`InputError`].
 #[derive(Clone, Debug, Default)]
-pub struct InputError {
+pub struct ErrorDetail {
     /// File the error is in, if it came from a file.
     pub file: Option<PathBuf>,
     /// 1-based line, where known.
@@ -95,29 +99,36 @@ pub struct InputError {
     source: Option<Arc<str>>,
 }
 
+impl std::ops::Deref for InputError {
+    type Target = ErrorDetail;
+    fn deref(&self) -> &ErrorDetail {
+        &self.0
+    }
+}
+
 impl InputError {
     /// A new error with only a problem statement; add the place with the builder methods.
     pub fn new(problem: impl Into<String>) -> InputError {
-        InputError {
+        InputError(Box::new(ErrorDetail {
             problem: problem.into(),
-            ..InputError::default()
-        }
+            ..ErrorDetail::default()
+        }))
     }
 
     /// Names the file (no position).
     pub fn in_file(mut self, path: &Path) -> InputError {
-        self.file = Some(path.to_path_buf());
+        self.0.file = Some(path.to_path_buf());
         self
     }
 
     /// Places the error at a byte span of a source file (sets file, line and column).
     pub fn at(mut self, src: &SourceText, span: Range<usize>) -> InputError {
         let (line, col) = src.line_col(span.start);
-        self.file = Some(src.path.clone());
-        self.line = Some(line);
-        self.column = Some(col);
-        self.span = Some(span);
-        self.source = Some(src.text.clone());
+        self.0.file = Some(src.path.clone());
+        self.0.line = Some(line);
+        self.0.column = Some(col);
+        self.0.span = Some(span);
+        self.0.source = Some(src.text.clone());
         self
     }
 
@@ -133,27 +144,27 @@ impl InputError {
 
     /// Attaches a span without a file yet (inner layers that see spans but not the file).
     pub fn with_span(mut self, span: Range<usize>) -> InputError {
-        self.span = Some(span);
+        self.0.span = Some(span);
         self
     }
 
     /// Names the field at fault.
     pub fn field(mut self, field: impl Into<String>) -> InputError {
-        self.field = Some(field.into());
+        self.0.field = Some(field.into());
         self
     }
 
     /// Names the field unless one is already set (outer layers add context without overwriting).
     pub fn field_if_unset(mut self, field: impl Into<String>) -> InputError {
         if self.field.is_none() {
-            self.field = Some(field.into());
+            self.0.field = Some(field.into());
         }
         self
     }
 
     /// Says what would have been accepted.
     pub fn expected(mut self, expected: impl Into<String>) -> InputError {
-        self.expected = Some(expected.into());
+        self.0.expected = Some(expected.into());
         self
     }
 
