@@ -80,7 +80,7 @@ pub fn push_hex(out: &mut String, bytes: &[u8]) {
 /// Decodes hex (either case, even length). Returns the offending character index on error.
 pub fn from_hex(s: &str) -> Result<Vec<u8>, String> {
     let b = s.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return Err(format!("hex key `{s}` has an odd number of digits"));
     }
     let val = |i: usize| -> Result<u8, String> {
