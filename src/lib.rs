@@ -2,9 +2,15 @@
 //! RegionServers, for designing rowkeys, pre-splits and region sizes before loading a table.
 #![deny(missing_docs)]
 
+pub mod assignment;
+pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod diag;
 pub mod keygen;
 pub mod keynotation;
+pub mod plan;
 pub mod presplit;
+pub mod report;
+pub mod scenario;
 pub mod units;

@@ -1,1 +1,31 @@
-fn main() {}
+//! The `hbase-emu` binary: parse flags, run a command, render errors, set the exit code.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use hbase_emu::cli::{Cli, Command};
+use hbase_emu::commands;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => commands::check_default(),
+        Some(Command::Check(a)) => commands::check(&a),
+        Some(Command::Keys(a)) => commands::keys(&a),
+        Some(Command::SplitKeys(a)) => commands::split_keys(&a),
+        Some(Command::Config(a)) => commands::config(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(errors) => {
+            for e in &errors.0 {
+                eprint!("{}", e.render());
+            }
+            if errors.0.len() > 1 {
+                eprintln!("error: {} problems found", errors.0.len());
+            }
+            ExitCode::from(2)
+        }
+    }
+}

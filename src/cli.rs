@@ -1,0 +1,182 @@
+//! Command-line interface: clap types and the commands they run.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::diag::InputError;
+
+/// hbase-emu: see how an HBase table's regions grow, split and spread before you load it.
+#[derive(Debug, Parser)]
+#[command(
+    name = "hbase-emu",
+    version,
+    about = "Emulate how HBase 2.x regions grow, split and spread over RegionServers",
+    long_about = "hbase-emu emulates what HBase 2.x does with a table's writes: rowkey layout, pre-split keys, \
+                  region size and RegionServer count.\n\nWith no command it checks the built-in headline \
+                  scenario (4 TB, 10 RegionServers, 2 GB regions; sequential vs hashed vs salted keys) and \
+                  prints its plan.",
+    after_help = "Exit status: 0 ok, 2 usage or input error (the message names file, line, column and field)."
+)]
+pub struct Cli {
+    /// What to do (default: `check` the built-in headline scenario).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate a scenario and its config files and print the resolved plan.
+    Check(CheckArgs),
+    /// Print the first keys of each generator of a scenario.
+    Keys(KeysArgs),
+    /// Print pre-split keys (SPLITS_FILE format, or a ready HBase shell `create`).
+    SplitKeys(SplitKeysArgs),
+    /// Print the effective value of every modelled HBase key and where it came from.
+    Config(ConfigArgs),
+}
+
+/// Output format of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Tables for people.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// `check`
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Scenario file (TOML). Default: the built-in headline scenario.
+    pub scenario: Option<PathBuf>,
+    /// Override the scenario's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Plan only these generators (by name; repeatable).
+    #[arg(long = "generator", value_name = "NAME")]
+    pub generators: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Sample keys to show per generator.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub sample_keys: u64,
+}
+
+/// `keys`
+#[derive(Debug, Args)]
+pub struct KeysArgs {
+    /// Scenario file whose generators to use.
+    #[arg(long)]
+    pub scenario: PathBuf,
+    /// Only these generators (by name; repeatable). Default: all.
+    #[arg(long = "generator", value_name = "NAME")]
+    pub generators: Vec<String>,
+    /// Keys per generator.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub count: u64,
+    /// First row id (default: the workload's first_id).
+    #[arg(long)]
+    pub start: Option<u64>,
+    /// Print keys as lowercase hex instead of toStringBinary.
+    #[arg(long)]
+    pub hex: bool,
+    /// Override the scenario's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Split algorithm for `split-keys`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SplitAlgorithm {
+    /// HexStringSplit: 8 lowercase hex digits, 00000000..ffffffff.
+    Hex,
+    /// DecimalStringSplit: 8 decimal digits, 00000000..99999999.
+    Decimal,
+    /// UniformSplit: evenly spaced 8-byte keys.
+    Uniform,
+    /// The 0.90/0.92 MD5StringSplit: 00000000..7fffffff.
+    Md5Legacy,
+    /// 8-byte big-endian longs 1..N−1 (partition keys).
+    Partition,
+    /// Quantiles of a scenario generator's keys (needs --scenario and --generator).
+    Sampled,
+}
+
+/// `split-keys`
+#[derive(Debug, Args)]
+pub struct SplitKeysArgs {
+    /// Split algorithm.
+    #[arg(long, value_enum)]
+    pub algorithm: SplitAlgorithm,
+    /// Number of regions (N−1 keys are printed).
+    #[arg(long)]
+    pub regions: u64,
+    /// Custom first row (hex/decimal).
+    #[arg(long)]
+    pub first_row: Option<String>,
+    /// Custom last row (hex/decimal).
+    #[arg(long)]
+    pub last_row: Option<String>,
+    /// Scenario (with --algorithm sampled).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Generator to sample (with --algorithm sampled).
+    #[arg(long)]
+    pub generator: Option<String>,
+    /// Keys to sample (with --algorithm sampled).
+    #[arg(long, default_value_t = crate::scenario::DEFAULT_SAMPLES)]
+    pub samples: u64,
+    /// Print an HBase shell `create 'TABLE', 'FAMILY', SPLITS => [...]` instead of one key per line.
+    #[arg(long, num_args = 2, value_names = ["TABLE", "FAMILY"])]
+    pub shell: Option<Vec<String>>,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Override the scenario's seed (with --algorithm sampled).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// `config`
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// hbase-site.xml files, layered in order over the defaults (repeatable).
+    #[arg(long = "config", value_name = "FILE")]
+    pub configs: Vec<PathBuf>,
+    /// A scenario whose site files, [hbase] overrides and table attributes apply (before --config files).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Set a property, highest precedence (KEY=VALUE, repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Writes `bytes` to `path` atomically (temp file in the same directory, then rename), or to
+/// stdout when `path` is None.
+pub fn write_output(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), InputError> {
+    let Some(path) = path else {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(bytes)
+            .and_then(|_| out.flush())
+            .map_err(|e| InputError::new(format!("cannot write to standard output: {e}")));
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let fail =
+        |e: std::io::Error| InputError::new(format!("cannot write output: {e}")).in_file(path);
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}

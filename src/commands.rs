@@ -1,0 +1,265 @@
+//! What each CLI command does, as library functions (the binary only dispatches and renders errors).
+
+use std::path::Path;
+
+use crate::cli::{
+    CheckArgs, ConfigArgs, Format, KeysArgs, SplitAlgorithm, SplitKeysArgs, write_output,
+};
+use crate::config::{self, Origin, SiteConfig, TableAttributes};
+use crate::diag::InputError;
+use crate::keygen::GeneratorSpec;
+use crate::keynotation::{to_hex, to_shell_literal, to_string_binary};
+use crate::plan::{self, RunPlan};
+use crate::presplit::{self, Algorithm};
+use crate::report::plan::PlanReport;
+use crate::report::table;
+use crate::scenario::{self, Scenario, ScenarioErrors};
+
+/// Keys shown in `check`'s settings block: the ones that decide region sizes and splits.
+const HEADLINE_KEYS: &[&str] = &[
+    "hbase.hregion.max.filesize",
+    "hbase.regionserver.region.split.policy",
+    "hbase.hregion.memstore.flush.size",
+    "hbase.hregion.memstore.block.multiplier",
+    "hbase.regionserver.global.memstore.size",
+    "hbase.hstore.blockingStoreFiles",
+    "hbase.hstore.compactionThreshold",
+    "hbase.regionserver.regionSplitLimit",
+    "hbase.master.loadbalancer.class",
+];
+
+type CmdResult = Result<(), ScenarioErrors>;
+
+fn load_scenario(path: &Path, seed: Option<u64>) -> Result<Scenario, ScenarioErrors> {
+    let mut s = scenario::load(path)?;
+    if let Some(seed) = seed {
+        s.seed = seed;
+    }
+    Ok(s)
+}
+
+/// The generators named on the command line (all when none), or an error listing the names.
+fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec>, InputError> {
+    if names.is_empty() {
+        return Ok(s.generators.iter().collect());
+    }
+    names
+        .iter()
+        .map(|n| {
+            s.generators
+                .iter()
+                .find(|g| g.name.get_ref() == n)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = s
+                        .generators
+                        .iter()
+                        .map(|g| g.name.get_ref().as_str())
+                        .collect();
+                    InputError::new(format!("scenario has no generator named `{n}`"))
+                        .in_file(&s.source.path)
+                        .field("--generator")
+                        .expected(format!("one of: {}", known.join(", ")))
+                })
+        })
+        .collect()
+}
+
+/// `hbase-emu` with no command: check the built-in headline scenario.
+pub fn check_default() -> CmdResult {
+    let args = CheckArgs {
+        scenario: Some(scenario::default_scenario_path()),
+        seed: None,
+        generators: Vec::new(),
+        format: Format::Text,
+        sample_keys: 5,
+    };
+    check(&args)
+}
+
+fn settings_lines(s: &Scenario) -> Result<Vec<(String, String, String)>, InputError> {
+    let eff = config::effective(&s.site, &s.table.attributes)?;
+    Ok(HEADLINE_KEYS
+        .iter()
+        .filter_map(|k| eff.iter().find(|e| e.key == *k))
+        .map(|e| (e.key.clone(), e.value.clone(), e.origin.to_string()))
+        .collect())
+}
+
+/// `hbase-emu check SCENARIO`
+pub fn check(args: &CheckArgs) -> CmdResult {
+    let path = args
+        .scenario
+        .clone()
+        .unwrap_or_else(scenario::default_scenario_path);
+    let s = load_scenario(&path, args.seed)?;
+    let specs = select(&s, &args.generators)?;
+    let mut runs: Vec<RunPlan> = Vec::new();
+    let mut samples = Vec::new();
+    let mut errors = Vec::new();
+    for spec in specs {
+        match plan::plan_run(&s, spec) {
+            Ok(run) => {
+                let mut keys = Vec::new();
+                let mut buf = Vec::new();
+                let first = s.workload.first_id;
+                for id in first..first.saturating_add(args.sample_keys.min(s.workload.rows)) {
+                    run.generator.key_checked(id, &mut buf)?;
+                    keys.push(buf.clone());
+                }
+                samples.push(keys);
+                runs.push(run);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ScenarioErrors(errors));
+    }
+    let report = PlanReport {
+        settings: settings_lines(&s)?,
+        warnings: s.site.warnings(),
+        scenario: &s,
+        runs,
+        samples,
+    };
+    let text = match args.format {
+        Format::Text => report.to_text(),
+        Format::Json => report.to_json(),
+    };
+    write_output(None, text.as_bytes())?;
+    Ok(())
+}
+
+/// `hbase-emu keys --scenario FILE`
+pub fn keys(args: &KeysArgs) -> CmdResult {
+    let s = load_scenario(&args.scenario, args.seed)?;
+    let specs = select(&s, &args.generators)?;
+    let first = args.start.unwrap_or(s.workload.first_id);
+    let mut out = String::new();
+    let several = specs.len() > 1;
+    for spec in specs {
+        let g = plan::build_generator(&s, spec)?;
+        if several {
+            out.push_str(&format!("# {}: {}\n", g.name, g.inner.describe()));
+        }
+        let mut buf = Vec::new();
+        for id in first..first.saturating_add(args.count) {
+            g.key_checked(id, &mut buf)?;
+            if args.hex {
+                out.push_str(&to_hex(&buf));
+            } else {
+                out.push_str(&to_string_binary(&buf));
+            }
+            out.push('\n');
+        }
+    }
+    write_output(None, out.as_bytes())?;
+    Ok(())
+}
+
+/// `hbase-emu split-keys`
+pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
+    let usage = |msg: &str, expected: &str| {
+        InputError::new(msg.to_string())
+            .field("--algorithm")
+            .expected(expected.to_string())
+    };
+    let keys = match args.algorithm {
+        SplitAlgorithm::Sampled => {
+            let (Some(path), Some(name)) = (&args.scenario, &args.generator) else {
+                return Err(usage(
+                    "sampling needs a scenario and a generator",
+                    "--scenario FILE --generator NAME",
+                )
+                .into());
+            };
+            let s = load_scenario(path, args.seed)?;
+            let spec = select(&s, std::slice::from_ref(name))?[0];
+            let g = plan::build_generator(&s, spec)?;
+            presplit::sampled(
+                g.inner.as_ref(),
+                (s.workload.first_id, s.workload.rows),
+                args.samples,
+                args.regions,
+            )?
+        }
+        other => {
+            if args.scenario.is_some() || args.generator.is_some() {
+                return Err(usage(
+                    "--scenario/--generator only apply to --algorithm sampled",
+                    "--algorithm sampled",
+                )
+                .into());
+            }
+            let alg = match other {
+                SplitAlgorithm::Hex => Algorithm::Hex,
+                SplitAlgorithm::Decimal => Algorithm::Decimal,
+                SplitAlgorithm::Uniform => Algorithm::Uniform,
+                SplitAlgorithm::Md5Legacy => Algorithm::Md5Legacy,
+                SplitAlgorithm::Partition | SplitAlgorithm::Sampled => Algorithm::Partition,
+            };
+            presplit::split_keys(alg, args.regions).map_err(|e| e.field_if_unset("--regions"))?
+        }
+    };
+    let text = match &args.shell {
+        Some(tf) if tf.len() == 2 => {
+            let lits: Vec<String> = keys.iter().map(|k| to_shell_literal(k)).collect();
+            format!(
+                "create {}, {}, SPLITS => [{}]\n",
+                to_shell_literal(tf[0].as_bytes()),
+                to_shell_literal(tf[1].as_bytes()),
+                lits.join(", ")
+            )
+        }
+        _ => keys.iter().map(|k| to_string_binary(k) + "\n").collect(),
+    };
+    write_output(args.output.as_deref(), text.as_bytes())?;
+    Ok(())
+}
+
+/// `hbase-emu config`
+pub fn config(args: &ConfigArgs) -> CmdResult {
+    let (mut site, attrs) = match &args.scenario {
+        Some(p) => {
+            let s = scenario::load(p)?;
+            (s.site, s.table.attributes)
+        }
+        None => (SiteConfig::with_defaults(), TableAttributes::default()),
+    };
+    for f in &args.configs {
+        site.load_file(f)?;
+    }
+    for kv in &args.sets {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(InputError::new(format!("`{kv}` is not KEY=VALUE"))
+                .field("--set")
+                .expected("e.g. --set hbase.hregion.max.filesize=2147483648")
+                .into());
+        };
+        site.set(k.trim(), v.trim(), Origin::CommandLine)?;
+    }
+    let eff = config::effective(&site, &attrs)?;
+    let text = match args.format {
+        Format::Json => {
+            let rows: Vec<serde_json::Value> = eff
+                .iter()
+                .map(|e| serde_json::json!({"key": e.key, "value": e.value, "origin": e.origin.to_string()}))
+                .collect();
+            serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n"
+        }
+        Format::Text => {
+            let mut t = table(&["key", "value", "from"]);
+            for e in &eff {
+                t.add_row(vec![e.key.clone(), e.value.clone(), e.origin.to_string()]);
+            }
+            let mut s = t.to_string();
+            s.push('\n');
+            for w in site.warnings() {
+                s.push_str(&format!("warning: {w}\n"));
+            }
+            s
+        }
+    };
+    write_output(None, text.as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! The resolved plan of a scenario run before any write: the generator, its split keys, the
+//! initial regions and the servers they open on. `hbase-emu check` prints it; the engine starts
+//! from it.
+
+use serde::Serialize;
+
+use crate::assignment;
+use crate::diag::InputError;
+use crate::keygen::{self, BuildContext, Generator, GeneratorSpec};
+use crate::keynotation::to_string_binary;
+use crate::presplit;
+use crate::scenario::{Presplit, Scenario};
+
+/// One initial region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegionPlan {
+    /// Start key (inclusive); empty = start of table.
+    pub start: Vec<u8>,
+    /// End key (exclusive); empty = end of table.
+    pub end: Vec<u8>,
+    /// Index of the RegionServer it opens on.
+    pub server: usize,
+}
+
+/// One generator's run, planned.
+pub struct RunPlan {
+    /// The built generator.
+    pub generator: Generator,
+    /// Sorted split keys (regions − 1 of them).
+    pub split_keys: Vec<Vec<u8>>,
+    /// Initial regions in key order, tiling the key space.
+    pub regions: Vec<RegionPlan>,
+    /// How the split keys were made, for people.
+    pub presplit: String,
+}
+
+/// Builds the generator for `spec`, placing its errors in the scenario file.
+pub fn build_generator(scenario: &Scenario, spec: &GeneratorSpec) -> Result<Generator, InputError> {
+    let base_dir = scenario
+        .source
+        .path
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    let ctx = BuildContext {
+        seed: scenario.seed,
+        base_dir,
+        ids: (scenario.workload.first_id, scenario.workload.rows),
+    };
+    keygen::build(spec, &ctx).map_err(|e| {
+        e.locate(&scenario.source, spec.name.span())
+            .field_if_unset("generator")
+    })
+}
+
+/// Plans the run of one generator.
+pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, InputError> {
+    let generator = build_generator(scenario, spec)?;
+    let w = &scenario.workload;
+    let (split_keys, presplit) = match &scenario.table.presplit {
+        Presplit::None => (Vec::new(), "none (one region)".to_string()),
+        Presplit::Algorithm {
+            algorithm, regions, ..
+        } => (
+            presplit::split_keys(*algorithm, *regions)?,
+            format!("{algorithm:?} into {regions} regions"),
+        ),
+        Presplit::Sampled { regions, samples } => (
+            presplit::sampled(
+                generator.inner.as_ref(),
+                (w.first_id, w.rows),
+                *samples,
+                *regions,
+            )
+            .map_err(|e| {
+                e.field_if_unset("table.presplit")
+                    .in_file(&scenario.source.path)
+            })?,
+            format!(
+                "sampled: {samples} keys of `{}` into {regions} regions",
+                generator.name
+            ),
+        ),
+        Presplit::Keys(keys) => (keys.clone(), format!("{} explicit split keys", keys.len())),
+        Presplit::File(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                InputError::new(format!("cannot read split file: {e}")).in_file(path)
+            })?;
+            let keys: Vec<Vec<u8>> = text
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(crate::keynotation::to_bytes_binary)
+                .collect();
+            (
+                presplit::validate_keys(keys)?,
+                format!("SPLITS_FILE {}", path.display()),
+            )
+        }
+    };
+    let servers = scenario.cluster.regionservers as usize;
+    let n = split_keys.len() + 1;
+    let placement = assignment::round_robin(n, servers, scenario.seed);
+    let regions = (0..n)
+        .map(|i| RegionPlan {
+            start: if i == 0 {
+                Vec::new()
+            } else {
+                split_keys[i - 1].clone()
+            },
+            end: if i + 1 == n {
+                Vec::new()
+            } else {
+                split_keys[i].clone()
+            },
+            server: placement[i],
+        })
+        .collect();
+    Ok(RunPlan {
+        generator,
+        split_keys,
+        regions,
+        presplit,
+    })
+}
+
+/// JSON form of a region (keys in toStringBinary).
+#[derive(Debug, Serialize)]
+pub struct RegionJson {
+    /// Start key.
+    pub start: String,
+    /// End key.
+    pub end: String,
+    /// Server name.
+    pub server: String,
+}
+
+impl RunPlan {
+    /// Regions with printable keys and server names.
+    pub fn regions_json(&self, servers: usize) -> Vec<RegionJson> {
+        self.regions
+            .iter()
+            .map(|r| RegionJson {
+                start: to_string_binary(&r.start),
+                end: to_string_binary(&r.end),
+                server: assignment::server_name(r.server, servers),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,46 @@
+//! Reports for people and programs. For now: the plan `hbase-emu check` prints (text and JSON).
+//! The engine's run report lands here too.
+
+pub mod plan;
+
+use comfy_table::{CellAlignment, Table, presets};
+
+/// A plain table in a stable style (no terminal probing, so output is byte-identical in tests).
+pub fn table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_BORDERS_ONLY)
+        .set_header(header.to_vec());
+    t
+}
+
+/// Right-aligns the given columns (numbers).
+pub fn align_right(t: &mut Table, columns: &[usize]) {
+    for &c in columns {
+        if let Some(col) = t.column_mut(c) {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u128) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(super::thousands(0), "0");
+        assert_eq!(super::thousands(999), "999");
+        assert_eq!(super::thousands(4_294_967_296), "4,294,967,296");
+    }
+}

@@ -1,0 +1,220 @@
+//! The plan of a scenario (`hbase-emu check`): what will run, on which regions and servers.
+
+use serde::Serialize;
+
+use crate::assignment::server_name;
+use crate::keynotation::to_string_binary;
+use crate::plan::{RegionJson, RunPlan};
+use crate::report::{align_right, table, thousands};
+use crate::scenario::Scenario;
+use crate::units::{format_bytes, format_duration_ms};
+
+/// A checked scenario and its planned runs.
+pub struct PlanReport<'a> {
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// Headline settings as (label, value, origin) lines.
+    pub settings: Vec<(String, String, String)>,
+    /// One per generator run.
+    pub runs: Vec<RunPlan>,
+    /// Sample keys per run (toStringBinary), same order as `runs`.
+    pub samples: Vec<Vec<Vec<u8>>>,
+    /// Warnings from loading (e.g. final properties kept).
+    pub warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct PlanJson<'a> {
+    scenario: ScenarioJson<'a>,
+    settings: Vec<SettingJson<'a>>,
+    warnings: &'a [String],
+    runs: Vec<RunJson>,
+}
+
+#[derive(Serialize)]
+struct ScenarioJson<'a> {
+    name: &'a str,
+    path: String,
+    seed: u64,
+    regionservers: u64,
+    heap_bytes: u64,
+    rows: u64,
+    first_id: u64,
+    payload_bytes: u128,
+    rate_bytes_per_s: u64,
+}
+
+#[derive(Serialize)]
+struct SettingJson<'a> {
+    name: &'a str,
+    value: &'a str,
+    origin: &'a str,
+}
+
+#[derive(Serialize)]
+struct RunJson {
+    generator: String,
+    describe: String,
+    presplit: String,
+    sample_keys: Vec<String>,
+    split_keys: Vec<String>,
+    regions: Vec<RegionJson>,
+    regions_per_server: Vec<usize>,
+}
+
+impl PlanReport<'_> {
+    fn regions_per_server(&self, run: &RunPlan) -> Vec<usize> {
+        let mut counts = vec![0; self.scenario.cluster.regionservers as usize];
+        for r in &run.regions {
+            counts[r.server] += 1;
+        }
+        counts
+    }
+
+    /// JSON document (documented in docs/REPORT.md).
+    pub fn to_json(&self) -> String {
+        let s = self.scenario;
+        let w = &s.workload;
+        let doc = PlanJson {
+            scenario: ScenarioJson {
+                name: &s.name,
+                path: s.source.path.display().to_string(),
+                seed: s.seed,
+                regionservers: s.cluster.regionservers,
+                heap_bytes: s.cluster.heap_bytes,
+                rows: w.rows,
+                first_id: w.first_id,
+                payload_bytes: w.payload_bytes(),
+                rate_bytes_per_s: w.rate_bytes_per_s,
+            },
+            settings: self
+                .settings
+                .iter()
+                .map(|(n, v, o)| SettingJson {
+                    name: n,
+                    value: v,
+                    origin: o,
+                })
+                .collect(),
+            warnings: &self.warnings,
+            runs: self
+                .runs
+                .iter()
+                .zip(&self.samples)
+                .map(|(r, samples)| RunJson {
+                    generator: r.generator.name.clone(),
+                    describe: r.generator.inner.describe(),
+                    presplit: r.presplit.clone(),
+                    sample_keys: samples.iter().map(|k| to_string_binary(k)).collect(),
+                    split_keys: r.split_keys.iter().map(|k| to_string_binary(k)).collect(),
+                    regions: r.regions_json(s.cluster.regionservers as usize),
+                    regions_per_server: self.regions_per_server(r),
+                })
+                .collect(),
+        };
+        let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        out.push('\n');
+        out
+    }
+
+    /// Text for people.
+    pub fn to_text(&self) -> String {
+        let s = self.scenario;
+        let w = &s.workload;
+        let n_servers = s.cluster.regionservers as usize;
+        let mut o = String::new();
+        o.push_str(&format!("Scenario  {}\n", s.name));
+        o.push_str(&format!(
+            "File      {}  (seed {})\n",
+            s.source.path.display(),
+            s.seed
+        ));
+        o.push_str(&format!(
+            "Cluster   {} RegionServers, heap {} each\n",
+            s.cluster.regionservers,
+            format_bytes(s.cluster.heap_bytes)
+        ));
+        for f in &s.cluster.site_files {
+            o.push_str(&format!("          site file {}\n", f.display()));
+        }
+        let fams: Vec<String> = s
+            .table
+            .families
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} (BLOCKSIZE {}, compression ratio {})",
+                    f.name,
+                    format_bytes(f.block_size),
+                    f.compression_ratio
+                )
+            })
+            .collect();
+        o.push_str(&format!(
+            "Table     {}, families {}\n",
+            s.table.name,
+            fams.join(", ")
+        ));
+        let payload = w.payload_bytes();
+        let secs = payload as f64 / w.rate_bytes_per_s as f64;
+        o.push_str(&format!(
+            "Workload  {} rows (ids {}..{}), {} × {} value + {} qualifier = {} payload\n",
+            thousands(w.rows as u128),
+            w.first_id,
+            w.first_id as u128 + w.rows as u128,
+            w.columns,
+            format_bytes(w.value_bytes),
+            format_bytes(w.qualifier_bytes),
+            format_bytes(payload.min(u64::MAX as u128) as u64),
+        ));
+        o.push_str(&format!(
+            "          offered at {}/s: at least {} of ingest\n",
+            format_bytes(w.rate_bytes_per_s),
+            format_duration_ms((secs * 1000.0) as u64)
+        ));
+        if !self.settings.is_empty() {
+            o.push_str("\nSettings\n");
+            let mut t = table(&["setting", "value", "from"]);
+            for (n, v, from) in &self.settings {
+                t.add_row(vec![n.clone(), v.clone(), from.clone()]);
+            }
+            o.push_str(&t.to_string());
+            o.push('\n');
+        }
+        for w in &self.warnings {
+            o.push_str(&format!("warning: {w}\n"));
+        }
+        for (run, samples) in self.runs.iter().zip(&self.samples) {
+            o.push_str(&format!(
+                "\nRun `{}`: {}\n",
+                run.generator.name,
+                run.generator.inner.describe()
+            ));
+            if !samples.is_empty() {
+                let shown: Vec<String> = samples.iter().map(|k| to_string_binary(k)).collect();
+                o.push_str(&format!("  sample keys  {}\n", shown.join("  ")));
+            }
+            o.push_str(&format!("  pre-split    {}\n", run.presplit));
+            let mut t = table(&["#", "start key", "end key", "server"]);
+            align_right(&mut t, &[0]);
+            for (i, r) in run.regions.iter().enumerate() {
+                t.add_row(vec![
+                    (i + 1).to_string(),
+                    to_string_binary(&r.start),
+                    to_string_binary(&r.end),
+                    server_name(r.server, n_servers),
+                ]);
+            }
+            o.push_str(&t.to_string());
+            o.push('\n');
+            let per: Vec<String> = self
+                .regions_per_server(run)
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{} {}", server_name(i, n_servers), c))
+                .collect();
+            o.push_str(&format!("  regions per server  {}\n", per.join(", ")));
+        }
+        o
+    }
+}

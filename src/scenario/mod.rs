@@ -1,0 +1,1159 @@
+//! Scenario files: one experiment — a cluster, its hbase-site.xml layers, a table, a workload
+//! and the rowkey designs to compare. Parsed from TOML with spans, validated into [`Scenario`];
+//! every problem is reported with file, line, column, field and what was expected, and all
+//! problems of a file are reported together.
+
+mod raw;
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use toml::Spanned;
+
+use crate::config::{Attr, Origin, SiteConfig, TableAttributes};
+use crate::diag::{InputError, SourceText};
+use crate::keygen::GeneratorSpec;
+use crate::units;
+
+use raw::PresplitAlgorithm;
+use raw::{Quantity, RawScenario};
+
+/// The scenario schema this build reads.
+pub const SCHEMA_VERSION: i64 = 1;
+/// Seed used when a scenario sets none.
+pub const DEFAULT_SEED: u64 = 42;
+/// RegionServer heap used when `[cluster] heap` is absent.
+pub const DEFAULT_HEAP: u64 = 16 << 30;
+/// Offered write rate used when `[workload] rate` is absent (payload bytes per second).
+pub const DEFAULT_RATE: u64 = 1 << 30;
+/// Keys sampled for `algorithm = "sampled"` when `samples` is absent.
+pub const DEFAULT_SAMPLES: u64 = 1_000_000;
+/// Most RegionServers a scenario may declare.
+pub const MAX_REGIONSERVERS: u64 = 10_000;
+/// Most pre-split regions a scenario may declare.
+pub const MAX_PRESPLIT_REGIONS: u64 = 1_000_000;
+
+/// Scenarios shipped inside the binary, so `hbase-emu` runs with no files at hand.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "scenarios/4tb-10-nodes-2gb.toml",
+        include_str!("../../scenarios/4tb-10-nodes-2gb.toml"),
+    ),
+    (
+        "scenarios/classic-hash-10-regions.toml",
+        include_str!("../../scenarios/classic-hash-10-regions.toml"),
+    ),
+    (
+        "scenarios/classic-partition-20-regions.toml",
+        include_str!("../../scenarios/classic-partition-20-regions.toml"),
+    ),
+    (
+        "configs/2gb-regions.xml",
+        include_str!("../../configs/2gb-regions.xml"),
+    ),
+    (
+        "configs/hbase-1.x-policy.xml",
+        include_str!("../../configs/hbase-1.x-policy.xml"),
+    ),
+    (
+        "configs/small-memstore.xml",
+        include_str!("../../configs/small-memstore.xml"),
+    ),
+];
+
+/// The default scenario (`hbase-emu` with no arguments).
+pub const DEFAULT_SCENARIO: &str = "scenarios/4tb-10-nodes-2gb.toml";
+
+/// Reads a file from disk; a path under this crate's source tree that is missing on disk (an
+/// installed binary) falls back to the copy embedded at build time.
+pub fn read_source(path: &Path, what: &str) -> Result<SourceText, InputError> {
+    if !path.exists()
+        && let Some(text) = embedded_text(path)
+    {
+        return Ok(SourceText::from_string(path, text));
+    }
+    SourceText::read(path, what)
+}
+
+fn embedded_text(path: &Path) -> Option<&'static str> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel = normalize(rel);
+    EMBEDDED
+        .iter()
+        .find(|(p, _)| Path::new(p) == rel)
+        .map(|(_, t)| *t)
+}
+
+/// Removes `.` and `a/..` components lexically (no file system access).
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The path of the embedded default scenario (inside the source tree it was built from).
+pub fn default_scenario_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SCENARIO)
+}
+
+/// `[cluster]`, validated.
+#[derive(Debug, Clone)]
+pub struct Cluster {
+    /// Number of RegionServers.
+    pub regionservers: u64,
+    /// JVM max heap per RegionServer, bytes.
+    pub heap_bytes: u64,
+    /// hbase-site.xml files layered over the defaults, in order, resolved against the scenario.
+    pub site_files: Vec<PathBuf>,
+}
+
+/// A column family.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Family {
+    /// Family name (1..=127 bytes, HBase's limit).
+    pub name: String,
+    /// BLOCKSIZE, bytes.
+    pub block_size: u64,
+    /// On-disk bytes per logical byte after compression (1.0 = NONE).
+    pub compression_ratio: f64,
+}
+
+/// `[table]`, validated.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Table name.
+    pub name: String,
+    /// Column families (at least one).
+    pub families: Vec<Family>,
+    /// Table attributes that override site keys.
+    pub attributes: TableAttributes,
+    /// How the table is pre-split.
+    pub presplit: Presplit,
+}
+
+/// `[table.presplit]`, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Presplit {
+    /// One region covering the whole key space.
+    None,
+    /// A RegionSplitter-style algorithm with a region count.
+    Algorithm {
+        /// Which algorithm.
+        algorithm: crate::presplit::Algorithm,
+        /// Number of regions.
+        regions: u64,
+        /// Custom first row (hex/decimal only).
+        first_row: Option<String>,
+        /// Custom last row (hex/decimal only).
+        last_row: Option<String>,
+    },
+    /// Quantiles of each run's own generator over the planned id range.
+    Sampled {
+        /// Number of regions.
+        regions: u64,
+        /// Keys sampled.
+        samples: u64,
+    },
+    /// Explicit split keys (already decoded from toStringBinary notation).
+    Keys(Vec<Vec<u8>>),
+    /// A SPLITS_FILE (resolved against the scenario's directory).
+    File(PathBuf),
+}
+
+/// `[workload]`, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workload {
+    /// Rows to write.
+    pub rows: u64,
+    /// First row id (ids are `first_id .. first_id + rows`).
+    pub first_id: u64,
+    /// Cells per row.
+    pub columns: u64,
+    /// Qualifier length, bytes.
+    pub qualifier_bytes: u64,
+    /// Value length, bytes.
+    pub value_bytes: u64,
+    /// Offered write rate, payload (value) bytes per second, cluster-wide.
+    pub rate_bytes_per_s: u64,
+}
+
+impl Workload {
+    /// Payload bytes written (values only, as "4 TB of 1 KB rows" counts them).
+    pub fn payload_bytes(&self) -> u128 {
+        self.rows as u128 * self.columns as u128 * self.value_bytes as u128
+    }
+}
+
+/// A validated scenario.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The scenario file.
+    pub source: SourceText,
+    /// Title.
+    pub name: String,
+    /// Free text.
+    pub description: Option<String>,
+    /// Seed for every random choice (after `--seed`).
+    pub seed: u64,
+    /// The cluster.
+    pub cluster: Cluster,
+    /// Effective HBase configuration: defaults, site files, `[hbase]` overrides.
+    pub site: SiteConfig,
+    /// The table.
+    pub table: Table,
+    /// The workload.
+    pub workload: Workload,
+    /// Rowkey designs to run, in file order (names unique).
+    pub generators: Vec<GeneratorSpec>,
+}
+
+/// All problems found in one scenario (at least one).
+#[derive(Debug, Clone)]
+pub struct ScenarioErrors(pub Vec<InputError>);
+
+impl std::fmt::Display for ScenarioErrors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScenarioErrors {}
+
+impl From<InputError> for ScenarioErrors {
+    fn from(e: InputError) -> Self {
+        ScenarioErrors(vec![e])
+    }
+}
+
+/// Collects errors against one source file.
+struct Checker<'a> {
+    src: &'a SourceText,
+    errors: Vec<InputError>,
+}
+
+impl Checker<'_> {
+    fn err(
+        &mut self,
+        span: Range<usize>,
+        field: &str,
+        problem: impl Into<String>,
+        expected: impl Into<String>,
+    ) {
+        let e = InputError::new(problem)
+            .at(self.src, span)
+            .field(field)
+            .expected(expected);
+        self.errors.push(e);
+    }
+
+    fn size(&mut self, q: &Spanned<Quantity>, field: &str) -> Option<u64> {
+        self.quantity(q, field, units::parse_size, units::SIZE_EXPECTED)
+    }
+
+    fn count(&mut self, q: &Spanned<Quantity>, field: &str) -> Option<u64> {
+        self.quantity(q, field, units::parse_count, units::COUNT_EXPECTED)
+    }
+
+    fn quantity(
+        &mut self,
+        q: &Spanned<Quantity>,
+        field: &str,
+        parse: fn(&str) -> Result<u64, units::UnitError>,
+        expected: &str,
+    ) -> Option<u64> {
+        let text = match q.get_ref() {
+            Quantity::Int(i) => i.to_string(),
+            Quantity::Float(f) => f.to_string(),
+            Quantity::Text(s) => s.clone(),
+        };
+        match parse(&text) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.err(q.span(), field, e.problem, expected);
+                None
+            }
+        }
+    }
+
+    fn positive(&mut self, v: &Spanned<i64>, field: &str, max: u64) -> Option<u64> {
+        let n = *v.get_ref();
+        if n < 1 || n as u64 > max {
+            self.err(
+                v.span(),
+                field,
+                format!("{n} is out of range"),
+                format!("a whole number in 1..={max}"),
+            );
+            None
+        } else {
+            Some(n as u64)
+        }
+    }
+
+    fn line(&self, span: &Range<usize>) -> usize {
+        self.src.line_col(span.start).0
+    }
+}
+
+/// Loads and validates a scenario file (config files it names are read too).
+pub fn load(path: &Path) -> Result<Scenario, ScenarioErrors> {
+    let src = read_source(path, "scenario file")?;
+    load_source(src)
+}
+
+/// Validates an already-read scenario.
+pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
+    let raw: RawScenario = toml::from_str(&src.text).map_err(|e| toml_error(&src, &e))?;
+    let mut ck = Checker {
+        src: &src,
+        errors: Vec::new(),
+    };
+    let base_dir = src.path.parent().map(Path::to_path_buf).unwrap_or_default();
+
+    if let Some(v) = &raw.schema_version
+        && *v.get_ref() != SCHEMA_VERSION
+    {
+        ck.err(
+            v.span(),
+            "schema_version",
+            format!("unsupported schema version {}", v.get_ref()),
+            "1",
+        );
+    }
+    let name = raw.name.get_ref().trim().to_string();
+    if name.is_empty() {
+        ck.err(
+            raw.name.span(),
+            "name",
+            "the scenario name is empty",
+            "a short title",
+        );
+    }
+    let seed = match &raw.seed {
+        Some(s) if *s.get_ref() < 0 => {
+            ck.err(
+                s.span(),
+                "seed",
+                "the seed is negative",
+                "a whole number ≥ 0",
+            );
+            DEFAULT_SEED
+        }
+        Some(s) => *s.get_ref() as u64,
+        None => DEFAULT_SEED,
+    };
+
+    // [cluster]
+    let rc = raw.cluster.get_ref();
+    let regionservers = ck
+        .positive(
+            &rc.regionservers,
+            "cluster.regionservers",
+            MAX_REGIONSERVERS,
+        )
+        .unwrap_or(1);
+    let heap_bytes = match &rc.heap {
+        Some(h) => match ck.size(h, "cluster.heap") {
+            Some(0) => {
+                ck.err(
+                    h.span(),
+                    "cluster.heap",
+                    "the heap is zero",
+                    "a JVM heap size such as 16GB",
+                );
+                DEFAULT_HEAP
+            }
+            Some(v) => v,
+            None => DEFAULT_HEAP,
+        },
+        None => DEFAULT_HEAP,
+    };
+    let mut site = SiteConfig::with_defaults();
+    let mut site_files = Vec::new();
+    for f in &rc.hbase_site {
+        let p = base_dir.join(f.get_ref());
+        match read_source(&p, "hbase-site.xml file") {
+            Ok(text) => {
+                if let Err(e) = site.load_source(&text) {
+                    ck.errors.push(e);
+                }
+            }
+            Err(e) => {
+                let e = InputError::new(e.problem.clone())
+                    .at(&src, f.span())
+                    .field("cluster.hbase_site")
+                    .expected("a path to an hbase-site.xml file, relative to the scenario file");
+                ck.errors.push(e);
+            }
+        }
+        site_files.push(p);
+    }
+
+    // [hbase] inline overrides: highest precedence among site keys.
+    if let Some(h) = &raw.hbase {
+        for (k, v) in h.get_ref() {
+            let value = match v.get_ref() {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                _ => {
+                    ck.err(
+                        v.span(),
+                        &format!("hbase.\"{}\"", k.get_ref()),
+                        "a property value must be a string, number or boolean",
+                        "e.g. \"134217728\"",
+                    );
+                    continue;
+                }
+            };
+            let origin = Origin::Scenario {
+                path: src.path.clone(),
+                line: ck.line(&k.span()),
+            };
+            if let Err(e) = site.set(k.get_ref(), &value, origin) {
+                ck.errors.push(e.locate(&src, v.span()));
+            }
+        }
+    }
+
+    let table = table(&mut ck, raw.table.as_ref(), &base_dir);
+    let workload = workload(&mut ck, raw.workload.get_ref());
+
+    // [[generator]]
+    if raw.generator.is_empty() {
+        ck.err(
+            0..0,
+            "generator",
+            "the scenario has no [[generator]]",
+            "at least one [[generator]] with `name` and `kind`",
+        );
+    }
+    let mut generators: Vec<GeneratorSpec> = Vec::new();
+    for g in &raw.generator {
+        let spec = g.get_ref();
+        let gname = spec.name.get_ref();
+        if gname.trim().is_empty() {
+            ck.err(
+                spec.name.span(),
+                "generator.name",
+                "the generator name is empty",
+                "a short unique name",
+            );
+        } else if let Some(first) = generators.iter().find(|o| o.name.get_ref() == gname) {
+            let line = ck.line(&first.name.span());
+            ck.err(
+                spec.name.span(),
+                "generator.name",
+                format!("generator name `{gname}` is used twice (first on line {line})"),
+                "a unique name per [[generator]]",
+            );
+        }
+        generators.push(spec.clone());
+    }
+
+    if !ck.errors.is_empty() {
+        return Err(ScenarioErrors(ck.errors));
+    }
+    let (Some(table), Some(workload)) = (table, workload) else {
+        return Err(ScenarioErrors(vec![
+            InputError::new("invalid scenario").in_file(&src.path),
+        ]));
+    };
+    Ok(Scenario {
+        name,
+        description: raw.description.map(|d| d.into_inner()),
+        seed,
+        cluster: Cluster {
+            regionservers,
+            heap_bytes,
+            site_files,
+        },
+        site,
+        table,
+        workload,
+        generators,
+        source: src,
+    })
+}
+
+fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
+    let message = e.message().trim().to_string();
+    let span = e.span().unwrap_or(0..0);
+    // serde names the expectation inside the message already ("unknown field `x`, expected one of ...").
+    let (problem, expected) = match message.split_once(", expected ") {
+        Some((p, x)) => (p.to_string(), Some(x.to_string())),
+        None => (message, None),
+    };
+    let field = field_at(&src.text, span.start);
+    let mut err = InputError::new(problem).at(src, span);
+    if let Some(f) = field {
+        err = err.field(f);
+    }
+    if let Some(x) = expected {
+        err = err.expected(x);
+    }
+    ScenarioErrors(vec![err])
+}
+
+/// The dotted name of the TOML key on the line holding `offset` (`[workload]` + `rate = ` ⇒
+/// `workload.rate`), for errors where the TOML parser knows a position but not a field.
+fn field_at(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line = text[line_start..line_end].trim();
+    let key = line
+        .split_once('=')
+        .map(|(k, _)| k.trim().trim_matches('"').to_string());
+    let header = text[..line_start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string());
+    if line.starts_with('[') {
+        return Some(
+            line.trim_matches(|c| c == '[' || c == ']')
+                .trim()
+                .to_string(),
+        );
+    }
+    match (header, key) {
+        (Some(h), Some(k)) => Some(format!("{h}.{k}")),
+        (None, Some(k)) => Some(k),
+        (Some(h), None) => Some(h),
+        (None, None) => None,
+    }
+}
+
+fn table(
+    ck: &mut Checker<'_>,
+    raw: Option<&Spanned<raw::RawTable>>,
+    base_dir: &Path,
+) -> Option<Table> {
+    let path = ck.src.path.clone();
+    let Some(raw) = raw else {
+        return Some(Table {
+            name: "usertable".into(),
+            families: vec![default_family("f")],
+            attributes: TableAttributes::default(),
+            presplit: Presplit::None,
+        });
+    };
+    let rt = raw.get_ref();
+    let mut ok = true;
+    let name = rt
+        .name
+        .as_ref()
+        .map_or_else(|| "usertable".to_string(), |n| n.get_ref().clone());
+    if let Some(n) = &rt.name
+        && !valid_table_name(n.get_ref())
+    {
+        ck.err(
+            n.span(),
+            "table.name",
+            format!("`{}` is not a valid HBase table name", n.get_ref()),
+            "letters, digits, `_`, `-` and `.` (optionally `namespace:`), not starting with `.` or `-`",
+        );
+        ok = false;
+    }
+    let mut families = Vec::new();
+    match &rt.families {
+        None => families.push(default_family("f")),
+        Some(fs) => {
+            if fs.get_ref().is_empty() {
+                ck.err(
+                    fs.span(),
+                    "table.families",
+                    "a table needs at least one column family",
+                    "e.g. [{ name = \"f\" }]",
+                );
+                ok = false;
+            }
+            for f in fs.get_ref() {
+                let rf = f.get_ref();
+                let fname = rf.name.get_ref();
+                if fname.is_empty()
+                    || fname.len() > 127
+                    || fname.starts_with('.')
+                    || fname.contains(':')
+                {
+                    ck.err(
+                        rf.name.span(),
+                        "table.families.name",
+                        format!("`{fname}` is not a valid column family name"),
+                        "1..=127 printable bytes, no `:`, not starting with `.`",
+                    );
+                    ok = false;
+                } else if families.iter().any(|x: &Family| x.name == *fname) {
+                    ck.err(
+                        rf.name.span(),
+                        "table.families.name",
+                        format!("family `{fname}` is listed twice"),
+                        "unique family names",
+                    );
+                    ok = false;
+                }
+                let mut fam = default_family(fname);
+                if let Some(b) = &rf.block_size {
+                    match ck.size(b, "table.families.block_size") {
+                        Some(v) if (1024..=16 << 20).contains(&v) => fam.block_size = v,
+                        Some(v) => {
+                            ck.err(
+                                b.span(),
+                                "table.families.block_size",
+                                format!("block size {v} is outside HBase's range"),
+                                "1KB..=16MB (ColumnFamilyDescriptorBuilder)",
+                            );
+                            ok = false;
+                        }
+                        None => ok = false,
+                    }
+                }
+                if let Some(r) = &rf.compression_ratio {
+                    let v = *r.get_ref();
+                    if !(v > 0.0 && v <= 1.0) {
+                        ck.err(
+                            r.span(),
+                            "table.families.compression_ratio",
+                            format!("{v} is not a compression ratio"),
+                            "on-disk/raw bytes in (0, 1], e.g. 1.0 for NONE, 0.4 for a typical SNAPPY",
+                        );
+                        ok = false;
+                    } else {
+                        fam.compression_ratio = v;
+                    }
+                }
+                families.push(fam);
+            }
+        }
+    }
+
+    let line_of = |ck: &Checker<'_>, span: &Range<usize>| ck.line(span);
+    let mut attributes = TableAttributes::default();
+    if let Some(m) = &rt.max_filesize
+        && let Some(v) = ck.size(m, "table.max_filesize")
+    {
+        let origin = Origin::TableAttribute {
+            attribute: "MAX_FILESIZE".into(),
+            path: path.clone(),
+            line: line_of(ck, &m.span()),
+        };
+        attributes.max_filesize = Some(Attr { value: v, origin });
+    }
+    if let Some(m) = &rt.memstore_flushsize
+        && let Some(v) = ck.size(m, "table.memstore_flushsize")
+    {
+        let origin = Origin::TableAttribute {
+            attribute: "MEMSTORE_FLUSHSIZE".into(),
+            path: path.clone(),
+            line: line_of(ck, &m.span()),
+        };
+        attributes.memstore_flushsize = Some(Attr { value: v, origin });
+    }
+    if let Some(p) = &rt.split_policy {
+        let origin = Origin::TableAttribute {
+            attribute: "SPLIT_POLICY".into(),
+            path: path.clone(),
+            line: line_of(ck, &p.span()),
+        };
+        attributes.split_policy = Some(Attr {
+            value: p.get_ref().clone(),
+            origin,
+        });
+    }
+    if let Some(p) = &rt.prefix_length {
+        if *p.get_ref() < 1 {
+            ck.err(
+                p.span(),
+                "table.prefix_length",
+                format!("{} is not a prefix length", p.get_ref()),
+                "a whole number ≥ 1",
+            );
+            ok = false;
+        } else {
+            let origin = Origin::TableAttribute {
+                attribute: "KeyPrefixRegionSplitPolicy.prefix_length".into(),
+                path: path.clone(),
+                line: line_of(ck, &p.span()),
+            };
+            attributes.key_prefix_length = Some(Attr {
+                value: *p.get_ref() as u64,
+                origin,
+            });
+        }
+    }
+    if let Some(d) = &rt.prefix_delimiter {
+        let origin = Origin::TableAttribute {
+            attribute: "DelimitedKeyPrefixRegionSplitPolicy.delimiter".into(),
+            path: path.clone(),
+            line: line_of(ck, &d.span()),
+        };
+        attributes.prefix_delimiter = Some(Attr {
+            value: d.get_ref().clone(),
+            origin,
+        });
+    }
+    if let Some(n) = &rt.normalization_enabled {
+        let origin = Origin::TableAttribute {
+            attribute: "NORMALIZATION_ENABLED".into(),
+            path: path.clone(),
+            line: line_of(ck, &n.span()),
+        };
+        attributes.normalization_enabled = Some(Attr {
+            value: *n.get_ref(),
+            origin,
+        });
+    }
+
+    let presplit = match &rt.presplit {
+        None => Some(Presplit::None),
+        Some(p) => presplit(ck, p, base_dir),
+    };
+    if !ok {
+        return None;
+    }
+    Some(Table {
+        name,
+        families,
+        attributes,
+        presplit: presplit?,
+    })
+}
+
+fn default_family(name: &str) -> Family {
+    Family {
+        name: name.to_string(),
+        block_size: 65_536,
+        compression_ratio: 1.0,
+    }
+}
+
+/// HBase's `TableName.isLegalTableQualifierName` rules, with an optional namespace.
+fn valid_table_name(name: &str) -> bool {
+    let (ns, q) = name.split_once(':').unwrap_or(("default", name));
+    let ok_part = |s: &str, allow_dot: bool| {
+        !s.is_empty()
+            && !s.starts_with('.')
+            && !s.starts_with('-')
+            && s.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || (allow_dot && b == b'.')
+            })
+    };
+    ok_part(ns, false) && ok_part(q, true)
+}
+
+fn presplit(
+    ck: &mut Checker<'_>,
+    p: &Spanned<raw::RawPresplit>,
+    base_dir: &Path,
+) -> Option<Presplit> {
+    use crate::presplit::Algorithm as A;
+    let rp = p.get_ref();
+    let alg = *rp.algorithm.get_ref();
+    let alg_name = |a: PresplitAlgorithm| format!("{a:?}").to_lowercase();
+    // Options that only some algorithms read: anything else is a mistake worth pointing at.
+    let reject =
+        |ck: &mut Checker<'_>, present: Option<Range<usize>>, field: &str, allowed: &str| {
+            if let Some(span) = present {
+                ck.err(
+                    span,
+                    &format!("table.presplit.{field}"),
+                    format!(
+                        "`{field}` does not apply to algorithm \"{}\"",
+                        alg_name(alg)
+                    ),
+                    format!("`{field}` only with {allowed}"),
+                );
+            }
+        };
+    let uses_regions = !matches!(
+        alg,
+        PresplitAlgorithm::None | PresplitAlgorithm::Keys | PresplitAlgorithm::File
+    );
+    if !uses_regions {
+        reject(
+            ck,
+            rp.regions.as_ref().map(|r| r.span()),
+            "regions",
+            "hex, decimal, uniform, md5-legacy, partition, sampled",
+        );
+    }
+    if alg != PresplitAlgorithm::Sampled {
+        reject(
+            ck,
+            rp.samples.as_ref().map(|r| r.span()),
+            "samples",
+            "sampled",
+        );
+    }
+    if alg != PresplitAlgorithm::Keys {
+        reject(ck, rp.keys.as_ref().map(|r| r.span()), "keys", "keys");
+    }
+    if alg != PresplitAlgorithm::File {
+        reject(ck, rp.file.as_ref().map(|r| r.span()), "file", "file");
+    }
+    if !matches!(alg, PresplitAlgorithm::Hex | PresplitAlgorithm::Decimal) {
+        reject(
+            ck,
+            rp.first_row.as_ref().map(|r| r.span()),
+            "first_row",
+            "hex, decimal",
+        );
+        reject(
+            ck,
+            rp.last_row.as_ref().map(|r| r.span()),
+            "last_row",
+            "hex, decimal",
+        );
+    }
+    let regions = if uses_regions {
+        match &rp.regions {
+            None => {
+                ck.err(
+                    p.span(),
+                    "table.presplit.regions",
+                    format!("algorithm \"{}\" needs a region count", alg_name(alg)),
+                    "`regions = N` with N ≥ 2",
+                );
+                return None;
+            }
+            Some(r) => {
+                let n = *r.get_ref();
+                if !(2..=MAX_PRESPLIT_REGIONS as i64).contains(&n) {
+                    ck.err(
+                        r.span(),
+                        "table.presplit.regions",
+                        format!("{n} regions cannot be pre-split"),
+                        format!("a region count in 2..={MAX_PRESPLIT_REGIONS} (HBase needs at least 2 to split)"),
+                    );
+                    return None;
+                }
+                n as u64
+            }
+        }
+    } else {
+        0
+    };
+    let first_row = rp.first_row.as_ref().map(|s| s.get_ref().clone());
+    let last_row = rp.last_row.as_ref().map(|s| s.get_ref().clone());
+    let algorithm = |a| {
+        Some(Presplit::Algorithm {
+            algorithm: a,
+            regions,
+            first_row: first_row.clone(),
+            last_row: last_row.clone(),
+        })
+    };
+    match alg {
+        PresplitAlgorithm::None => Some(Presplit::None),
+        PresplitAlgorithm::Hex => algorithm(A::Hex),
+        PresplitAlgorithm::Decimal => algorithm(A::Decimal),
+        PresplitAlgorithm::Uniform => algorithm(A::Uniform),
+        PresplitAlgorithm::Md5Legacy => algorithm(A::Md5Legacy),
+        PresplitAlgorithm::Partition => algorithm(A::Partition),
+        PresplitAlgorithm::Sampled => {
+            let samples = match &rp.samples {
+                None => DEFAULT_SAMPLES,
+                Some(s) => {
+                    let v = ck.count(s, "table.presplit.samples")?;
+                    if v < regions || v > 100_000_000 {
+                        ck.err(
+                            s.span(),
+                            "table.presplit.samples",
+                            format!("{v} samples cannot place {regions} regions"),
+                            format!("between the region count ({regions}) and 100M samples"),
+                        );
+                        return None;
+                    }
+                    v
+                }
+            };
+            Some(Presplit::Sampled { regions, samples })
+        }
+        PresplitAlgorithm::Keys => {
+            let Some(keys) = &rp.keys else {
+                ck.err(
+                    p.span(),
+                    "table.presplit.keys",
+                    "algorithm \"keys\" needs the split keys",
+                    "keys = [\"k1\", \"k2\"] in toStringBinary notation",
+                );
+                return None;
+            };
+            let mut bytes = Vec::new();
+            for k in keys.get_ref() {
+                let b = crate::keynotation::to_bytes_binary(k.get_ref());
+                if b.is_empty() {
+                    ck.err(
+                        k.span(),
+                        "table.presplit.keys",
+                        "an empty split key",
+                        "non-empty keys (HBase rejects empty split keys)",
+                    );
+                    return None;
+                }
+                if let Some(prev) = bytes.iter().position(|x: &Vec<u8>| *x == b) {
+                    ck.err(
+                        k.span(),
+                        "table.presplit.keys",
+                        format!(
+                            "duplicate split key `{}` (same as key #{})",
+                            k.get_ref(),
+                            prev + 1
+                        ),
+                        "unique split keys (HBase rejects duplicates)",
+                    );
+                    return None;
+                }
+                bytes.push(b);
+            }
+            if bytes.is_empty() {
+                ck.err(
+                    keys.span(),
+                    "table.presplit.keys",
+                    "the key list is empty",
+                    "at least one split key",
+                );
+                return None;
+            }
+            match crate::presplit::validate_keys(bytes) {
+                Ok(k) => Some(Presplit::Keys(k)),
+                Err(e) => {
+                    ck.errors.push(
+                        e.locate(ck.src, keys.span())
+                            .field_if_unset("table.presplit.keys"),
+                    );
+                    None
+                }
+            }
+        }
+        PresplitAlgorithm::File => {
+            let Some(f) = &rp.file else {
+                ck.err(
+                    p.span(),
+                    "table.presplit.file",
+                    "algorithm \"file\" needs a SPLITS_FILE path",
+                    "file = \"splits.txt\"",
+                );
+                return None;
+            };
+            let path = base_dir.join(f.get_ref());
+            if !path.is_file() {
+                ck.err(
+                    f.span(),
+                    "table.presplit.file",
+                    format!("split file `{}` does not exist", path.display()),
+                    "a path to a SPLITS_FILE, relative to the scenario file",
+                );
+                return None;
+            }
+            Some(Presplit::File(path))
+        }
+    }
+}
+
+fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
+    let mut ok = true;
+    let (mut columns, mut qualifier_bytes, mut value_bytes) = (1u64, 1u64, 1024u64);
+    if let Some(r) = &w.row {
+        let r = r.get_ref();
+        if let Some(c) = &r.columns {
+            match ck.positive(c, "workload.row.columns", 1_000_000) {
+                Some(v) => columns = v,
+                None => ok = false,
+            }
+        }
+        if let Some(q) = &r.qualifier {
+            match ck.size(q, "workload.row.qualifier") {
+                Some(v) if v <= 1 << 20 => qualifier_bytes = v,
+                Some(v) => {
+                    ck.err(
+                        q.span(),
+                        "workload.row.qualifier",
+                        format!("a {v}-byte qualifier"),
+                        "a qualifier of at most 1MB",
+                    );
+                    ok = false;
+                }
+                None => ok = false,
+            }
+        }
+        if let Some(v) = &r.value {
+            match ck.size(v, "workload.row.value") {
+                Some(0) => {
+                    ck.err(
+                        v.span(),
+                        "workload.row.value",
+                        "values of 0 bytes carry no data",
+                        "a value size such as 1KB",
+                    );
+                    ok = false;
+                }
+                Some(x) if x > 10 << 20 => {
+                    ck.err(
+                        v.span(),
+                        "workload.row.value",
+                        format!("a {x}-byte value exceeds the cell limit"),
+                        "at most 10MB (hbase.client.keyvalue.maxsize)",
+                    );
+                    ok = false;
+                }
+                Some(x) => value_bytes = x,
+                None => ok = false,
+            }
+        }
+    }
+    let row_payload = columns * value_bytes;
+    let rows = match (&w.data, &w.rows) {
+        (Some(d), Some(r)) => {
+            ck.err(
+                r.span(),
+                "workload.rows",
+                "both `data` and `rows` are given",
+                "one of `data = \"4TB\"` or `rows = 100_000_000`",
+            );
+            let _ = d;
+            None
+        }
+        (None, None) => {
+            ck.err(
+                0..0,
+                "workload",
+                "the workload writes nothing",
+                "`data = \"4TB\"` or `rows = 100_000_000` in [workload]",
+            );
+            None
+        }
+        (Some(d), None) => match ck.size(d, "workload.data") {
+            Some(0) => {
+                ck.err(
+                    d.span(),
+                    "workload.data",
+                    "the data size is zero",
+                    "a size such as 4TB",
+                );
+                None
+            }
+            Some(b) => Some((b / row_payload).max(1)),
+            None => None,
+        },
+        (None, Some(r)) => match ck.count(r, "workload.rows") {
+            Some(0) => {
+                ck.err(
+                    r.span(),
+                    "workload.rows",
+                    "the row count is zero",
+                    "a count such as 100_000_000",
+                );
+                None
+            }
+            other => other,
+        },
+    };
+    let first_id = match &w.first_id {
+        Some(f) if *f.get_ref() < 0 => {
+            ck.err(
+                f.span(),
+                "workload.first_id",
+                "a negative first id",
+                "a whole number ≥ 0",
+            );
+            ok = false;
+            0
+        }
+        Some(f) => *f.get_ref() as u64,
+        None => 0,
+    };
+    if let Some(rows) = rows
+        && first_id.checked_add(rows).is_none()
+    {
+        ck.err(
+            w.first_id.as_ref().map_or(0..0, |f| f.span()),
+            "workload.first_id",
+            "ids overflow 2^64",
+            "first_id + rows < 2^64",
+        );
+        ok = false;
+    }
+    let rate_bytes_per_s = match &w.rate {
+        None => DEFAULT_RATE,
+        Some(r) => match ck.quantity(r, "workload.rate", units::parse_rate, units::RATE_EXPECTED) {
+            Some(0) => {
+                ck.err(
+                    r.span(),
+                    "workload.rate",
+                    "a rate of zero never finishes",
+                    "a positive rate such as 1GB/s",
+                );
+                ok = false;
+                DEFAULT_RATE
+            }
+            Some(v) => v,
+            None => {
+                ok = false;
+                DEFAULT_RATE
+            }
+        },
+    };
+    let rows = rows?;
+    if !ok {
+        return None;
+    }
+    Some(Workload {
+        rows,
+        first_id,
+        columns,
+        qualifier_bytes,
+        value_bytes,
+        rate_bytes_per_s,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_at_names_table_and_key() {
+        let t = "[cluster]\nregionservers = 10\n[workload]\nrate = \"x\"\n";
+        let off = t.find("\"x\"").unwrap();
+        assert_eq!(field_at(t, off).as_deref(), Some("workload.rate"));
+        assert_eq!(field_at(t, 0).as_deref(), Some("cluster"));
+    }
+
+    #[test]
+    fn table_names_follow_hbase_rules() {
+        assert!(valid_table_name("events"));
+        assert!(valid_table_name("ns:events.v2"));
+        assert!(!valid_table_name(".meta"));
+        assert!(!valid_table_name("a b"));
+        assert!(!valid_table_name("ns.x:t"));
+    }
+
+    #[test]
+    fn normalize_handles_parent_dirs() {
+        assert_eq!(
+            normalize(Path::new("scenarios/../configs/a.xml")),
+            PathBuf::from("configs/a.xml")
+        );
+    }
+}

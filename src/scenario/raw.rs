@@ -1,0 +1,119 @@
+//! The scenario file as written (serde structs with spans). Validation into typed values is in
+//! `scenario/mod.rs`; nothing past the loader sees these.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::keygen::GeneratorSpec;
+
+/// A size, a count or a rate may be written as a TOML integer or a string with units.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Quantity {
+    /// `134217728`
+    Int(i64),
+    /// `0.5` (only meaningful for counts/sizes that allow fractions; rejected elsewhere)
+    Float(f64),
+    /// `"2GB"`, `"1GB/s"`, `"100M"`
+    Text(String),
+}
+
+/// Top level of a scenario file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub schema_version: Option<Spanned<i64>>,
+    pub name: Spanned<String>,
+    pub description: Option<Spanned<String>>,
+    pub seed: Option<Spanned<i64>>,
+    pub cluster: Spanned<RawCluster>,
+    pub hbase: Option<Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>>,
+    pub table: Option<Spanned<RawTable>>,
+    pub workload: Spanned<RawWorkload>,
+    #[serde(default)]
+    pub generator: Vec<Spanned<GeneratorSpec>>,
+}
+
+/// `[cluster]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCluster {
+    pub regionservers: Spanned<i64>,
+    pub heap: Option<Spanned<Quantity>>,
+    #[serde(default)]
+    pub hbase_site: Vec<Spanned<String>>,
+}
+
+/// `[table]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    pub name: Option<Spanned<String>>,
+    pub families: Option<Spanned<Vec<Spanned<RawFamily>>>>,
+    pub max_filesize: Option<Spanned<Quantity>>,
+    pub memstore_flushsize: Option<Spanned<Quantity>>,
+    pub split_policy: Option<Spanned<String>>,
+    pub prefix_length: Option<Spanned<i64>>,
+    pub prefix_delimiter: Option<Spanned<String>>,
+    pub normalization_enabled: Option<Spanned<bool>>,
+    pub presplit: Option<Spanned<RawPresplit>>,
+}
+
+/// One entry of `table.families`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFamily {
+    pub name: Spanned<String>,
+    pub block_size: Option<Spanned<Quantity>>,
+    pub compression_ratio: Option<Spanned<f64>>,
+}
+
+/// Which pre-split a table gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PresplitAlgorithm {
+    None,
+    Hex,
+    Decimal,
+    Uniform,
+    Md5Legacy,
+    Partition,
+    Sampled,
+    Keys,
+    File,
+}
+
+/// `[table.presplit]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPresplit {
+    pub algorithm: Spanned<PresplitAlgorithm>,
+    pub regions: Option<Spanned<i64>>,
+    pub samples: Option<Spanned<Quantity>>,
+    pub keys: Option<Spanned<Vec<Spanned<String>>>>,
+    pub file: Option<Spanned<String>>,
+    pub first_row: Option<Spanned<String>>,
+    pub last_row: Option<Spanned<String>>,
+}
+
+/// `[workload]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWorkload {
+    pub data: Option<Spanned<Quantity>>,
+    pub rows: Option<Spanned<Quantity>>,
+    pub first_id: Option<Spanned<i64>>,
+    pub row: Option<Spanned<RawRow>>,
+    pub rate: Option<Spanned<Quantity>>,
+}
+
+/// `workload.row`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRow {
+    pub columns: Option<Spanned<i64>>,
+    pub qualifier: Option<Spanned<Quantity>>,
+    pub value: Option<Spanned<Quantity>>,
+}
