@@ -1,0 +1,334 @@
+//! End-to-end tests of the `hbase-emu` binary: the commands work on the shipped scenarios, and bad
+//! input gets exit code 2 and a message naming the file, line, column, field and problem.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn bin() -> Command {
+    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A valid scenario to mutate in the bad-input tests.
+const BASE: &str = r#"name = "t"
+seed = 7
+[cluster]
+regionservers = 3
+[table]
+name = "t1"
+[table.presplit]
+algorithm = "hex"
+regions = 4
+[workload]
+rows = 1000
+[[generator]]
+name = "seq"
+kind = "sequential"
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs `check` on `text` and returns stderr, asserting exit code 2 and empty stdout.
+fn check_fails(text: &str) -> (String, PathBuf, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", text);
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(out.stdout.is_empty());
+    (String::from_utf8(out.stderr).unwrap(), p, dir)
+}
+
+/// Asserts the rendered error points at `line:col` of the file and names field and problem.
+fn assert_names(stderr: &str, file: &Path, line_col: &str, field: &str, problem: &str) {
+    let loc = format!("{}:{}", file.display(), line_col);
+    assert!(stderr.contains(&loc), "expected location {loc} in:\n{stderr}");
+    assert!(stderr.contains(&format!("`{field}`")), "expected field `{field}` in:\n{stderr}");
+    assert!(stderr.contains(problem), "expected problem `{problem}` in:\n{stderr}");
+}
+
+#[test]
+fn base_scenario_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    bin()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("40000000").and(predicate::str::contains("regions per server")));
+}
+
+#[test]
+fn default_scenario_runs_with_no_arguments() {
+    bin().assert().success().stdout(predicate::str::contains("4 TB on 10 RegionServers"));
+}
+
+#[test]
+fn check_json_is_valid_json() {
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .arg(root().join("scenarios/classic-partition-20-regions.toml"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let regions = v["runs"][0]["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 20);
+    assert_eq!(regions[0]["start"], "");
+    assert_eq!(regions[1]["start"], "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01");
+    assert_eq!(regions[19]["end"], "");
+}
+
+#[test]
+fn split_keys_hex_prints_splits_file() {
+    bin()
+        .args(["split-keys", "--algorithm", "hex", "--regions", "4"])
+        .assert()
+        .success()
+        .stdout("40000000\n80000000\nc0000000\n");
+}
+
+#[test]
+fn split_keys_shell_prints_create() {
+    bin()
+        .args(["split-keys", "--algorithm", "partition", "--regions", "3", "--shell", "t", "f"])
+        .assert()
+        .success()
+        .stdout(
+            "create 't', 'f', SPLITS => ['\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01', \
+             '\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02']\n",
+        );
+}
+
+#[test]
+fn split_keys_output_file_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("splits.txt");
+    bin().args(["split-keys", "--algorithm", "decimal", "--regions", "2", "-o"]).arg(&out).assert().success().stdout("");
+    assert_eq!(std::fs::read_to_string(out).unwrap(), "50000000\n");
+}
+
+#[test]
+fn keys_prints_first_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    bin()
+        .args(["keys", "--count", "2", "--scenario"])
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout("\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\n\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\n");
+}
+
+#[test]
+fn config_shows_defaults_and_origins() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = write(
+        dir.path(),
+        "site.xml",
+        "<configuration>\n<property>\n<name>hbase.hregion.max.filesize</name>\n<value>2147483648</value>\n</property>\n</configuration>\n",
+    );
+    let out = bin().args(["config", "--config"]).arg(&site).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.contains("hbase.hregion.max.filesize ")).expect(&text);
+    assert!(line.contains("2147483648") && line.contains("site.xml:4"), "{line}");
+    let line = text.lines().find(|l| l.contains("hbase.hregion.memstore.flush.size")).expect(&text);
+    assert!(line.contains("134217728") && line.contains("default"), "{line}");
+}
+
+// ---- bad input: at least 20 cases, each naming the place and the problem ----
+
+#[test]
+fn bad_unknown_size_unit() {
+    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = 3\nheap = \"16XB\""));
+    assert_names(&e, &p, "5:8", "cluster.heap", "unknown size unit `XB`");
+}
+
+#[test]
+fn bad_negative_size() {
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "data = \"-4TB\""));
+    assert_names(&e, &p, "11:8", "workload.data", "must not be negative");
+}
+
+#[test]
+fn bad_zero_regions() {
+    let (e, p, _d) = check_fails(&BASE.replace("regions = 4", "regions = 0"));
+    assert_names(&e, &p, "9:11", "table.presplit.regions", "0 regions cannot be pre-split");
+}
+
+#[test]
+fn bad_one_region() {
+    let (e, p, _d) = check_fails(&BASE.replace("regions = 4", "regions = 1"));
+    assert_names(&e, &p, "9:11", "table.presplit.regions", "1 regions cannot be pre-split");
+}
+
+#[test]
+fn bad_duplicate_split_keys() {
+    let (e, p, _d) = check_fails(&BASE.replace("algorithm = \"hex\"\nregions = 4", "algorithm = \"keys\"\nkeys = [\"a\", \"b\", \"a\"]"));
+    assert_names(&e, &p, "9:19", "table.presplit.keys", "duplicate split key `a`");
+}
+
+#[test]
+fn bad_empty_split_key() {
+    let (e, p, _d) = check_fails(&BASE.replace("algorithm = \"hex\"\nregions = 4", "algorithm = \"keys\"\nkeys = [\"a\", \"\"]"));
+    assert_names(&e, &p, "9:14", "table.presplit.keys", "empty split key");
+}
+
+#[test]
+fn bad_unknown_generator_kind() {
+    let (e, p, _d) = check_fails(&BASE.replace("kind = \"sequential\"", "kind = \"sequentail\""));
+    assert_names(&e, &p, "14:8", "generator.kind", "unknown variant `sequentail`");
+}
+
+#[test]
+fn bad_unknown_field() {
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 1000\nrowz = 5"));
+    assert_names(&e, &p, "12:1", "workload.rowz", "unknown field `rowz`");
+}
+
+#[test]
+fn bad_toml_syntax() {
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = = 1000"));
+    assert!(e.contains(&format!("{}:11:", p.display())), "{e}");
+}
+
+#[test]
+fn bad_missing_scenario_file() {
+    bin()
+        .args(["check", "/nonexistent/dir/s.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent/dir/s.toml").and(predicate::str::contains("cannot read scenario file")));
+}
+
+#[test]
+fn bad_missing_site_file() {
+    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = 3\nhbase_site = [\"nope.xml\"]"));
+    assert_names(&e, &p, "5:15", "cluster.hbase_site", "cannot read hbase-site.xml file");
+}
+
+#[test]
+fn bad_zero_regionservers() {
+    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = 0"));
+    assert_names(&e, &p, "4:17", "cluster.regionservers", "0 is out of range");
+}
+
+#[test]
+fn bad_data_and_rows() {
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 1000\ndata = \"1GB\""));
+    assert_names(&e, &p, "11:8", "workload.rows", "both `data` and `rows`");
+}
+
+#[test]
+fn bad_no_generator() {
+    let text = BASE.split("[[generator]]").next().unwrap();
+    let (e, p, _d) = check_fails(text);
+    assert_names(&e, &p, "1:1", "generator", "no [[generator]]");
+}
+
+#[test]
+fn bad_duplicate_generator_name() {
+    let (e, p, _d) = check_fails(&format!("{BASE}[[generator]]\nname = \"seq\"\nkind = \"sequential\"\n"));
+    assert_names(&e, &p, "16:8", "generator.name", "used twice (first on line 13)");
+}
+
+#[test]
+fn bad_rate_without_per_second() {
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 1000\nrate = \"1GB\""));
+    assert_names(&e, &p, "12:8", "workload.rate", "has no `/s`");
+}
+
+#[test]
+fn bad_schema_version() {
+    let (e, p, _d) = check_fails(&format!("schema_version = 9\n{BASE}"));
+    assert_names(&e, &p, "1:18", "schema_version", "unsupported schema version 9");
+}
+
+#[test]
+fn bad_block_size() {
+    let (e, p, _d) = check_fails(&BASE.replace("name = \"t1\"", "name = \"t1\"\nfamilies = [{ name = \"f\", block_size = \"100MB\" }]"));
+    assert_names(&e, &p, "7:40", "table.families.block_size", "outside HBase's range");
+}
+
+#[test]
+fn bad_compression_ratio() {
+    let (e, p, _d) =
+        check_fails(&BASE.replace("name = \"t1\"", "name = \"t1\"\nfamilies = [{ name = \"f\", compression_ratio = 0.0 }]"));
+    assert_names(&e, &p, "7:47", "table.families.compression_ratio", "not a compression ratio");
+}
+
+#[test]
+fn bad_value_too_large() {
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 1000\nrow = { value = \"11MB\" }"));
+    assert_names(&e, &p, "12:17", "workload.row.value", "exceeds the cell limit");
+}
+
+#[test]
+fn bad_table_name() {
+    let (e, p, _d) = check_fails(&BASE.replace("name = \"t1\"", "name = \"my table\""));
+    assert_names(&e, &p, "6:8", "table.name", "not a valid HBase table name");
+}
+
+#[test]
+fn bad_option_for_wrong_algorithm() {
+    let (e, p, _d) = check_fails(&BASE.replace("regions = 4", "regions = 4\nsamples = 100"));
+    assert_names(&e, &p, "10:11", "table.presplit.samples", "does not apply to algorithm \"hex\"");
+}
+
+#[test]
+fn bad_missing_splits_file() {
+    let (e, p, _d) = check_fails(&BASE.replace("algorithm = \"hex\"\nregions = 4", "algorithm = \"file\"\nfile = \"splits.txt\""));
+    assert_names(&e, &p, "9:8", "table.presplit.file", "does not exist");
+}
+
+#[test]
+fn bad_unknown_generator_on_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    bin()
+        .args(["keys", "--generator", "nope", "--scenario"])
+        .arg(&p)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no generator named `nope`").and(predicate::str::contains("one of: seq")));
+}
+
+#[test]
+fn bad_split_keys_one_region() {
+    bin()
+        .args(["split-keys", "--algorithm", "hex", "--regions", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--regions"));
+}
+
+#[test]
+fn bad_config_set_without_equals() {
+    bin()
+        .args(["config", "--set", "hbase.hregion.max.filesize"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`--set`").and(predicate::str::contains("not KEY=VALUE")));
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    bin().args(["split-keys", "--algorithm", "nope", "--regions", "3"]).assert().code(2);
+}
+
+#[test]
+fn several_errors_are_reported_together() {
+    let (e, _p, _d) =
+        check_fails(&BASE.replace("regionservers = 3", "regionservers = 0").replace("rows = 1000", "rows = 0"));
+    assert!(e.contains("2 problems found"), "{e}");
+}
