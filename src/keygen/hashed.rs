@@ -177,7 +177,7 @@ mod tests {
             let mut input = Vec::new();
             input.extend_from_slice(&(id as u32).to_be_bytes());
             input.extend_from_slice(&(ts as u32).to_be_bytes());
-            assert_eq!(&k[..8], to_hex(&enc::md5(&input))[..8].as_bytes());
+            assert_eq!(&k[..8], &to_hex(&enc::md5(&input)).as_bytes()[..8]);
             assert!(
                 k[..8]
                     .iter()
@@ -207,7 +207,7 @@ mod tests {
         let g = build_toml("[[generator]]\nname='m'\nkind='md5-prefix'\n").unwrap();
         let k = key(&g, 1);
         let full = to_hex(&enc::md5(&1u64.to_be_bytes()));
-        assert_eq!(&k[..8], full[..8].as_bytes());
+        assert_eq!(&k[..8], &full.as_bytes()[..8]);
         assert_eq!(&k[8..], &1u64.to_be_bytes());
         let g = build_toml(
             "[[generator]]\nname='m'\nkind='md5-prefix'\nhex_chars=4\nid_format='decimal'\nwidth=5\n",

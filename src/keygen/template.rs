@@ -633,7 +633,7 @@ mod tests {
         assert!(user < 1_000_000);
         assert_eq!(
             &k[..4],
-            to_hex(&enc::md5(&user.to_be_bytes()))[..4].as_bytes()
+            &to_hex(&enc::md5(&user.to_be_bytes())).as_bytes()[..4]
         );
         assert_eq!(&k[14..], &(i64::MAX as u64 - 20).to_be_bytes());
         assert_keys_into_consistent(g.inner.as_ref(), 0..3000);

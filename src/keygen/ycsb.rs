@@ -101,6 +101,9 @@ mod tests {
         }
         assert_eq!(fnvhash64(0), (h as i64).wrapping_abs());
         assert!(fnvhash64(12345) >= 0);
+        // YCSB's well-known first key (keynum 0) is user6284781860667377211.
+        assert_eq!(fnvhash64(0), 6_284_781_860_667_377_211);
+        assert_eq!(fnvhash64(1), 8_517_097_267_634_966_620);
     }
 
     // Mirrors CoreWorkload.buildKeyName.
