@@ -737,3 +737,17 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod table_syntax_tests {
+    use super::super::testutil::*;
+
+    #[test]
+    fn fields_as_sub_tables() {
+        let text = "[[generator]]\nname='t'\nkind='template'\ntemplate='{user:04}'\n\n[generator.fields.user]\ndist = 'uniform'\ncardinality = 10\n";
+        let g = build_toml(text).unwrap();
+        let k = key(&g, 5);
+        assert_eq!(k.len(), 4);
+        assert!(k.starts_with(b"000"));
+    }
+}
