@@ -1,0 +1,255 @@
+//! MD5-prefixed keys: `hashed` (the classic HashRowKeyGenerator), `md5-prefix`, `md5-legacy`.
+//!
+//! HBase's `MD5Hash.getMD5AsHex` prints the digest as lowercase hex; all three kinds do the same.
+
+use std::ops::Range;
+
+use toml::Spanned;
+
+use super::RowKeyGenerator;
+use super::enc::{self, push_decimal, push_hex_prefix, push_hex_u64};
+use super::spec::{self, GeneratorSpec, opt_err};
+use super::timeseries::Clock;
+use crate::diag::InputError;
+
+/// `hashed`: the widely copied HBase `HashRowKeyGenerator`: `currentTime += nextInt(1000)`, then
+/// `key = MD5Hash.getMD5AsHex(low4(id) ‖ low4(time)).substring(0, 8) ‖ Bytes.toBytes(id)`.
+/// Low 4 bytes = bytes 4..8 of the big-endian long. 16 bytes per key.
+#[derive(Debug, Clone)]
+pub struct HashRowKey {
+    clock: Clock,
+}
+
+impl HashRowKey {
+    /// From a spec (clock options; default step `nextInt(1000)`).
+    pub fn from_spec(spec: &GeneratorSpec, seed: u64) -> Result<HashRowKey, InputError> {
+        Ok(HashRowKey {
+            clock: Clock::from_spec(spec, seed)?,
+        })
+    }
+
+    /// The key of `id` at clock time `ts`.
+    #[inline]
+    pub fn write(id: u64, ts: u64, out: &mut Vec<u8>) {
+        let mut input = [0u8; 8];
+        input[..4].copy_from_slice(&id.to_be_bytes()[4..]);
+        input[4..].copy_from_slice(&ts.to_be_bytes()[4..]);
+        push_hex_prefix(out, &enc::md5(&input), 8);
+        out.extend_from_slice(&id.to_be_bytes());
+    }
+}
+
+impl RowKeyGenerator for HashRowKey {
+    fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+        Self::write(id, self.clock.at(id), out);
+    }
+    fn describe(&self) -> String {
+        format!(
+            "hashed (HashRowKeyGenerator): 8 hex of MD5(low4(id) ++ low4(time)) + [id:8 BE]; {}",
+            self.clock.describe()
+        )
+    }
+    fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
+        self.clock.keys_into(ids, f, Self::write);
+    }
+}
+
+/// `md5-prefix`: first `hex_chars` hex chars of MD5(8-byte BE id) ‖ separator ‖ id.
+#[derive(Debug, Clone)]
+pub struct Md5Prefix {
+    hex_chars: usize,
+    separator: Vec<u8>,
+    decimal: bool,
+    width: usize,
+}
+
+/// Reads `id_format`, `separator`, `width` (shared with `salted`): (decimal?, separator, width).
+pub(crate) fn id_options(spec: &GeneratorSpec) -> Result<(bool, Vec<u8>, usize), InputError> {
+    let decimal = spec::choice(&spec.id_format, "id_format", &["binary", "decimal"])? == "decimal";
+    let separator = spec::text(&spec.separator, if decimal { "_" } else { "" });
+    if separator.len() > 1024 {
+        return Err(opt_err(
+            "separator",
+            spec.separator.as_ref().map_or(0..0, Spanned::span),
+            "separator is longer than 1024 bytes",
+            "a short separator such as \"_\" or \"\"",
+        ));
+    }
+    let width = match &spec.width {
+        Some(w) if !decimal => {
+            return Err(opt_err(
+                "width",
+                w.span(),
+                "`width` applies only to a decimal id",
+                "`id_format = \"decimal\"` with `width`, or no `width`",
+            ));
+        }
+        _ => spec::int(&spec.width, "width", 0, 0..=20)? as usize,
+    };
+    Ok((decimal, separator.as_bytes().to_vec(), width))
+}
+
+/// Appends the id as 8 BE bytes or padded decimal.
+#[inline]
+pub(crate) fn push_id(out: &mut Vec<u8>, id: u64, decimal: bool, width: usize) {
+    if decimal {
+        push_decimal(out, id, width, b'0');
+    } else {
+        out.extend_from_slice(&id.to_be_bytes());
+    }
+}
+
+impl Md5Prefix {
+    /// From a spec (`hex_chars` 1..=32 default 8, `id_format`, `separator`, `width`).
+    pub fn from_spec(spec: &GeneratorSpec) -> Result<Md5Prefix, InputError> {
+        let hex_chars = spec::int(&spec.hex_chars, "hex_chars", 8, 1..=32)? as usize;
+        let (decimal, separator, width) = id_options(spec)?;
+        Ok(Md5Prefix {
+            hex_chars,
+            separator,
+            decimal,
+            width,
+        })
+    }
+}
+
+impl RowKeyGenerator for Md5Prefix {
+    fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+        push_hex_prefix(out, &enc::md5(&id.to_be_bytes()), self.hex_chars);
+        out.extend_from_slice(&self.separator);
+        push_id(out, id, self.decimal, self.width);
+    }
+    fn describe(&self) -> String {
+        format!(
+            "md5-prefix: {} hex of MD5([id:8 BE]) + {:?} + id ({})",
+            self.hex_chars,
+            String::from_utf8_lossy(&self.separator),
+            if self.decimal {
+                "decimal"
+            } else {
+                "8 bytes BE"
+            }
+        )
+    }
+}
+
+/// `md5-legacy`: `String.format("%08x", toInt(MD5(decimal id)[0..4]) & 0x7FFFFFFF) + "_" + id`:
+/// prefixes span `00000000`..`7fffffff`, the key space of the old `MD5StringSplit`
+/// (RegionSplitter's pre-HexStringSplit name).
+#[derive(Debug, Clone, Copy)]
+pub struct Md5Legacy;
+
+impl RowKeyGenerator for Md5Legacy {
+    fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+        let (digits, n) = enc::decimal_bytes(id);
+        let d = enc::md5(&digits[..n]);
+        let h = u32::from_be_bytes([d[0], d[1], d[2], d[3]]) & 0x7FFF_FFFF;
+        push_hex_u64(out, u64::from(h), 8, false);
+        out.push(b'_');
+        out.extend_from_slice(&digits[..n]);
+    }
+    fn describe(&self) -> String {
+        "md5-legacy: %08x of (MD5(decimal id)[0..4] & 0x7FFFFFFF) + \"_\" + decimal id".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+    use crate::keynotation::{to_hex, to_string_binary};
+
+    // Mirrors HashRowKeyGenerator.nextId(): MD5Hash.getMD5AsHex(Bytes.add(lowU, lowT))
+    // .substring(0, 8) followed by Bytes.toBytes(currentId).
+    #[test]
+    fn hashed_prefix_is_md5_of_the_exact_eight_input_bytes() {
+        let g = build_toml("[[generator]]\nname='h'\nkind='hashed'\n").unwrap();
+        let clock = Clock::from_spec(
+            &spec("[[generator]]\nname='h'\nkind='hashed'\n"),
+            super::super::generator_seed(42, "h"),
+        )
+        .unwrap();
+        for id in [0u64, 1, 1023, 1024, 0x1_2345_6789] {
+            let k = key(&g, id);
+            assert_eq!(k.len(), 16);
+            assert_eq!(&k[8..], &id.to_be_bytes());
+            let ts = clock.at(id);
+            let mut input = Vec::new();
+            input.extend_from_slice(&(id as u32).to_be_bytes());
+            input.extend_from_slice(&(ts as u32).to_be_bytes());
+            assert_eq!(&k[..8], &to_hex(&enc::md5(&input)).as_bytes()[..8]);
+            assert!(
+                k[..8]
+                    .iter()
+                    .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+            );
+        }
+        assert_keys_into_consistent(g.inner.as_ref(), 1000..3100);
+    }
+
+    #[test]
+    fn hashed_hand_computed_with_fixed_clock() {
+        // start 0, fixed step 0: time 0, id 1 → MD5(00 00 00 01 00 00 00 00).
+        let g = build_toml(
+            "[[generator]]\nname='h'\nkind='hashed'\nstart_ms=0\nstep_ms=0\nfixed_step=true\n",
+        )
+        .unwrap();
+        let expected_prefix = &to_hex(&enc::md5(&[0, 0, 0, 1, 0, 0, 0, 0]))[..8];
+        let k = key(&g, 1);
+        assert_eq!(
+            to_string_binary(&k),
+            format!("{expected_prefix}\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01")
+        );
+    }
+
+    #[test]
+    fn md5_prefix_defaults_and_decimal() {
+        let g = build_toml("[[generator]]\nname='m'\nkind='md5-prefix'\n").unwrap();
+        let k = key(&g, 1);
+        let full = to_hex(&enc::md5(&1u64.to_be_bytes()));
+        assert_eq!(&k[..8], &full.as_bytes()[..8]);
+        assert_eq!(&k[8..], &1u64.to_be_bytes());
+        let g = build_toml(
+            "[[generator]]\nname='m'\nkind='md5-prefix'\nhex_chars=4\nid_format='decimal'\nwidth=5\n",
+        )
+        .unwrap();
+        assert_eq!(
+            key(&g, 42),
+            format!("{}_00042", &to_hex(&enc::md5(&42u64.to_be_bytes()))[..4]).as_bytes()
+        );
+        let g = build_toml(
+            "[[generator]]\nname='m'\nkind='md5-prefix'\nhex_chars=32\nseparator=''\nid_format='decimal'\n",
+        )
+        .unwrap();
+        assert_eq!(key(&g, 7).len(), 33);
+    }
+
+    #[test]
+    fn md5_prefix_bad_options() {
+        let e = build_toml("[[generator]]\nname='m'\nkind='md5-prefix'\nhex_chars=33\n")
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("generator.hex_chars"));
+        let e = build_toml("[[generator]]\nname='m'\nkind='md5-prefix'\nwidth=3\n")
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("generator.width"));
+        let e = build_toml("[[generator]]\nname='m'\nkind='md5-prefix'\nid_format='hex'\n")
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("generator.id_format"));
+    }
+
+    // MD5("1") = c4ca4238a0b923820dcc509a6f75849b; 0xc4ca4238 & 0x7fffffff = 0x44ca4238.
+    #[test]
+    fn md5_legacy_id_1() {
+        let g = build_toml("[[generator]]\nname='l'\nkind='md5-legacy'\n").unwrap();
+        assert_eq!(key(&g, 1), b"44ca4238_1");
+        // MD5("0") = cfcd208495d565ef66e7dff9f98764da → 0x4fcd2084
+        assert_eq!(key(&g, 0), b"4fcd2084_0");
+        for id in 0..1000 {
+            let k = key(&g, id);
+            assert!(k[0] <= b'7', "prefix must stay in 00000000..7fffffff");
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Clock-driven keys: the shared per-row clock, `timestamp-first` and `reverse-timestamp`.
+//!
+//! A clock that advances by a random step per row (`currentTime += random.nextInt(step)`) is
+//! inherently sequential. To keep keys a pure function of `(seed, id)`, the clock is rebuilt per
+//! chunk of [`CHUNK`] ids: chunk `c` starts at `start + c·CHUNK·(step−1)/2` (the expected time
+//! there) and inside the chunk the time of id `i` is that base plus the draws of ids
+//! `c·CHUNK ..= i`. So `key_into(id)` costs at most `CHUNK` draws and `keys_into` one draw per id.
+//! The approximation: at chunk boundaries the clock snaps to its expected value (it can jump back
+//! or forward by the accumulated deviation, typically ±√1024·step/√12 ≈ 9·step ms).
+
+use std::ops::Range;
+
+use toml::Spanned;
+
+use super::enc::push_decimal;
+use super::rng::{self, streams};
+use super::spec::{self, GeneratorSpec, opt_err};
+use super::{DEFAULT_START_MS, RowKeyGenerator};
+use crate::diag::InputError;
+
+/// Ids per clock chunk.
+pub const CHUNK: u64 = 1024;
+
+/// Clocks never pass `Long.MAX_VALUE` (so `Long.MAX_VALUE − ts` stays ≥ 0).
+const MAX_TS: u128 = i64::MAX as u128;
+
+/// A per-row clock in ms: pure function of `(seed, id)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    seed: u64,
+    start: u64,
+    step: u64,
+    fixed: bool,
+}
+
+impl Clock {
+    /// A clock starting at `start` ms; each row advances it by `nextInt(step)` ms, or by exactly
+    /// `step` when `fixed`.
+    pub fn new(seed: u64, start: u64, step: u64, fixed: bool) -> Clock {
+        Clock {
+            seed,
+            start,
+            step,
+            fixed,
+        }
+    }
+
+    /// The clock options `start_ms`, `step_ms`, `fixed_step` of a spec.
+    pub fn from_spec(spec: &GeneratorSpec, seed: u64) -> Result<Clock, InputError> {
+        let start = spec::int(
+            &spec.start_ms,
+            "start_ms",
+            DEFAULT_START_MS,
+            0..=i64::MAX as u64,
+        )?;
+        let fixed = spec::flag(&spec.fixed_step, false);
+        let min_step = if fixed { 0 } else { 1 };
+        let step = spec::int(&spec.step_ms, "step_ms", 1000, min_step..=1_000_000_000_000)?;
+        Ok(Clock::new(seed, start, step, fixed))
+    }
+
+    #[inline]
+    fn advance(&self, id: u64) -> u64 {
+        if self.fixed {
+            self.step
+        } else {
+            rng::below(rng::draw(self.seed, streams::CLOCK, id), self.step)
+        }
+    }
+
+    /// The time of row `id` (after its own advance, as HashRowKeyGenerator adds before use).
+    pub fn at(&self, id: u64) -> u64 {
+        if self.fixed {
+            let t = u128::from(self.start)
+                + u128::from(id) * u128::from(self.step)
+                + u128::from(self.step);
+            return t.min(MAX_TS) as u64;
+        }
+        let chunk = id / CHUNK;
+        let mut t = u128::from(self.start)
+            + u128::from(chunk) * u128::from(CHUNK) * u128::from(self.step - 1) / 2;
+        for j in chunk * CHUNK..=id {
+            t += u128::from(self.advance(j));
+        }
+        t.min(MAX_TS) as u64
+    }
+
+    /// Calls `f(id, time)` for each id, one draw per id.
+    pub fn for_each(&self, ids: Range<u64>, mut f: impl FnMut(u64, u64)) {
+        let mut prev: Option<u64> = None;
+        for id in ids {
+            let t = match prev {
+                Some(p) if id % CHUNK != 0 || self.fixed => {
+                    (u128::from(p) + u128::from(self.advance(id))).min(MAX_TS) as u64
+                }
+                _ => self.at(id),
+            };
+            prev = Some(t);
+            f(id, t);
+        }
+    }
+
+    /// `keys_into` for a generator whose key is a function of `(id, time)`.
+    pub fn keys_into(
+        &self,
+        ids: Range<u64>,
+        f: &mut dyn FnMut(u64, &[u8]),
+        mut write: impl FnMut(u64, u64, &mut Vec<u8>),
+    ) {
+        let mut buf = Vec::with_capacity(64);
+        self.for_each(ids, |id, t| {
+            buf.clear();
+            write(id, t, &mut buf);
+            f(id, &buf);
+        });
+    }
+
+    /// Short description for `describe()`.
+    pub fn describe(&self) -> String {
+        if self.fixed {
+            format!("clock from {} ms, +{} ms per row", self.start, self.step)
+        } else {
+            format!(
+                "clock from {} ms, +nextInt({}) ms per row (re-based every {CHUNK} ids)",
+                self.start, self.step
+            )
+        }
+    }
+}
+
+/// `Long.MAX_VALUE − ts` (the reversed-timestamp idiom from the HBase book).
+#[inline]
+pub fn reverse_ts(ts: u64) -> u64 {
+    (i64::MAX as u64).saturating_sub(ts)
+}
+
+fn cardinality(v: &Option<Spanned<u64>>, max: u64) -> Result<u64, InputError> {
+    spec::int(v, "cardinality", 1000, 1..=max)
+}
+
+/// `timestamp-first`: `[timestamp ms: 8 BE][host: 4 BE]`, host uniform in `0..cardinality`.
+/// The OpenTSDB-without-salt anti-pattern: every write goes to the last region.
+#[derive(Debug, Clone)]
+pub struct TimestampFirst {
+    clock: Clock,
+    seed: u64,
+    hosts: u64,
+}
+
+impl TimestampFirst {
+    /// From a spec (clock options, `cardinality` = hosts, default 1000, ≤ 2^32).
+    pub fn from_spec(spec: &GeneratorSpec, seed: u64) -> Result<TimestampFirst, InputError> {
+        Ok(TimestampFirst {
+            clock: Clock::from_spec(spec, seed)?,
+            seed,
+            hosts: cardinality(&spec.cardinality, 1 << 32)?,
+        })
+    }
+
+    #[inline]
+    fn write(&self, id: u64, ts: u64, out: &mut Vec<u8>) {
+        let host = rng::below(rng::draw(self.seed, streams::ENTITY, id), self.hosts) as u32;
+        out.extend_from_slice(&ts.to_be_bytes());
+        out.extend_from_slice(&host.to_be_bytes());
+    }
+}
+
+impl RowKeyGenerator for TimestampFirst {
+    fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+        self.write(id, self.clock.at(id), out);
+    }
+    fn describe(&self) -> String {
+        format!(
+            "timestamp-first: [ts ms:8 BE][host:4 BE], {} hosts; {}",
+            self.hosts,
+            self.clock.describe()
+        )
+    }
+    fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
+        self.clock
+            .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
+    }
+}
+
+/// `reverse-timestamp`: `prefix ‖ entity (zero-padded decimal) ‖ [Long.MAX_VALUE − ts: 8 BE]`;
+/// entity uniform in `0..cardinality`. Newest rows of an entity sort first.
+#[derive(Debug, Clone)]
+pub struct ReverseTimestamp {
+    clock: Clock,
+    seed: u64,
+    entities: u64,
+    width: usize,
+    prefix: Vec<u8>,
+}
+
+impl ReverseTimestamp {
+    /// From a spec (clock options, `cardinality` = entities, default 1000, `prefix`).
+    pub fn from_spec(spec: &GeneratorSpec, seed: u64) -> Result<ReverseTimestamp, InputError> {
+        let entities = cardinality(&spec.cardinality, u64::MAX)?;
+        let prefix = spec::text(&spec.prefix, "").as_bytes().to_vec();
+        let width = super::enc::decimal_len(entities - 1);
+        if prefix.len() + width + 8 > super::MAX_ROW_LENGTH {
+            let span = spec.prefix.as_ref().map_or(0..0, Spanned::span);
+            return Err(opt_err(
+                "prefix",
+                span,
+                format!("prefix of {} bytes makes every key too long", prefix.len()),
+                "keys of at most 32767 bytes",
+            ));
+        }
+        Ok(ReverseTimestamp {
+            clock: Clock::from_spec(spec, seed)?,
+            seed,
+            entities,
+            width,
+            prefix,
+        })
+    }
+
+    #[inline]
+    fn write(&self, id: u64, ts: u64, out: &mut Vec<u8>) {
+        let entity = rng::below(rng::draw(self.seed, streams::ENTITY, id), self.entities);
+        out.extend_from_slice(&self.prefix);
+        push_decimal(out, entity, self.width, b'0');
+        out.extend_from_slice(&reverse_ts(ts).to_be_bytes());
+    }
+}
+
+impl RowKeyGenerator for ReverseTimestamp {
+    fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+        self.write(id, self.clock.at(id), out);
+    }
+    fn describe(&self) -> String {
+        format!(
+            "reverse-timestamp: {:?} + entity 0..{} ({} digits) + [Long.MAX_VALUE-ts:8 BE]; {}",
+            String::from_utf8_lossy(&self.prefix),
+            self.entities,
+            self.width,
+            self.clock.describe()
+        )
+    }
+    fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
+        self.clock
+            .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    #[test]
+    fn random_clock_is_prefix_sum_inside_a_chunk_and_rebased_at_chunks() {
+        let c = Clock::new(9, 1000, 1000, false);
+        // Inside chunk 0 the difference between consecutive ids is one draw in 0..1000.
+        for id in 1..CHUNK {
+            let d = c.at(id) - c.at(id - 1);
+            assert!(d < 1000);
+        }
+        // Chunk 3 starts at its expected base plus the first id's draw.
+        let base = 1000 + 3 * CHUNK * 999 / 2;
+        let t = c.at(3 * CHUNK);
+        assert!((base..base + 1000).contains(&t), "{t}");
+    }
+
+    #[test]
+    fn fixed_clock_is_linear() {
+        let c = Clock::new(9, 1000, 10, true);
+        assert_eq!(c.at(0), 1010);
+        assert_eq!(c.at(5), 1060);
+    }
+
+    #[test]
+    fn for_each_matches_at_across_chunk_boundaries() {
+        for c in [Clock::new(1, 0, 1000, false), Clock::new(1, 5, 3, true)] {
+            c.for_each(CHUNK - 5..3 * CHUNK + 5, |id, t| {
+                assert_eq!(t, c.at(id), "{id}")
+            });
+        }
+    }
+
+    #[test]
+    fn clock_saturates_at_long_max() {
+        let c = Clock::new(1, i64::MAX as u64 - 10, 1000, true);
+        assert_eq!(c.at(5), i64::MAX as u64);
+        assert_eq!(reverse_ts(c.at(5)), 0);
+    }
+
+    #[test]
+    fn timestamp_first_shape() {
+        let g = build_toml(
+            "[[generator]]\nname='ts'\nkind='timestamp-first'\nstart_ms=1000\nstep_ms=10\nfixed_step=true\ncardinality=16\n",
+        )
+        .unwrap();
+        let k = key(&g, 2);
+        assert_eq!(k.len(), 12);
+        assert_eq!(&k[..8], &1030u64.to_be_bytes());
+        assert!(u32::from_be_bytes(k[8..].try_into().unwrap()) < 16);
+        assert_keys_into_consistent(g.inner.as_ref(), 1000..3100);
+    }
+
+    #[test]
+    fn reverse_timestamp_shape() {
+        let g = build_toml(
+            "[[generator]]\nname='r'\nkind='reverse-timestamp'\nprefix='dev'\ncardinality=100\nstart_ms=0\nstep_ms=1\nfixed_step=true\n",
+        )
+        .unwrap();
+        let k = key(&g, 9);
+        assert_eq!(k.len(), 3 + 2 + 8);
+        assert_eq!(&k[..3], b"dev");
+        assert!(k[3].is_ascii_digit() && k[4].is_ascii_digit());
+        assert_eq!(&k[5..], &(i64::MAX as u64 - 10).to_be_bytes());
+        assert_keys_into_consistent(g.inner.as_ref(), 0..2100);
+    }
+
+    #[test]
+    fn zero_random_step_is_rejected() {
+        let e = build_toml("[[generator]]\nname='r'\nkind='hashed'\nstep_ms=0\n")
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("generator.step_ms"));
+    }
+}
