@@ -96,7 +96,10 @@ impl BigUint {
         // Peel off chunks of `per` digits at a time.
         let mut per = 1u32;
         let mut chunk = u64::from(radix);
-        while chunk.checked_mul(u64::from(radix)).is_some_and(|c| c < (1 << 62)) {
+        while chunk
+            .checked_mul(u64::from(radix))
+            .is_some_and(|c| c < (1 << 62))
+        {
             chunk *= u64::from(radix);
             per += 1;
         }
@@ -232,7 +235,10 @@ mod tests {
         assert_eq!(n.to_u64(), Some(0xFFFF_FFFF));
         assert_eq!(n.to_string_radix(16), "ffffffff");
         let big = BigUint::parse_radix("123456789abcdef0123456789abcdef0123", 16).unwrap();
-        assert_eq!(big.to_string_radix(16), "123456789abcdef0123456789abcdef0123");
+        assert_eq!(
+            big.to_string_radix(16),
+            "123456789abcdef0123456789abcdef0123"
+        );
         let dec = BigUint::parse_radix("100000000000000000000000000000000000001", 10).unwrap();
         assert_eq!(
             dec.to_string_radix(10),

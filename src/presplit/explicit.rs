@@ -14,11 +14,7 @@ pub(crate) fn show_key(key: &[u8]) -> String {
     if key.len() <= SHOWN {
         to_string_binary(key)
     } else {
-        format!(
-            "{}… ({} bytes)",
-            to_string_binary(&key[..SHOWN]),
-            key.len()
-        )
+        format!("{}… ({} bytes)", to_string_binary(&key[..SHOWN]), key.len())
     }
 }
 
@@ -310,7 +306,10 @@ mod tests {
         assert_eq!(e.location().unwrap(), "splits.txt:4:1");
         assert!(e.problem.contains("line 2"), "{e}");
         let long = format!("ok\n{}\n", "x".repeat(MAX_ROW_LENGTH + 1));
-        assert_eq!(parse(&long).unwrap_err().location().unwrap(), "splits.txt:2:1");
+        assert_eq!(
+            parse(&long).unwrap_err().location().unwrap(),
+            "splits.txt:2:1"
+        );
     }
 
     #[test]
@@ -328,7 +327,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("splits.txt");
         std::fs::write(&path, "b\na\n").unwrap();
-        assert_eq!(read_splits_file(&path).unwrap(), [b"a".to_vec(), b"b".to_vec()]);
+        assert_eq!(
+            read_splits_file(&path).unwrap(),
+            [b"a".to_vec(), b"b".to_vec()]
+        );
         let e = read_splits_file(&dir.path().join("missing.txt")).unwrap_err();
         assert!(e.problem.contains("cannot read splits file"), "{e}");
     }

@@ -49,9 +49,11 @@ impl NumberKind {
 /// start with `-` and do not sort numerically.
 fn parse_row(kind: NumberKind, row: &str, which: &str) -> Result<BigUint, InputError> {
     let err = |problem: String| {
-        InputError::new(problem)
-            .field(which)
-            .expected(format!("{} for {}", kind.digits(), kind.class()))
+        InputError::new(problem).field(which).expected(format!(
+            "{} for {}",
+            kind.digits(),
+            kind.class()
+        ))
     };
     if row.len() > MAX_ROW_LENGTH {
         return Err(err(format!(

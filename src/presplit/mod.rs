@@ -29,8 +29,8 @@ use crate::diag::InputError;
 use crate::keygen::RowKeyGenerator;
 
 pub use explicit::{
-    SplitsFileFormat, parse_splits_text, read_splits_file, read_splits_file_as,
-    render_splits_file, shell_create_command, validate_keys,
+    SplitsFileFormat, parse_splits_text, read_splits_file, read_splits_file_as, render_splits_file,
+    shell_create_command, validate_keys,
 };
 pub use sampled::MAX_SAMPLES;
 pub use uniform::{bytes_split, create_table_split_keys};
@@ -216,11 +216,17 @@ mod tests {
         assert!(split_keys_in(Algorithm::Partition, 4, Some("1"), None).is_err());
         assert_eq!(
             split_keys(Algorithm::Hex, 4).unwrap(),
-            [b"40000000".to_vec(), b"80000000".to_vec(), b"c0000000".to_vec()]
+            [
+                b"40000000".to_vec(),
+                b"80000000".to_vec(),
+                b"c0000000".to_vec()
+            ]
         );
         // A million regions is allowed and quick.
         assert_eq!(
-            split_keys(Algorithm::Uniform, MAX_PRESPLIT_REGIONS).unwrap().len(),
+            split_keys(Algorithm::Uniform, MAX_PRESPLIT_REGIONS)
+                .unwrap()
+                .len(),
             999_999
         );
     }

@@ -215,9 +215,15 @@ mod tests {
     fn low_cardinality_is_an_error() {
         let e = sampled_split(&Few(3), (0, 10_000), 1000, 8).unwrap_err();
         assert!(e.problem.contains("too few distinct keys"), "{e}");
-        assert!(e.problem.contains("3 distinct keys among 1000 samples"), "{e}");
+        assert!(
+            e.problem.contains("3 distinct keys among 1000 samples"),
+            "{e}"
+        );
         // Enough distinct keys: fine.
-        assert_eq!(sampled_split(&Few(3), (0, 10_000), 1000, 3).unwrap().len(), 2);
+        assert_eq!(
+            sampled_split(&Few(3), (0, 10_000), 1000, 3).unwrap().len(),
+            2
+        );
     }
 
     #[test]

@@ -238,11 +238,20 @@ mod tests {
         let s = bytes_split(b"aaa", b"aab", false, 1).unwrap();
         assert_eq!(
             s,
-            [b"aaa\x00".to_vec(), b"aaa\x80".to_vec(), b"aab\x00".to_vec()]
+            [
+                b"aaa\x00".to_vec(),
+                b"aaa\x80".to_vec(),
+                b"aab\x00".to_vec()
+            ]
         );
         assert_eq!(
             bytes_split(b"aaa", b"aad", false, 2).unwrap(),
-            [b"aaa".to_vec(), b"aab".to_vec(), b"aac".to_vec(), b"aad".to_vec()]
+            [
+                b"aaa".to_vec(),
+                b"aab".to_vec(),
+                b"aac".to_vec(),
+                b"aad".to_vec()
+            ]
         );
         assert_eq!(bytes_split(b"aaa", b"aae", true, 1).unwrap()[1], b"aac");
         // Padding the shorter key: "a" vs "b\x00\x00" → A = 61 00 00, endpoints kept as given.
