@@ -93,6 +93,18 @@ impl BigUint {
         if let Some(v) = self.to_u64() {
             return u64_radix(v, radix);
         }
+        if radix == 16 {
+            // Linear: each limb is exactly 8 hex digits.
+            let mut s = String::with_capacity(self.limbs.len() * 8);
+            for (i, limb) in self.limbs.iter().rev().enumerate() {
+                if i == 0 {
+                    s.push_str(&format!("{limb:x}"));
+                } else {
+                    s.push_str(&format!("{limb:08x}"));
+                }
+            }
+            return s;
+        }
         // Peel off chunks of `per` digits at a time.
         let mut per = 1u32;
         let mut chunk = u64::from(radix);
