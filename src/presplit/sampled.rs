@@ -1,0 +1,245 @@
+//! Sampled pre-split: split keys at the quantiles of a sample of the generator's own keys (the
+//! idea of Hadoop's `InputSampler` + `TotalOrderPartitioner`, applied to a rowkey generator).
+//!
+//! * **Sample.** The planned ids `first_id .. first_id + count` are cut into M consecutive blocks
+//!   of ⌊count/M⌋ or ⌈count/M⌉ ids (block b = [first + ⌊b·count/M⌋, first + ⌊(b+1)·count/M⌋)), and
+//!   the middle id of each block (⌊(lo + hi)/2⌋) is sampled. Deterministic: no seed, no draws.
+//!   When M > count every id is sampled (M = count).
+//! * **Sort** the M keys unsigned-lexicographically (HBase's `Bytes.BYTES_COMPARATOR`).
+//! * **Pick** the keys at sorted index ⌊i·M/N⌋ for i = 1..N−1 (exact integer arithmetic).
+//! * **Check.** Two equal picks mean the generator has too few distinct keys (or keys too
+//!   clustered) for N regions: that is an error, not a silently short or uneven split.
+
+use super::explicit::show_key;
+use super::hexstring::too_many;
+use super::{MAX_PRESPLIT_REGIONS, check_region_count};
+use crate::diag::InputError;
+use crate::keygen::{MAX_ROW_LENGTH, RowKeyGenerator};
+
+/// The most keys [`sampled`](super::sampled) will hold in memory.
+pub const MAX_SAMPLES: u64 = 20_000_000;
+
+/// One sampled key: its first 8 bytes as a big-endian number (zero-padded: orders like the bytes),
+/// then where the whole key lies in the arena.
+#[derive(Clone, Copy)]
+struct Entry {
+    prefix: u64,
+    offset: usize,
+    len: u32,
+}
+
+fn prefix_of(key: &[u8]) -> u64 {
+    let mut p = [0u8; 8];
+    let n = key.len().min(8);
+    p[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(p)
+}
+
+pub(crate) fn sampled_split(
+    generator: &dyn RowKeyGenerator,
+    ids: (u64, u64),
+    samples: u64,
+    regions: u64,
+) -> Result<Vec<Vec<u8>>, InputError> {
+    check_region_count(regions, "sampled")?;
+    if regions > MAX_PRESPLIT_REGIONS {
+        return Err(too_many(regions));
+    }
+    let (first_id, count) = ids;
+    if count == 0 {
+        return Err(InputError::new("there are no row ids to sample keys from")
+            .expected("a workload that writes at least one row"));
+    }
+    if first_id.checked_add(count - 1).is_none() {
+        return Err(InputError::new(format!(
+            "the ids {first_id}.. ({count} rows) run past the largest id {}",
+            u64::MAX
+        )));
+    }
+    if samples < regions {
+        return Err(InputError::new(format!(
+            "{samples} samples cannot place split keys for {regions} regions"
+        ))
+        .field("samples")
+        .expected(format!(
+            "at least {regions} samples (many more give better quantiles)"
+        )));
+    }
+    if samples > MAX_SAMPLES {
+        return Err(InputError::new(format!(
+            "{samples} samples is more than hbase-emu keeps in memory"
+        ))
+        .field("samples")
+        .expected(format!("at most {MAX_SAMPLES} samples")));
+    }
+    let m = samples.min(count);
+    if m < regions {
+        return Err(InputError::new(format!(
+            "the workload writes only {count} rows, too few to place {regions} regions"
+        ))
+        .expected(format!("at least {regions} rows, or fewer regions")));
+    }
+
+    // Sample: the middle id of each of the m blocks.
+    let mut arena: Vec<u8> = Vec::with_capacity((m as usize).saturating_mul(16));
+    let mut entries: Vec<Entry> = Vec::with_capacity(m as usize);
+    let mut buf = Vec::with_capacity(64);
+    let (c, mm) = (u128::from(count), u128::from(m));
+    for b in 0..mm {
+        let lo = b * c / mm;
+        let hi = (b + 1) * c / mm;
+        let id = first_id + ((lo + hi) / 2) as u64; // < first_id + count: no overflow
+        buf.clear();
+        generator.key_into(id, &mut buf);
+        if buf.len() > MAX_ROW_LENGTH {
+            return Err(InputError::new(format!(
+                "the generator's key for row id {id} is {} bytes; HBase rows are at most \
+                 {MAX_ROW_LENGTH} bytes",
+                buf.len()
+            )));
+        }
+        entries.push(Entry {
+            prefix: prefix_of(&buf),
+            offset: arena.len(),
+            len: buf.len() as u32,
+        });
+        arena.extend_from_slice(&buf);
+    }
+    let key = |e: &Entry| &arena[e.offset..e.offset + e.len as usize];
+    entries.sort_unstable_by(|x, y| x.prefix.cmp(&y.prefix).then_with(|| key(x).cmp(key(y))));
+
+    // Pick the quantiles.
+    let n = u128::from(regions);
+    let picks: Vec<usize> = (1..n).map(|i| (i * mm / n) as usize).collect();
+    for w in picks.windows(2) {
+        if key(&entries[w[0]]) == key(&entries[w[1]]) {
+            let distinct = 1 + entries
+                .windows(2)
+                .filter(|p| key(&p[0]) != key(&p[1]))
+                .count();
+            return Err(InputError::new(format!(
+                "the generator has too few distinct keys for {regions} regions: the sampled \
+                 quantiles repeat `{}` ({distinct} distinct keys among {m} samples)",
+                show_key(key(&entries[w[0]]))
+            ))
+            .expected(format!(
+                "fewer regions, or a rowkey design with many distinct, well-spread keys \
+                 (each of the {regions} regions needs its own range)"
+            )));
+        }
+    }
+    let mut out = Vec::with_capacity(picks.len());
+    for &p in &picks {
+        let k = key(&entries[p]);
+        if k.is_empty() {
+            return Err(InputError::new(
+                "the generator produced an empty key at a sampled quantile; HBase refuses an \
+                 empty split key",
+            )
+            .expected("non-empty row keys"));
+        }
+        out.push(k.to_vec());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Big-endian u64 of the id (what a sequential generator writes).
+    struct Seq;
+    impl RowKeyGenerator for Seq {
+        fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+            out.extend_from_slice(&id.to_be_bytes());
+        }
+        fn describe(&self) -> String {
+            "sequential".into()
+        }
+    }
+
+    /// Reversed decimal id, keys in a very different order from the ids.
+    struct Reversed;
+    impl RowKeyGenerator for Reversed {
+        fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+            out.extend(format!("{id:06}").bytes().rev());
+        }
+        fn describe(&self) -> String {
+            "reversed".into()
+        }
+    }
+
+    /// Only `k` distinct keys.
+    struct Few(u64);
+    impl RowKeyGenerator for Few {
+        fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+            out.extend_from_slice(format!("k{}", id % self.0).as_bytes());
+        }
+        fn describe(&self) -> String {
+            "few".into()
+        }
+    }
+
+    #[test]
+    fn sequential_keys_give_exact_quantiles() {
+        // 1000 ids from 0, 100 samples: blocks of 10, middle ids 5, 15, …, 995.
+        // 4 regions: sorted indices 25, 50, 75 → ids 255, 505, 755.
+        let keys = sampled_split(&Seq, (0, 1000), 100, 4).unwrap();
+        let ids: Vec<u64> = keys
+            .iter()
+            .map(|k| u64::from_be_bytes(k[..].try_into().unwrap()))
+            .collect();
+        assert_eq!(ids, [255, 505, 755]);
+        // Every id sampled when samples ≥ rows: 1000 + ⌊i·10/5⌋ = 1002, 1004, 1006, 1008.
+        let keys = sampled_split(&Seq, (1000, 10), 1_000_000, 5).unwrap();
+        let ids: Vec<u64> = keys
+            .iter()
+            .map(|k| u64::from_be_bytes(k[..].try_into().unwrap()))
+            .collect();
+        assert_eq!(ids, [1002, 1004, 1006, 1008]);
+    }
+
+    #[test]
+    fn keys_are_sorted_as_bytes_not_as_ids() {
+        let keys = sampled_split(&Reversed, (0, 1000), 1000, 10).unwrap();
+        assert_eq!(keys.len(), 9);
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        // Id abc is key "cba000": 100 keys start with each units digit, so index 100·i is the
+        // smallest key starting with digit i: "i00000" (id i).
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(*k, format!("{}00000", i + 1).into_bytes());
+        }
+    }
+
+    #[test]
+    fn low_cardinality_is_an_error() {
+        let e = sampled_split(&Few(3), (0, 10_000), 1000, 8).unwrap_err();
+        assert!(e.problem.contains("too few distinct keys"), "{e}");
+        assert!(
+            e.problem.contains("3 distinct keys among 1000 samples"),
+            "{e}"
+        );
+        // Enough distinct keys: fine.
+        assert_eq!(
+            sampled_split(&Few(3), (0, 10_000), 1000, 3).unwrap().len(),
+            2
+        );
+    }
+
+    #[test]
+    fn bad_arguments() {
+        assert!(sampled_split(&Seq, (0, 1000), 3, 4).is_err());
+        assert!(sampled_split(&Seq, (0, 3), 100, 4).is_err());
+        assert!(sampled_split(&Seq, (0, 0), 100, 4).is_err());
+        assert!(sampled_split(&Seq, (0, 100), 100, 1).is_err());
+        assert!(sampled_split(&Seq, (u64::MAX, 2), 100, 2).is_err());
+        assert!(sampled_split(&Seq, (u64::MAX - 9, 10), 100, 2).is_ok());
+    }
+
+    #[test]
+    fn a_hundred_thousand_samples() {
+        let keys = sampled_split(&Reversed, (0, 1_000_000), 100_000, 100).unwrap();
+        assert_eq!(keys.len(), 99);
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+    }
+}
