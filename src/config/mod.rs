@@ -394,8 +394,9 @@ impl SiteConfig {
     pub fn get_float(&self, key: &str, default: f32) -> Result<f32, InputError> {
         match self.get(key)? {
             None => Ok(default),
-            Some(v) => parse_java_float(&v)
-                .map(|x| x as f32)
+            Some(v) => java_float_body(&v)
+                .and_then(|b| b.parse::<f32>().ok())
+                .filter(|x| x.is_finite())
                 .ok_or_else(|| self.bad_value(key, &v, "a number", "a decimal number such as 0.4")),
         }
     }
@@ -518,6 +519,14 @@ pub fn parse_java_long(s: &str) -> Option<i64> {
 /// Java `Double.parseDouble` for the forms configs use: decimal or exponent notation with an
 /// optional `f`/`F`/`d`/`D` suffix. NaN and infinities are refused (no HBase key means them).
 pub fn parse_java_float(s: &str) -> Option<f64> {
+    java_float_body(s)?
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+}
+
+/// The number part of a Java float literal (trimmed, suffix removed), if it looks like one.
+fn java_float_body(s: &str) -> Option<&str> {
     let s = s.trim();
     let body = s.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(s);
     if body.is_empty()
@@ -527,7 +536,7 @@ pub fn parse_java_float(s: &str) -> Option<f64> {
     {
         return None;
     }
-    body.parse::<f64>().ok().filter(|x| x.is_finite())
+    Some(body)
 }
 
 /// Hadoop `getBoolean`'s reading: `Some` only for `true`/`false` in any case.
@@ -579,6 +588,20 @@ pub struct EffectiveValue {
     pub origin: Origin,
     /// Extra context: how an unset key is derived, or a table attribute that did not apply.
     pub note: Option<String>,
+}
+
+impl EffectiveValue {
+    /// The value in human units for byte and millisecond keys (`10.00 GiB`, `5m 00s`), if it
+    /// is one and parses; for `hbase-emu config` listings.
+    pub fn human(&self) -> Option<String> {
+        let spec = keys::spec(&self.key)?;
+        let v = u64::try_from(parse_java_long(&self.value)?).ok()?;
+        match spec.kind {
+            Kind::Bytes if v < i64::MAX as u64 => Some(units::format_bytes(v)),
+            Kind::Millis => Some(units::format_duration_ms(v)),
+            _ => None,
+        }
+    }
 }
 
 /// Every modelled key with its effective value and origin, table attributes applied, in the

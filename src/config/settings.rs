@@ -225,6 +225,8 @@ pub struct Settings {
     pub global_memstore_fraction: f32,
     /// hbase.regionserver.global.memstore.size.lower.limit (fraction of the global limit, ≤ 1).
     pub global_memstore_lower_limit: f32,
+    /// hbase.regionserver.global.memstore.memory.size if set (absolute; else fraction × heap).
+    pub global_memstore_bytes: Option<u64>,
     /// hbase.regionserver.optionalcacheflushinterval; `None` when ≤ 0 (periodic flush off).
     pub flush_interval_ms: Option<u64>,
     /// hbase.regionserver.flush.per.changes.
@@ -243,6 +245,10 @@ pub struct Settings {
     pub mslab_max_allocation: u64,
     /// hbase.server.thread.wakefrequency (flush/compaction checker period).
     pub wake_frequency_ms: u64,
+    /// hbase.regionserver.flush.check.period (unset ⇒ wake frequency).
+    pub flush_check_period_ms: u64,
+    /// hbase.regionserver.compaction.check.period (unset ⇒ wake frequency).
+    pub compaction_check_period_ms: u64,
     /// hbase.server.compactchecker.interval.multiplier.
     pub compactchecker_interval_multiplier: u32,
     // --- compaction ---
@@ -254,6 +260,8 @@ pub struct Settings {
     pub compaction_min_size: u64,
     /// hbase.hstore.compaction.max.size.
     pub compaction_max_size: u64,
+    /// hbase.hstore.compaction.max.size.offpeak (unset ⇒ compaction_max_size).
+    pub compaction_max_size_offpeak: u64,
     /// hbase.hstore.compaction.ratio.
     pub compaction_ratio: f32,
     /// hbase.hstore.compaction.ratio.offpeak.
@@ -273,6 +281,8 @@ pub struct Settings {
     // --- balancer ---
     /// hbase.balancer.period.
     pub balancer_period_ms: u64,
+    /// hbase.balancer.max.balancing (unset ⇒ balancer period).
+    pub balancer_max_balancing_ms: u64,
     /// hbase.regions.slop.
     pub slop: f32,
     /// hbase.master.balancer.maxRitPercent.
@@ -300,6 +310,8 @@ pub struct Settings {
     pub merge_min_region_size_mb: u32,
     /// hbase.normalizer.merge.merge_request_max_number_of_regions.
     pub merge_max_regions: u64,
+    /// hbase.normalizer.plans_size_limit.mb; `None` = unlimited.
+    pub normalizer_plans_size_limit_mb: Option<u64>,
     // --- HFile and cells ---
     /// Column family BLOCKSIZE default (`HConstants.DEFAULT_BLOCKSIZE`; not a site key).
     pub default_block_size: u64,
@@ -366,12 +378,28 @@ impl Reader<'_> {
             .get_bool(key, parse_java_bool(default_text(key)).unwrap_or(false))
     }
 
+    /// An optional non-negative key read with `read`; `None` when unset.
+    fn optional(
+        &self,
+        key: &str,
+        read: fn(&Self, &str) -> Result<u64, InputError>,
+    ) -> Result<Option<u64>, InputError> {
+        match self.site.get(key)? {
+            None => Ok(None),
+            Some(_) => read(self, key).map(Some),
+        }
+    }
+
     /// A value that must not be negative (we keep it unsigned).
     fn non_negative(&self, key: &str, v: i64) -> Result<u64, InputError> {
         u64::try_from(v).map_err(|_| {
             self.site
                 .value_error(key, format!("{v} is negative"), "a value of 0 or more")
         })
+    }
+    fn u_long(&self, key: &str) -> Result<u64, InputError> {
+        let v = self.long(key)?;
+        self.non_negative(key, v)
     }
     fn u_bytes(&self, key: &str) -> Result<u64, InputError> {
         let v = self.bytes(key)?;
@@ -710,6 +738,9 @@ impl Settings {
             storefile_size_cost: r.float(&s("storefileSizeCost"))?,
         };
 
+        let wake_frequency_ms = r.u_millis("hbase.server.thread.wakefrequency")?;
+        let compaction_max_size = r.u_bytes("hbase.hstore.compaction.max.size")?;
+        let balancer_period_ms = r.u_millis("hbase.balancer.period")?;
         let settings = Settings {
             max_filesize,
             max_filesize_jitter: r.double("hbase.hregion.max.filesize.jitter")?,
@@ -733,6 +764,10 @@ impl Settings {
                 .u_bytes("hbase.hregion.percolumnfamilyflush.size.lower.bound.min")?,
             global_memstore_fraction: global,
             global_memstore_lower_limit: lower,
+            global_memstore_bytes: r.optional(
+                "hbase.regionserver.global.memstore.memory.size",
+                Reader::u_bytes,
+            )?,
             flush_interval_ms: (interval > 0).then_some(interval as u64),
             flush_per_changes,
             flusher_count: r.at_least_one("hbase.hstore.flusher.count")?,
@@ -741,13 +776,25 @@ impl Settings {
             mslab_enabled: r.bool("hbase.hregion.memstore.mslab.enabled")?,
             mslab_chunk_size: r.u_bytes("hbase.hregion.memstore.mslab.chunksize")?,
             mslab_max_allocation: r.u_bytes("hbase.hregion.memstore.mslab.max.allocation")?,
-            wake_frequency_ms: r.u_millis("hbase.server.thread.wakefrequency")?,
+            wake_frequency_ms,
+            flush_check_period_ms: r
+                .optional("hbase.regionserver.flush.check.period", Reader::u_millis)?
+                .unwrap_or(wake_frequency_ms),
+            compaction_check_period_ms: r
+                .optional(
+                    "hbase.regionserver.compaction.check.period",
+                    Reader::u_millis,
+                )?
+                .unwrap_or(wake_frequency_ms),
             compactchecker_interval_multiplier: r
                 .u_int("hbase.server.compactchecker.interval.multiplier")?,
             compaction_min_files: min_files as u32,
             compaction_max_files: r.u_int("hbase.hstore.compaction.max")?,
             compaction_min_size,
-            compaction_max_size: r.u_bytes("hbase.hstore.compaction.max.size")?,
+            compaction_max_size,
+            compaction_max_size_offpeak: r
+                .optional("hbase.hstore.compaction.max.size.offpeak", Reader::u_bytes)?
+                .unwrap_or(compaction_max_size),
             compaction_ratio: r.float("hbase.hstore.compaction.ratio")?,
             compaction_ratio_offpeak: r.float("hbase.hstore.compaction.ratio.offpeak")?,
             offpeak_hours,
@@ -758,7 +805,10 @@ impl Settings {
                 .at_least_one("hbase.regionserver.thread.compaction.small")?,
             large_compaction_threads: r
                 .at_least_one("hbase.regionserver.thread.compaction.large")?,
-            balancer_period_ms: r.u_millis("hbase.balancer.period")?,
+            balancer_period_ms,
+            balancer_max_balancing_ms: r
+                .optional("hbase.balancer.max.balancing", Reader::u_millis)?
+                .unwrap_or(balancer_period_ms),
             slop: r.float("hbase.regions.slop")?,
             max_rit_percent: r.double("hbase.master.balancer.maxRitPercent")?,
             balancer,
@@ -778,6 +828,8 @@ impl Settings {
                     v,
                 )?
             },
+            normalizer_plans_size_limit_mb: r
+                .optional("hbase.normalizer.plans_size_limit.mb", Reader::u_long)?,
             default_block_size: DEFAULT_BLOCKSIZE,
             hfile_format_version: r.u_int("hfile.format.version")?,
             index_block_max_size: r.u_bytes("hfile.index.block.max.size")?,

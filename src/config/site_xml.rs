@@ -49,7 +49,6 @@ const PROPERTY_CHILDREN: &str = "one of <name>, <value>, <final>, <description>,
 /// A property being read.
 #[derive(Debug, Default)]
 struct Pending {
-    start: usize,
     tag_span: Range<usize>,
     name: Option<String>,
     value: Option<(String, Range<usize>)>,
@@ -280,7 +279,6 @@ fn start_property(
     span: Range<usize>,
 ) -> Result<Pending, InputError> {
     let mut p = Pending {
-        start: span.start,
         tag_span: span.clone(),
         ..Pending::default()
     };
@@ -335,7 +333,6 @@ fn finish_property(src: &SourceText, p: Pending) -> Result<XmlProperty, InputErr
         Some((v, s)) => (Some(v), s),
         None => (None, p.tag_span.clone()),
     };
-    let _ = p.start;
     Ok(XmlProperty {
         name,
         value,

@@ -70,6 +70,49 @@ fn defaults_cover_every_key_with_a_default() {
     assert_eq!(s.default_block_size, 65_536);
     assert_eq!(s.max_logs, None);
     assert!(!s.normalization_enabled);
+    assert_eq!(s.flush_check_period_ms, 10_000, "= wake frequency");
+    assert_eq!(s.compaction_check_period_ms, 10_000, "= wake frequency");
+    assert_eq!(s.compaction_max_size_offpeak, i64::MAX as u64);
+    assert_eq!(s.balancer_max_balancing_ms, 300_000, "= balancer period");
+    assert_eq!(s.global_memstore_bytes, None);
+    assert_eq!(s.normalizer_plans_size_limit_mb, None);
+}
+
+#[test]
+fn derived_keys_follow_their_sources_unless_set() {
+    let c = site(&[
+        ("hbase.server.thread.wakefrequency", "5s"),
+        ("hbase.balancer.period", "60000"),
+        ("hbase.regionserver.compaction.check.period", "1000"),
+        ("hbase.regionserver.global.memstore.memory.size", "10g"),
+    ]);
+    let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");
+    assert_eq!(s.flush_check_period_ms, 5_000);
+    assert_eq!(s.compaction_check_period_ms, 1_000);
+    assert_eq!(s.balancer_max_balancing_ms, 60_000);
+    assert_eq!(s.global_memstore_bytes, Some(10 << 30));
+}
+
+#[test]
+fn effective_values_have_human_forms() {
+    let eff =
+        effective(&SiteConfig::with_defaults(), &TableAttributes::default()).expect("effective");
+    let human = |k: &str| {
+        eff.iter()
+            .find(|e| e.key == k)
+            .and_then(EffectiveValue::human)
+    };
+    assert_eq!(
+        human("hbase.hregion.max.filesize").as_deref(),
+        Some("10.00 GiB")
+    );
+    assert_eq!(human("hbase.balancer.period").as_deref(), Some("5m 00s"));
+    assert_eq!(human("hbase.regions.slop"), None);
+    assert_eq!(
+        human("hbase.hstore.compaction.max.size"),
+        None,
+        "Long.MAX is no size"
+    );
 }
 
 #[test]
