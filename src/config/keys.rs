@@ -290,7 +290,7 @@ pub const KEYS: &[KeySpec] = &[
       "tables with fewer regions are not merged"),
     k("hbase.normalizer.merge.min_region_age.days", "3", Int, Same, "normalizer", "SimpleRegionNormalizer",
       "regions younger than this are not merged"),
-    k("hbase.normalizer.merge.min_region_size.mb", "1", Int, Same, "normalizer", "SimpleRegionNormalizer",
+    k("hbase.normalizer.merge.min_region_size.mb", "1", Long, Same, "normalizer", "SimpleRegionNormalizer",
       "regions smaller than this (MB) are not merged (code default 0, XML 1)"),
     k("hbase.normalizer.merge.merge_request_max_number_of_regions", "100", Long, Same, "normalizer",
       "SimpleRegionNormalizer", "most regions merged by one plan"),

@@ -274,9 +274,9 @@ pub struct Settings {
     pub major_compaction_jitter: f32,
     /// hbase.regionserver.thread.compaction.throttle.
     pub compaction_throttle: u64,
-    /// hbase.regionserver.thread.compaction.small (at least 1).
+    /// hbase.regionserver.thread.compaction.small (below 1 is an error, as in CompactSplit).
     pub small_compaction_threads: u32,
-    /// hbase.regionserver.thread.compaction.large (at least 1).
+    /// hbase.regionserver.thread.compaction.large (raised to 1, as CompactSplit does).
     pub large_compaction_threads: u32,
     // --- balancer ---
     /// hbase.balancer.period.
@@ -302,12 +302,12 @@ pub struct Settings {
     pub normalizer_split_enabled: bool,
     /// hbase.normalizer.merge.enabled.
     pub normalizer_merge_enabled: bool,
-    /// hbase.normalizer.merge.min.region.count (reset to 3 when < 1).
+    /// hbase.normalizer.merge.min.region.count (raised to 1 when < 1, as HBase does).
     pub merge_min_region_count: u32,
-    /// hbase.normalizer.merge.min_region_age.days (reset to 3 when < 0).
+    /// hbase.normalizer.merge.min_region_age.days (raised to 0 when negative).
     pub merge_min_region_age_days: u32,
-    /// hbase.normalizer.merge.min_region_size.mb (reset to 1 when < 0).
-    pub merge_min_region_size_mb: u32,
+    /// hbase.normalizer.merge.min_region_size.mb (raised to 0 when negative).
+    pub merge_min_region_size_mb: u64,
     /// hbase.normalizer.merge.merge_request_max_number_of_regions.
     pub merge_max_regions: u64,
     /// hbase.normalizer.plans_size_limit.mb; `None` = unlimited.
@@ -533,7 +533,9 @@ impl Settings {
         if mult <= 0 {
             return Err(site.value_error(
                 "hbase.hregion.memstore.block.multiplier",
-                format!("{mult} must be greater than zero (HRegion refuses to open)"),
+                format!(
+                    "{mult} makes the blocking size (flush size x multiplier) zero or negative: HBase accepts it, then refuses every write with RegionTooBusyException"
+                ),
                 "a whole number of at least 1, e.g. 4",
             ));
         }
@@ -680,23 +682,23 @@ impl Settings {
         let mut merge_min_region_count = r.int("hbase.normalizer.merge.min.region.count")?;
         if merge_min_region_count < 1 {
             r.warnings.push(format!(
-                "hbase.normalizer.merge.min.region.count {merge_min_region_count} is below 1; HBase uses 3"
+                "hbase.normalizer.merge.min.region.count {merge_min_region_count} is below 1; HBase uses 1"
             ));
-            merge_min_region_count = 3;
+            merge_min_region_count = 1;
         }
         let mut merge_age = r.int("hbase.normalizer.merge.min_region_age.days")?;
         if merge_age < 0 {
             r.warnings.push(format!(
-                "hbase.normalizer.merge.min_region_age.days {merge_age} is negative; HBase uses 3"
+                "hbase.normalizer.merge.min_region_age.days {merge_age} is negative; HBase uses 0"
             ));
-            merge_age = 3;
+            merge_age = 0;
         }
-        let mut merge_size = r.int("hbase.normalizer.merge.min_region_size.mb")?;
+        let mut merge_size = r.long("hbase.normalizer.merge.min_region_size.mb")?;
         if merge_size < 0 {
             r.warnings.push(format!(
-                "hbase.normalizer.merge.min_region_size.mb {merge_size} is negative; HBase uses 1"
+                "hbase.normalizer.merge.min_region_size.mb {merge_size} is negative; HBase uses 0"
             ));
-            merge_size = 1;
+            merge_size = 0;
         }
 
         let balancer_key = "hbase.master.loadbalancer.class";
@@ -801,8 +803,18 @@ impl Settings {
             major_compaction_period_ms: r.u_millis("hbase.hregion.majorcompaction")?,
             major_compaction_jitter: r.float("hbase.hregion.majorcompaction.jitter")?,
             compaction_throttle: r.u_bytes("hbase.regionserver.thread.compaction.throttle")?,
-            small_compaction_threads: r
-                .at_least_one("hbase.regionserver.thread.compaction.small")?,
+            small_compaction_threads: {
+                let key = "hbase.regionserver.thread.compaction.small";
+                let v = r.int(key)?;
+                if v < 1 {
+                    return Err(site.value_error(
+                        key,
+                        format!("{v} small-compaction threads: CompactSplit refuses to start"),
+                        "at least 1",
+                    ));
+                }
+                v as u32
+            },
             large_compaction_threads: r
                 .at_least_one("hbase.regionserver.thread.compaction.large")?,
             balancer_period_ms,
@@ -820,7 +832,7 @@ impl Settings {
             normalizer_merge_enabled: r.bool("hbase.normalizer.merge.enabled")?,
             merge_min_region_count: merge_min_region_count as u32,
             merge_min_region_age_days: merge_age as u32,
-            merge_min_region_size_mb: merge_size as u32,
+            merge_min_region_size_mb: merge_size as u64,
             merge_max_regions: {
                 let v = r.long("hbase.normalizer.merge.merge_request_max_number_of_regions")?;
                 r.non_negative(

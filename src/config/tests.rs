@@ -393,7 +393,13 @@ fn zero_or_negative_flush_size_is_an_error() {
 fn block_multiplier_must_be_positive() {
     let c = site(&[("hbase.hregion.memstore.block.multiplier", "0")]);
     let e = Settings::resolve(&c, &TableAttributes::default()).expect_err("zero");
-    assert!(e.problem.contains("greater than zero"), "{e}");
+    assert!(e.problem.contains("RegionTooBusyException"), "{e}");
+    let c = site(&[("hbase.regionserver.thread.compaction.small", "0")]);
+    let e = Settings::resolve(&c, &TableAttributes::default()).expect_err("zero threads");
+    assert_eq!(
+        e.field.as_deref(),
+        Some("hbase.regionserver.thread.compaction.small")
+    );
 }
 
 #[test]
@@ -552,6 +558,8 @@ fn hbase_corrections_become_warnings() {
         ("hbase.offpeak.start.hour", "25"),
         ("hbase.offpeak.end.hour", "3"),
         ("hbase.hregion.split.overallfiles", "yes"),
+        ("hbase.normalizer.merge.min.region.count", "0"),
+        ("hbase.normalizer.merge.min_region_age.days", "-2"),
     ]);
     let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");
     assert_eq!(s.global_memstore_fraction, 0.4);
@@ -560,7 +568,9 @@ fn hbase_corrections_become_warnings() {
     assert_eq!(s.flusher_count, 1);
     assert_eq!(s.offpeak_hours, None);
     assert!(!s.split_overallfiles);
-    assert_eq!(s.warnings.len(), 6, "{:#?}", s.warnings);
+    assert_eq!(s.merge_min_region_count, 1);
+    assert_eq!(s.merge_min_region_age_days, 0);
+    assert_eq!(s.warnings.len(), 8, "{:#?}", s.warnings);
 }
 
 #[test]
