@@ -237,7 +237,10 @@ impl SiteConfig {
         self.props.get(key).map(|p| p.value.as_str())
     }
 
-    /// The value of `key` after `${}` substitution, trimmed.
+    /// The value of `key` after `${}` substitution, trimmed. Variables are resolved from other
+    /// properties only (Hadoop also looks at Java system properties and `env.*`; we do not), with
+    /// Hadoop's rules: unbound `${x}` is kept as written, more than 20 substitutions (a cycle such
+    /// as a -> b -> a) is an error naming the chain.
     pub fn get(&self, key: &str) -> Result<Option<String>, InputError> {
         let Some(p) = self.props.get(key) else {
             return Ok(None);
