@@ -13,7 +13,11 @@ const IDS: u64 = 100_000;
 
 fn generator(toml_text: &str) -> Generator {
     let spec: GeneratorSpec = toml::from_str(toml_text).expect("bench spec parses");
-    let ctx = BuildContext { seed: 42, base_dir: Path::new("."), ids: (0, 1 << 32) };
+    let ctx = BuildContext {
+        seed: 42,
+        base_dir: Path::new("."),
+        ids: (0, 1 << 32),
+    };
     keygen::build(&spec, &ctx).expect("bench generator builds")
 }
 
@@ -40,7 +44,8 @@ fn keys_into(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut total = 0usize;
-                g.inner.keys_into(1_000_000..1_000_000 + IDS, &mut |_, k| total += k.len());
+                g.inner
+                    .keys_into(1_000_000..1_000_000 + IDS, &mut |_, k| total += k.len());
                 black_box(total)
             })
         });

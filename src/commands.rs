@@ -8,7 +8,7 @@ use crate::cli::{
 use crate::config::{self, Origin, SiteConfig, TableAttributes};
 use crate::diag::InputError;
 use crate::keygen::GeneratorSpec;
-use crate::keynotation::{to_hex, to_shell_literal, to_string_binary};
+use crate::keynotation::{to_hex, to_string_binary};
 use crate::plan::{self, RunPlan};
 use crate::presplit::{self, Algorithm};
 use crate::report::plan::PlanReport;
@@ -81,7 +81,17 @@ fn settings_lines(s: &Scenario) -> Result<Vec<(String, String, String)>, InputEr
     Ok(HEADLINE_KEYS
         .iter()
         .filter_map(|k| eff.iter().find(|e| e.key == *k))
-        .map(|e| (e.key.clone(), e.value.clone(), e.origin.to_string()))
+        .map(|e| {
+            let value = match e.human() {
+                Some(h) => format!("{h} ({})", e.value),
+                // Class names: the simple name reads better and HBase-emu accepts it back.
+                None if e.value.starts_with("org.apache.") => {
+                    e.value.rsplit('.').next().unwrap_or(&e.value).to_string()
+                }
+                None => e.value.clone(),
+            };
+            (e.key.clone(), value, e.origin.to_string())
+        })
         .collect())
 }
 
@@ -198,20 +208,26 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 SplitAlgorithm::Md5Legacy => Algorithm::Md5Legacy,
                 SplitAlgorithm::Partition | SplitAlgorithm::Sampled => Algorithm::Partition,
             };
-            presplit::split_keys(alg, args.regions).map_err(|e| e.field_if_unset("--regions"))?
+            presplit::split_keys_in(
+                alg,
+                args.regions,
+                args.first_row.as_deref(),
+                args.last_row.as_deref(),
+            )
+            .map_err(|e| {
+                // The library names its own parameters; on the command line they are flags.
+                let flag = match e.field.as_deref() {
+                    Some("first_row") => "--first-row",
+                    Some("last_row") => "--last-row",
+                    _ => "--regions",
+                };
+                e.field(flag)
+            })?
         }
     };
     let text = match &args.shell {
-        Some(tf) if tf.len() == 2 => {
-            let lits: Vec<String> = keys.iter().map(|k| to_shell_literal(k)).collect();
-            format!(
-                "create {}, {}, SPLITS => [{}]\n",
-                to_shell_literal(tf[0].as_bytes()),
-                to_shell_literal(tf[1].as_bytes()),
-                lits.join(", ")
-            )
-        }
-        _ => keys.iter().map(|k| to_string_binary(k) + "\n").collect(),
+        Some(tf) if tf.len() == 2 => presplit::shell_create_command(&tf[0], &tf[1], &keys) + "\n",
+        _ => presplit::render_splits_file(&keys),
     };
     write_output(args.output.as_deref(), text.as_bytes())?;
     Ok(())

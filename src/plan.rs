@@ -52,6 +52,22 @@ pub fn build_generator(scenario: &Scenario, spec: &GeneratorSpec) -> Result<Gene
     })
 }
 
+/// Places a pre-split error at the scenario's `[table.presplit]` unless it has a place already.
+fn locate(scenario: &Scenario, e: InputError) -> InputError {
+    let field = match e.field.as_deref() {
+        Some(f) if !f.starts_with("table.") => format!("table.presplit.{f}"),
+        Some(f) => f.to_string(),
+        None => "table.presplit".to_string(),
+    };
+    let e = e.field(field);
+    // Spans from the split algorithms are relative to their own inputs, not to the scenario.
+    if e.file.is_some() {
+        e
+    } else {
+        e.at(&scenario.source, scenario.table.presplit_span.clone())
+    }
+}
+
 /// Plans the run of one generator.
 pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, InputError> {
     let generator = build_generator(scenario, spec)?;
@@ -59,42 +75,44 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
     let (split_keys, presplit) = match &scenario.table.presplit {
         Presplit::None => (Vec::new(), "none (one region)".to_string()),
         Presplit::Algorithm {
-            algorithm, regions, ..
-        } => (
-            presplit::split_keys(*algorithm, *regions)?,
-            format!("{algorithm:?} into {regions} regions"),
-        ),
-        Presplit::Sampled { regions, samples } => (
-            presplit::sampled(
+            algorithm,
+            regions,
+            first_row,
+            last_row,
+        } => {
+            let keys = presplit::split_keys_in(
+                *algorithm,
+                *regions,
+                first_row.as_deref(),
+                last_row.as_deref(),
+            )
+            .map_err(|e| locate(scenario, e))?;
+            let how = format!(
+                "{} ({}) into {regions} regions",
+                algorithm.name(),
+                algorithm.hbase_class()
+            );
+            (keys, how)
+        }
+        Presplit::Sampled { regions, samples } => {
+            let keys = presplit::sampled(
                 generator.inner.as_ref(),
                 (w.first_id, w.rows),
                 *samples,
                 *regions,
             )
-            .map_err(|e| {
-                e.field_if_unset("table.presplit")
-                    .in_file(&scenario.source.path)
-            })?,
-            format!(
+            .map_err(|e| locate(scenario, e))?;
+            let how = format!(
                 "sampled: {samples} keys of `{}` into {regions} regions",
                 generator.name
-            ),
-        ),
-        Presplit::Keys(keys) => (keys.clone(), format!("{} explicit split keys", keys.len())),
-        Presplit::File(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                InputError::new(format!("cannot read split file: {e}")).in_file(path)
-            })?;
-            let keys: Vec<Vec<u8>> = text
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(crate::keynotation::to_bytes_binary)
-                .collect();
-            (
-                presplit::validate_keys(keys)?,
-                format!("SPLITS_FILE {}", path.display()),
-            )
+            );
+            (keys, how)
         }
+        Presplit::Keys(keys) => (keys.clone(), format!("{} explicit split keys", keys.len())),
+        Presplit::File(path) => (
+            presplit::read_splits_file(path)?,
+            format!("SPLITS_FILE {}", path.display()),
+        ),
     };
     let servers = scenario.cluster.regionservers as usize;
     let n = split_keys.len() + 1;

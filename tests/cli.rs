@@ -42,7 +42,12 @@ fn check_fails(text: &str) -> (String, PathBuf, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "s.toml", text);
     let out = bin().arg("check").arg(&p).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(out.stdout.is_empty());
     (String::from_utf8(out.stderr).unwrap(), p, dir)
 }
@@ -50,26 +55,35 @@ fn check_fails(text: &str) -> (String, PathBuf, tempfile::TempDir) {
 /// Asserts the rendered error points at `line:col` of the file and names field and problem.
 fn assert_names(stderr: &str, file: &Path, line_col: &str, field: &str, problem: &str) {
     let loc = format!("{}:{}", file.display(), line_col);
-    assert!(stderr.contains(&loc), "expected location {loc} in:\n{stderr}");
-    assert!(stderr.contains(&format!("`{field}`")), "expected field `{field}` in:\n{stderr}");
-    assert!(stderr.contains(problem), "expected problem `{problem}` in:\n{stderr}");
+    assert!(
+        stderr.contains(&loc),
+        "expected location {loc} in:\n{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("`{field}`")),
+        "expected field `{field}` in:\n{stderr}"
+    );
+    assert!(
+        stderr.contains(problem),
+        "expected problem `{problem}` in:\n{stderr}"
+    );
 }
 
 #[test]
 fn base_scenario_checks() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "s.toml", BASE);
-    bin()
-        .arg("check")
-        .arg(&p)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("40000000").and(predicate::str::contains("regions per server")));
+    bin().arg("check").arg(&p).assert().success().stdout(
+        predicate::str::contains("40000000").and(predicate::str::contains("regions per server")),
+    );
 }
 
 #[test]
 fn default_scenario_runs_with_no_arguments() {
-    bin().assert().success().stdout(predicate::str::contains("4 TB on 10 RegionServers"));
+    bin()
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4 TB on 10 RegionServers"));
 }
 
 #[test]
@@ -79,12 +93,19 @@ fn check_json_is_valid_json() {
         .arg(root().join("scenarios/classic-partition-20-regions.toml"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let regions = v["runs"][0]["regions"].as_array().unwrap();
     assert_eq!(regions.len(), 20);
     assert_eq!(regions[0]["start"], "");
-    assert_eq!(regions[1]["start"], "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01");
+    assert_eq!(
+        regions[1]["start"],
+        "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01"
+    );
     assert_eq!(regions[19]["end"], "");
 }
 
@@ -100,7 +121,16 @@ fn split_keys_hex_prints_splits_file() {
 #[test]
 fn split_keys_shell_prints_create() {
     bin()
-        .args(["split-keys", "--algorithm", "partition", "--regions", "3", "--shell", "t", "f"])
+        .args([
+            "split-keys",
+            "--algorithm",
+            "partition",
+            "--regions",
+            "3",
+            "--shell",
+            "t",
+            "f",
+        ])
         .assert()
         .success()
         .stdout(
@@ -113,7 +143,19 @@ fn split_keys_shell_prints_create() {
 fn split_keys_output_file_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("splits.txt");
-    bin().args(["split-keys", "--algorithm", "decimal", "--regions", "2", "-o"]).arg(&out).assert().success().stdout("");
+    bin()
+        .args([
+            "split-keys",
+            "--algorithm",
+            "decimal",
+            "--regions",
+            "2",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout("");
     assert_eq!(std::fs::read_to_string(out).unwrap(), "50000000\n");
 }
 
@@ -126,7 +168,9 @@ fn keys_prints_first_keys() {
         .arg(&p)
         .assert()
         .success()
-        .stdout("\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\n\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\n");
+        .stdout(
+            "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\n\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\n",
+        );
 }
 
 #[test]
@@ -137,20 +181,41 @@ fn config_shows_defaults_and_origins() {
         "site.xml",
         "<configuration>\n<property>\n<name>hbase.hregion.max.filesize</name>\n<value>2147483648</value>\n</property>\n</configuration>\n",
     );
-    let out = bin().args(["config", "--config"]).arg(&site).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bin()
+        .args(["config", "--config"])
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    let line = text.lines().find(|l| l.contains("hbase.hregion.max.filesize ")).expect(&text);
-    assert!(line.contains("2147483648") && line.contains("site.xml:4"), "{line}");
-    let line = text.lines().find(|l| l.contains("hbase.hregion.memstore.flush.size")).expect(&text);
-    assert!(line.contains("134217728") && line.contains("default"), "{line}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("hbase.hregion.max.filesize "))
+        .expect(&text);
+    assert!(
+        line.contains("2147483648") && line.contains("site.xml:4"),
+        "{line}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.contains("hbase.hregion.memstore.flush.size"))
+        .expect(&text);
+    assert!(
+        line.contains("134217728") && line.contains("default"),
+        "{line}"
+    );
 }
 
 // ---- bad input: at least 20 cases, each naming the place and the problem ----
 
 #[test]
 fn bad_unknown_size_unit() {
-    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = 3\nheap = \"16XB\""));
+    let (e, p, _d) =
+        check_fails(&BASE.replace("regionservers = 3", "regionservers = 3\nheap = \"16XB\""));
     assert_names(&e, &p, "5:8", "cluster.heap", "unknown size unit `XB`");
 }
 
@@ -163,31 +228,61 @@ fn bad_negative_size() {
 #[test]
 fn bad_zero_regions() {
     let (e, p, _d) = check_fails(&BASE.replace("regions = 4", "regions = 0"));
-    assert_names(&e, &p, "9:11", "table.presplit.regions", "0 regions cannot be pre-split");
+    assert_names(
+        &e,
+        &p,
+        "9:11",
+        "table.presplit.regions",
+        "0 regions cannot be pre-split",
+    );
 }
 
 #[test]
 fn bad_one_region() {
     let (e, p, _d) = check_fails(&BASE.replace("regions = 4", "regions = 1"));
-    assert_names(&e, &p, "9:11", "table.presplit.regions", "1 regions cannot be pre-split");
+    assert_names(
+        &e,
+        &p,
+        "9:11",
+        "table.presplit.regions",
+        "1 regions cannot be pre-split",
+    );
 }
 
 #[test]
 fn bad_duplicate_split_keys() {
-    let (e, p, _d) = check_fails(&BASE.replace("algorithm = \"hex\"\nregions = 4", "algorithm = \"keys\"\nkeys = [\"a\", \"b\", \"a\"]"));
-    assert_names(&e, &p, "9:19", "table.presplit.keys", "duplicate split key `a`");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "algorithm = \"hex\"\nregions = 4",
+        "algorithm = \"keys\"\nkeys = [\"a\", \"b\", \"a\"]",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "9:19",
+        "table.presplit.keys",
+        "duplicate split key `a`",
+    );
 }
 
 #[test]
 fn bad_empty_split_key() {
-    let (e, p, _d) = check_fails(&BASE.replace("algorithm = \"hex\"\nregions = 4", "algorithm = \"keys\"\nkeys = [\"a\", \"\"]"));
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "algorithm = \"hex\"\nregions = 4",
+        "algorithm = \"keys\"\nkeys = [\"a\", \"\"]",
+    ));
     assert_names(&e, &p, "9:14", "table.presplit.keys", "empty split key");
 }
 
 #[test]
 fn bad_unknown_generator_kind() {
     let (e, p, _d) = check_fails(&BASE.replace("kind = \"sequential\"", "kind = \"sequentail\""));
-    assert_names(&e, &p, "14:8", "generator.kind", "unknown variant `sequentail`");
+    assert_names(
+        &e,
+        &p,
+        "14:8",
+        "generator.kind",
+        "unknown variant `sequentail`",
+    );
 }
 
 #[test]
@@ -208,13 +303,25 @@ fn bad_missing_scenario_file() {
         .args(["check", "/nonexistent/dir/s.toml"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("/nonexistent/dir/s.toml").and(predicate::str::contains("cannot read scenario file")));
+        .stderr(
+            predicate::str::contains("/nonexistent/dir/s.toml")
+                .and(predicate::str::contains("cannot read scenario file")),
+        );
 }
 
 #[test]
 fn bad_missing_site_file() {
-    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = 3\nhbase_site = [\"nope.xml\"]"));
-    assert_names(&e, &p, "5:15", "cluster.hbase_site", "cannot read hbase-site.xml file");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "regionservers = 3",
+        "regionservers = 3\nhbase_site = [\"nope.xml\"]",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "5:15",
+        "cluster.hbase_site",
+        "cannot read hbase-site.xml file",
+    );
 }
 
 #[test]
@@ -238,8 +345,16 @@ fn bad_no_generator() {
 
 #[test]
 fn bad_duplicate_generator_name() {
-    let (e, p, _d) = check_fails(&format!("{BASE}[[generator]]\nname = \"seq\"\nkind = \"sequential\"\n"));
-    assert_names(&e, &p, "16:8", "generator.name", "used twice (first on line 13)");
+    let (e, p, _d) = check_fails(&format!(
+        "{BASE}[[generator]]\nname = \"seq\"\nkind = \"sequential\"\n"
+    ));
+    assert_names(
+        &e,
+        &p,
+        "16:8",
+        "generator.name",
+        "used twice (first on line 13)",
+    );
 }
 
 #[test]
@@ -251,26 +366,56 @@ fn bad_rate_without_per_second() {
 #[test]
 fn bad_schema_version() {
     let (e, p, _d) = check_fails(&format!("schema_version = 9\n{BASE}"));
-    assert_names(&e, &p, "1:18", "schema_version", "unsupported schema version 9");
+    assert_names(
+        &e,
+        &p,
+        "1:18",
+        "schema_version",
+        "unsupported schema version 9",
+    );
 }
 
 #[test]
 fn bad_block_size() {
-    let (e, p, _d) = check_fails(&BASE.replace("name = \"t1\"", "name = \"t1\"\nfamilies = [{ name = \"f\", block_size = \"100MB\" }]"));
-    assert_names(&e, &p, "7:40", "table.families.block_size", "outside HBase's range");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "name = \"t1\"",
+        "name = \"t1\"\nfamilies = [{ name = \"f\", block_size = \"100MB\" }]",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "7:40",
+        "table.families.block_size",
+        "outside HBase's range",
+    );
 }
 
 #[test]
 fn bad_compression_ratio() {
-    let (e, p, _d) =
-        check_fails(&BASE.replace("name = \"t1\"", "name = \"t1\"\nfamilies = [{ name = \"f\", compression_ratio = 0.0 }]"));
-    assert_names(&e, &p, "7:47", "table.families.compression_ratio", "not a compression ratio");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "name = \"t1\"",
+        "name = \"t1\"\nfamilies = [{ name = \"f\", compression_ratio = 0.0 }]",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "7:47",
+        "table.families.compression_ratio",
+        "not a compression ratio",
+    );
 }
 
 #[test]
 fn bad_value_too_large() {
-    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 1000\nrow = { value = \"11MB\" }"));
-    assert_names(&e, &p, "12:17", "workload.row.value", "exceeds the cell limit");
+    let (e, p, _d) =
+        check_fails(&BASE.replace("rows = 1000", "rows = 1000\nrow = { value = \"11MB\" }"));
+    assert_names(
+        &e,
+        &p,
+        "12:17",
+        "workload.row.value",
+        "exceeds the cell limit",
+    );
 }
 
 #[test]
@@ -282,12 +427,21 @@ fn bad_table_name() {
 #[test]
 fn bad_option_for_wrong_algorithm() {
     let (e, p, _d) = check_fails(&BASE.replace("regions = 4", "regions = 4\nsamples = 100"));
-    assert_names(&e, &p, "10:11", "table.presplit.samples", "does not apply to algorithm \"hex\"");
+    assert_names(
+        &e,
+        &p,
+        "10:11",
+        "table.presplit.samples",
+        "does not apply to algorithm \"hex\"",
+    );
 }
 
 #[test]
 fn bad_missing_splits_file() {
-    let (e, p, _d) = check_fails(&BASE.replace("algorithm = \"hex\"\nregions = 4", "algorithm = \"file\"\nfile = \"splits.txt\""));
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "algorithm = \"hex\"\nregions = 4",
+        "algorithm = \"file\"\nfile = \"splits.txt\"",
+    ));
     assert_names(&e, &p, "9:8", "table.presplit.file", "does not exist");
 }
 
@@ -300,7 +454,10 @@ fn bad_unknown_generator_on_command_line() {
         .arg(&p)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no generator named `nope`").and(predicate::str::contains("one of: seq")));
+        .stderr(
+            predicate::str::contains("no generator named `nope`")
+                .and(predicate::str::contains("one of: seq")),
+        );
 }
 
 #[test]
@@ -323,12 +480,18 @@ fn bad_config_set_without_equals() {
 
 #[test]
 fn bad_usage_exits_2() {
-    bin().args(["split-keys", "--algorithm", "nope", "--regions", "3"]).assert().code(2);
+    bin()
+        .args(["split-keys", "--algorithm", "nope", "--regions", "3"])
+        .assert()
+        .code(2);
 }
 
 #[test]
 fn several_errors_are_reported_together() {
-    let (e, _p, _d) =
-        check_fails(&BASE.replace("regionservers = 3", "regionservers = 0").replace("rows = 1000", "rows = 0"));
+    let (e, _p, _d) = check_fails(
+        &BASE
+            .replace("regionservers = 3", "regionservers = 0")
+            .replace("rows = 1000", "rows = 0"),
+    );
     assert!(e.contains("2 problems found"), "{e}");
 }

@@ -96,11 +96,11 @@ pub(crate) fn number_split(
 ) -> Result<Vec<Vec<u8>>, InputError> {
     check_region_count(regions, kind.class())?;
     let first = match first_row {
-        Some(row) => parse_row(kind, row, "first row")?,
+        Some(row) => parse_row(kind, row, "first_row")?,
         None => BigUint::zero(),
     };
     let last_text = last_row.unwrap_or(kind.default_last());
-    let last = parse_row(kind, last_text, "last row")?;
+    let last = parse_row(kind, last_text, "last_row")?;
     let width = last_text.len();
     let radix = kind.radix();
 

@@ -190,9 +190,9 @@ impl PlanReport<'_> {
                 run.generator.name,
                 run.generator.inner.describe()
             ));
-            if !samples.is_empty() {
-                let shown: Vec<String> = samples.iter().map(|k| to_string_binary(k)).collect();
-                o.push_str(&format!("  sample keys  {}\n", shown.join("  ")));
+            for (i, k) in samples.iter().enumerate() {
+                let label = if i == 0 { "sample keys" } else { "" };
+                o.push_str(&format!("  {label:<12} {}\n", to_string_binary(k)));
             }
             o.push_str(&format!("  pre-split    {}\n", run.presplit));
             let mut t = table(&["#", "start key", "end key", "server"]);

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use crate::config::{Attr, Origin, SiteConfig, TableAttributes};
+use crate::config::{Attr, Origin, Settings, SiteConfig, TableAttributes};
 use crate::diag::{InputError, SourceText};
 use crate::keygen::GeneratorSpec;
 use crate::units;
@@ -30,8 +30,7 @@ pub const DEFAULT_RATE: u64 = 1 << 30;
 pub const DEFAULT_SAMPLES: u64 = 1_000_000;
 /// Most RegionServers a scenario may declare.
 pub const MAX_REGIONSERVERS: u64 = 10_000;
-/// Most pre-split regions a scenario may declare.
-pub const MAX_PRESPLIT_REGIONS: u64 = 1_000_000;
+use crate::presplit::{MAX_PRESPLIT_REGIONS, MAX_SAMPLES};
 
 /// Scenarios shipped inside the binary, so `hbase-emu` runs with no files at hand.
 pub const EMBEDDED: &[(&str, &str)] = &[
@@ -140,6 +139,8 @@ pub struct Table {
     pub attributes: TableAttributes,
     /// How the table is pre-split.
     pub presplit: Presplit,
+    /// Where `[table.presplit]` is in the scenario file (for errors found when planning).
+    pub presplit_span: Range<usize>,
 }
 
 /// `[table.presplit]`, validated.
@@ -210,6 +211,8 @@ pub struct Scenario {
     pub cluster: Cluster,
     /// Effective HBase configuration: defaults, site files, `[hbase]` overrides.
     pub site: SiteConfig,
+    /// Typed HBase settings for this table (site keys with table attributes applied).
+    pub settings: Settings,
     /// The table.
     pub table: Table,
     /// The workload.
@@ -469,10 +472,22 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         generators.push(spec.clone());
     }
 
+    // Typed settings: table attributes applied over the site keys, values checked as HBase does.
+    let settings = match &table {
+        Some(t) => match Settings::resolve(&site, &t.attributes) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                ck.errors.push(e.locate(&src, 0..0));
+                None
+            }
+        },
+        None => None,
+    };
+
     if !ck.errors.is_empty() {
         return Err(ScenarioErrors(ck.errors));
     }
-    let (Some(table), Some(workload)) = (table, workload) else {
+    let (Some(table), Some(workload), Some(settings)) = (table, workload, settings) else {
         return Err(ScenarioErrors(vec![
             InputError::new("invalid scenario").in_file(&src.path),
         ]));
@@ -487,6 +502,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             site_files,
         },
         site,
+        settings,
         table,
         workload,
         generators,
@@ -556,6 +572,7 @@ fn table(
             families: vec![default_family("f")],
             attributes: TableAttributes::default(),
             presplit: Presplit::None,
+            presplit_span: 0..0,
         });
     };
     let rt = raw.get_ref();
@@ -731,11 +748,13 @@ fn table(
     if !ok {
         return None;
     }
+    let presplit_span = rt.presplit.as_ref().map_or(raw.span(), |p| p.span());
     Some(Table {
         name,
         families,
         attributes,
         presplit: presplit?,
+        presplit_span,
     })
 }
 
@@ -875,12 +894,14 @@ fn presplit(
                 None => DEFAULT_SAMPLES,
                 Some(s) => {
                     let v = ck.count(s, "table.presplit.samples")?;
-                    if v < regions || v > 100_000_000 {
+                    if v < regions || v > MAX_SAMPLES {
                         ck.err(
                             s.span(),
                             "table.presplit.samples",
                             format!("{v} samples cannot place {regions} regions"),
-                            format!("between the region count ({regions}) and 100M samples"),
+                            format!(
+                                "between the region count ({regions}) and {MAX_SAMPLES} samples"
+                            ),
                         );
                         return None;
                     }
