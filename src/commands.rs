@@ -266,7 +266,18 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
         Format::Text => {
             let mut t = table(&["key", "value", "from"]);
             for e in &eff {
-                t.add_row(vec![e.key.clone(), e.value.clone(), e.origin.to_string()]);
+                let mut value = match e.human() {
+                    Some(h) => format!("{} ({h})", e.value),
+                    None => e.value.clone(),
+                };
+                if let Some(note) = &e.note {
+                    if value.is_empty() {
+                        value = note.clone();
+                    } else {
+                        value = format!("{value}; {note}");
+                    }
+                }
+                t.add_row(vec![e.key.clone(), value, e.origin.to_string()]);
             }
             let mut s = t.to_string();
             s.push('\n');
