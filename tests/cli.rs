@@ -495,3 +495,116 @@ fn several_errors_are_reported_together() {
     );
     assert!(e.contains("2 problems found"), "{e}");
 }
+
+#[test]
+fn bad_malformed_site_xml() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = write(
+        dir.path(),
+        "site.xml",
+        "<configuration>\n  <property>\n    <name>hbase.hregion.max.filesize</name>\n    <value>1</valu>\n  </property>\n</configuration>\n",
+    );
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nhbase_site = [\"site.xml\"]",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.contains(&format!("{}:4:", xml.display())), "{e}");
+    assert!(e.contains("valu"), "{e}");
+}
+
+#[test]
+fn bad_non_numeric_site_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = write(
+        dir.path(),
+        "site.xml",
+        "<configuration>\n<property>\n<name>hbase.hregion.memstore.flush.size</name>\n<value>lots</value>\n</property>\n</configuration>\n",
+    );
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nhbase_site = [\"site.xml\"]",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.contains(&format!("{}:4:8", xml.display())), "{e}");
+    assert!(e.contains("hbase.hregion.memstore.flush.size"), "{e}");
+}
+
+#[test]
+fn bad_inline_hbase_value() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "[table]",
+        "[hbase]\n\"hbase.hregion.max.filesize\" = \"huge\"\n[table]",
+    ));
+    assert!(e.contains(&format!("{}:6:32", p.display())), "{e}");
+    assert!(e.contains("hbase.hregion.max.filesize"), "{e}");
+}
+
+#[test]
+fn bad_unknown_split_policy() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "name = \"t1\"",
+        "name = \"t1\"\nsplit_policy = \"SplitWheneverPolicy\"",
+    ));
+    assert!(e.contains(&p.display().to_string()), "{e}");
+    assert!(e.contains("SplitWheneverPolicy"), "{e}");
+    assert!(
+        e.contains("SteppingSplitPolicy"),
+        "the error lists the valid policies: {e}"
+    );
+}
+
+#[test]
+fn bad_template() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "kind = \"sequential\"",
+        "kind = \"template\"\ntemplate = \"{md5(user):4}_{user\"\nfields = { user = { dist = \"uniform\", cardinality = 10 } }",
+    ));
+    assert!(e.contains(&format!("{}:15:", p.display())), "{e}");
+    assert!(e.contains("generator.template"), "{e}");
+}
+
+#[test]
+fn bad_key_too_long() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "kind = \"sequential\"",
+        "kind = \"uniform\"\nlength = 40000",
+    ));
+    assert_names(&e, &p, "15:10", "generator.length", "40000");
+    assert!(e.contains("32767"), "{e}");
+}
+
+#[test]
+fn bad_option_for_generator_kind() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "kind = \"sequential\"",
+        "kind = \"sequential\"\nbuckets = 4",
+    ));
+    assert_names(&e, &p, "15:11", "generator.buckets", "sequential");
+}
+
+#[test]
+fn bad_sampled_low_cardinality() {
+    let (e, p, _d) = check_fails(
+        &BASE
+            .replace("algorithm = \"hex\"\nregions = 4", "algorithm = \"sampled\"\nregions = 10")
+            .replace(
+                "kind = \"sequential\"",
+                "kind = \"template\"\ntemplate = \"{u}\"\nfields = { u = { dist = \"uniform\", cardinality = 3 } }",
+            ),
+    );
+    assert!(e.contains(&format!("{}:7:1", p.display())), "{e}");
+    assert!(e.contains("table.presplit"), "{e}");
+}

@@ -431,9 +431,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
                 path: src.path.clone(),
                 line: ck.line(&k.span()),
             };
-            if let Err(e) = site.set(k.get_ref(), &value, origin) {
-                ck.errors.push(e.locate(&src, v.span()));
-            }
+            site.set_at(k.get_ref(), &value, origin, Some((&src, v.span())));
         }
     }
 
