@@ -7,6 +7,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod diag;
+pub mod engine;
 pub mod keygen;
 pub mod keynotation;
 pub mod plan;
