@@ -28,6 +28,8 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run a scenario: emulate every generator's load and report regions, splits and load.
+    Run(RunArgs),
     /// Validate a scenario and its config files and print the resolved plan.
     Check(CheckArgs),
     /// Print the first keys of each generator of a scenario.
@@ -45,6 +47,45 @@ pub enum Format {
     Text,
     /// One JSON document.
     Json,
+}
+
+/// Output format of `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    /// Tables for people.
+    Text,
+    /// One JSON document (docs/REPORT.md).
+    Json,
+    /// Regions as CSV, one row per region and generator.
+    Csv,
+}
+
+/// `run`
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Scenario file (TOML). Default: the built-in headline scenario.
+    pub scenario: Option<PathBuf>,
+    /// Run only these generators (by name; repeatable).
+    #[arg(long = "generator", value_name = "NAME")]
+    pub generators: Vec<String>,
+    /// Output format on standard output.
+    #[arg(long, value_enum, default_value_t = RunFormat::Text)]
+    pub format: RunFormat,
+    /// Also write report.txt, report.json, regions.csv and splits.csv into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Override the scenario's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: the machine's cores). The report does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// Real rows per emulated row (1 = exact; default: the scenario's, else chosen automatically).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub scale: Option<u64>,
+    /// Add wall-clock timings to the report (they make it differ between runs).
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// `check`

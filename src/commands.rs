@@ -3,10 +3,12 @@
 use std::path::Path;
 
 use crate::cli::{
-    CheckArgs, ConfigArgs, Format, KeysArgs, SplitAlgorithm, SplitKeysArgs, write_output,
+    CheckArgs, ConfigArgs, Format, KeysArgs, RunArgs, RunFormat, SplitAlgorithm, SplitKeysArgs,
+    write_output,
 };
 use crate::config::{self, Origin, SiteConfig, TableAttributes};
 use crate::diag::InputError;
+use crate::engine;
 use crate::keygen::GeneratorSpec;
 use crate::keynotation::{to_hex, to_string_binary};
 use crate::plan::{self, RunPlan};
@@ -62,6 +64,72 @@ fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec
                 })
         })
         .collect()
+}
+
+/// `hbase-emu run SCENARIO`
+pub fn run(args: &RunArgs) -> CmdResult {
+    let path = args
+        .scenario
+        .clone()
+        .unwrap_or_else(scenario::default_scenario_path);
+    let s = load_scenario(&path, args.seed)?;
+    let specs = select(&s, &args.generators)?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let mut results = Vec::new();
+    let mut timings = Vec::new();
+    for spec in specs {
+        let plan = plan::plan_run(&s, spec)?;
+        let started = std::time::Instant::now();
+        let opts = engine::RunOptions {
+            scale: args.scale,
+            threads,
+        };
+        results.push(engine::run(&s, plan, opts)?);
+        timings.push((spec.name.get_ref().clone(), started.elapsed().as_secs_f64()));
+    }
+    let report = crate::report::run::build(&s, &results);
+    let mut text = report.to_text();
+    let mut json = report.to_json();
+    if args.timings {
+        let mut t = String::from("\nWall-clock (not part of the deterministic report)\n");
+        for (name, secs) in &timings {
+            t.push_str(&format!("  {name}: {secs:.2} s\n"));
+        }
+        text.push_str(&t);
+        let value: serde_json::Value = serde_json::json!(
+            timings
+                .iter()
+                .map(|(n, s)| serde_json::json!({"generator": n, "wall_seconds": s}))
+                .collect::<Vec<_>>()
+        );
+        json = json.trim_end().trim_end_matches('}').to_string()
+            + &format!(",\n  \"timings\": {value}\n}}\n");
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            InputError::new(format!("cannot create the output directory: {e}")).in_file(dir)
+        })?;
+        write_output(Some(&dir.join("report.txt")), text.as_bytes())?;
+        write_output(Some(&dir.join("report.json")), json.as_bytes())?;
+        write_output(
+            Some(&dir.join("regions.csv")),
+            report.regions_csv().as_bytes(),
+        )?;
+        write_output(
+            Some(&dir.join("splits.csv")),
+            report.splits_csv().as_bytes(),
+        )?;
+    }
+    let out = match args.format {
+        RunFormat::Text => text,
+        RunFormat::Json => json,
+        RunFormat::Csv => report.regions_csv(),
+    };
+    write_output(None, out.as_bytes())?;
+    Ok(())
 }
 
 /// `hbase-emu` with no command: check the built-in headline scenario.

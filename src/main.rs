@@ -11,6 +11,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => commands::check_default(),
+        Some(Command::Run(a)) => commands::run(&a),
         Some(Command::Check(a)) => commands::check(&a),
         Some(Command::Keys(a)) => commands::keys(&a),
         Some(Command::SplitKeys(a)) => commands::split_keys(&a),

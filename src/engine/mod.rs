@@ -1,6 +1,1378 @@
-//! The emulation engine: regions, memstores, flushes, store files, compactions and splits on
-//! RegionServers, driven by a simulated clock.
+//! The emulation engine: a scenario's writes played against regions hosted on RegionServers, with
+//! memstores, flushes, store files, compactions and splits, on a simulated clock.
+//!
+//! Shape of a run (see docs/MODEL.md):
+//! - Rowkeys are generated in parallel chunks (pure functions of seed and id), then applied in id
+//!   order by one thread: routing, memstore accounting and the clock. Everything that depends on
+//!   order happens there, so the result is the same for any thread count.
+//! - Flushes, compactions and splits are events on the simulated clock (ns), processed in
+//!   (time, sequence) order before each write that happens after them.
 
+pub mod cell;
 pub mod compaction;
+pub mod memstore;
+pub mod region;
+pub mod regionserver;
+pub mod scale;
+pub mod split_point;
 pub mod split_policy;
 pub mod storefile;
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::sync::Arc;
+
+use crate::config::Settings;
+use crate::diag::InputError;
+use crate::keygen::Generator;
+use crate::keygen::rng::splitmix64;
+use crate::plan::RunPlan;
+use crate::scenario::Scenario;
+
+use cell::HeapLayout;
+use compaction::{CompactionConfig, FileInfo, SelectOptions};
+use memstore::{Memstore, Put};
+use region::{Region, RegionState, Store};
+use regionserver::{QueuedCompaction, Server};
+use scale::Sampling;
+use split_policy::{RegionView, SplitPolicyInstance};
+use storefile::{CellShape, FileFormat, FileKind, HFileBuilder, StoreFile};
+
+const NS_PER_MS: u64 = 1_000_000;
+const NS_PER_S: u64 = 1_000_000_000;
+/// How far a client may run ahead of a RegionServer's write path before it waits (its buffer).
+pub const CLIENT_LAG_NS: u64 = 100 * NS_PER_MS;
+/// Length of a hotspot window (one simulated minute).
+pub const WINDOW_NS: u64 = 60 * NS_PER_S;
+/// Emulated rows generated per key chunk.
+const CHUNK: u64 = 16_384;
+/// Priority HBase gives a compaction of a store with references (`Store.PRIORITY_USER` boost).
+const AFTER_SPLIT_PRIORITY: i64 = i32::MIN as i64 + 1000;
+
+/// Options of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct RunOptions {
+    /// Real rows per emulated row (`None`: the scenario's, else automatic).
+    pub scale: Option<u64>,
+    /// Worker threads for key generation (≥ 1). Does not change the result.
+    pub threads: usize,
+}
+
+/// A split as it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitRecord {
+    /// Simulated time the split was requested, ns.
+    pub at_ns: u64,
+    /// Time the daughters opened, ns.
+    pub done_ns: u64,
+    /// Parent start key.
+    pub parent_start: Vec<u8>,
+    /// Parent end key.
+    pub parent_end: Vec<u8>,
+    /// Split row.
+    pub split_key: Vec<u8>,
+    /// Server index.
+    pub server: usize,
+    /// Parent store bytes at the split.
+    pub parent_bytes: u64,
+    /// Daughters' generation.
+    pub generation: u32,
+}
+
+/// Counters of a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunStats {
+    /// Flushes completed.
+    pub flushes: u64,
+    /// Data bytes flushed (memstore data size).
+    pub flushed_bytes: u64,
+    /// Store file bytes written by flushes.
+    pub flushed_file_bytes: u64,
+    /// Minor compactions completed.
+    pub minor_compactions: u64,
+    /// Major compactions completed.
+    pub major_compactions: u64,
+    /// Store file bytes read by compactions.
+    pub compacted_bytes: u64,
+    /// Store file bytes written by compactions.
+    pub compaction_written_bytes: u64,
+    /// Client time spent waiting on blocked regions or servers, ns.
+    pub blocked_ns: u64,
+    /// Client time spent waiting on a region offline for a split, ns.
+    pub offline_wait_ns: u64,
+    /// Sum of the offline durations of split parents, ns.
+    pub offline_ns: u64,
+    /// Client time spent waiting on RegionServer write bandwidth, ns.
+    pub throttled_ns: u64,
+    /// Flushes postponed because a store had too many files.
+    pub delayed_flushes: u64,
+}
+
+/// Everything a report needs about one generator's run.
+#[derive(Debug)]
+pub struct RunResult {
+    /// Generator name.
+    pub generator: String,
+    /// Generator description.
+    pub describe: String,
+    /// Real rows per emulated row.
+    pub scale: u64,
+    /// Emulated rows.
+    pub emulated_rows: u64,
+    /// Real rows written.
+    pub rows: u64,
+    /// Payload bytes written (values).
+    pub payload_bytes: u128,
+    /// KeyValue bytes written (memstore data size).
+    pub data_bytes: u128,
+    /// Time the last write was accepted, ns.
+    pub ingest_ns: u64,
+    /// Time the last flush, compaction or split finished, ns.
+    pub settled_ns: u64,
+    /// Regions before the first write.
+    pub regions_initial: usize,
+    /// Live regions at the end, in key order.
+    pub regions: Vec<Region>,
+    /// Servers.
+    pub servers: Vec<Server>,
+    /// Counters.
+    pub stats: RunStats,
+    /// Splits in order.
+    pub splits: Vec<SplitRecord>,
+    /// Real rows written per server per window of [`WINDOW_NS`].
+    pub windows: Vec<Vec<u64>>,
+    /// The split size the settings give a region (max file size before jitter).
+    pub max_filesize: u64,
+}
+
+/// Scheduled work, ordered by (time, sequence).
+struct Scheduled {
+    at: u64,
+    seq: u64,
+    event: Event,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.seq) == (o.at, o.seq)
+    }
+}
+impl Eq for Scheduled {}
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Scheduled {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.at, self.seq).cmp(&(o.at, o.seq))
+    }
+}
+
+enum Event {
+    FlushDone {
+        region: usize,
+        files: Vec<Option<(StoreFile, u64)>>,
+        heap: u64,
+        data: u64,
+    },
+    FlushRetry {
+        region: usize,
+        queued: u64,
+    },
+    CompactionDone {
+        region: usize,
+        store: usize,
+        first: usize,
+        count: usize,
+        output: Option<(StoreFile, u64)>,
+        read: u64,
+        major: bool,
+        large: bool,
+    },
+    SplitDone {
+        region: usize,
+        row: Vec<u8>,
+        requested: u64,
+    },
+    Chore {
+        n: u64,
+    },
+}
+
+/// Fixed inputs of a run.
+struct Config {
+    settings: Settings,
+    compaction: CompactionConfig,
+    shapes: Vec<CellShape>,
+    formats: Vec<FileFormat>,
+    layout: HeapLayout,
+    value_len: u64,
+    qualifier_len: u64,
+    family_lens: Vec<u64>,
+    /// Cells of a row that land in each family.
+    cells_per_family: Vec<u64>,
+    rate: u64,
+    write_bw: u64,
+    flush_bw: u64,
+    compaction_bw: u64,
+    transition_ns: u64,
+    global_high: u64,
+    global_low: u64,
+    seed: u64,
+    scale: u64,
+}
+
+/// The engine's state during a run.
+struct Engine {
+    cfg: Config,
+    regions: Vec<Region>,
+    /// Live regions by start key (routing table).
+    routing: Vec<(Vec<u8>, usize)>,
+    servers: Vec<Server>,
+    now: u64,
+    events: BinaryHeap<Reverse<Scheduled>>,
+    seq: u64,
+    file_seq: u64,
+    stats: RunStats,
+    splits: Vec<SplitRecord>,
+    windows: Vec<Vec<u64>>,
+    draining: bool,
+    settled: u64,
+    last_region: Option<usize>,
+}
+
+/// Runs one generator of a scenario and returns what happened.
+pub fn run(scenario: &Scenario, plan: RunPlan, opts: RunOptions) -> Result<RunResult, InputError> {
+    let w = &scenario.workload;
+    let k = scale::choose(w.rows, opts.scale.or(w.scale));
+    let sampling = Sampling {
+        first_id: w.first_id,
+        rows: w.rows,
+        k,
+        seed: scenario.seed,
+    };
+    let mut engine = Engine::new(scenario, &plan, k);
+    let regions_initial = engine.routing.len();
+    let generator = plan.generator;
+    let threads = opts.threads.max(1);
+    generate(&generator, sampling, threads, |b, key| {
+        engine.write(key, sampling.weight(b));
+    })?;
+    let ingest_ns = engine.now;
+    engine.drain();
+    Ok(engine.finish(&generator, sampling, ingest_ns, regions_initial))
+}
+
+/// Generates the keys of every emulated row in order, `threads` chunks at a time, and hands
+/// them to `apply` in id order.
+fn generate(
+    generator: &Generator,
+    sampling: Sampling,
+    threads: usize,
+    mut apply: impl FnMut(u64, &[u8]),
+) -> Result<(), InputError> {
+    let n = sampling.emulated();
+    let chunks = n.div_ceil(CHUNK);
+    let make = |c: u64| -> Result<(Vec<u8>, Vec<u32>), InputError> {
+        let from = c * CHUNK;
+        let to = (from + CHUNK).min(n);
+        let mut arena = Vec::with_capacity(((to - from) * 24) as usize);
+        let mut ends = Vec::with_capacity((to - from) as usize);
+        let mut buf = Vec::with_capacity(64);
+        for b in from..to {
+            generator.key_checked(sampling.id(b), &mut buf)?;
+            arena.extend_from_slice(&buf);
+            ends.push(arena.len() as u32);
+        }
+        Ok((arena, ends))
+    };
+    let mut feed = |c: u64, arena: &[u8], ends: &[u32]| {
+        let mut start = 0usize;
+        for (i, &e) in ends.iter().enumerate() {
+            apply(c * CHUNK + i as u64, &arena[start..e as usize]);
+            start = e as usize;
+        }
+    };
+    if threads == 1 || chunks <= 1 {
+        for c in 0..chunks {
+            let (arena, ends) = make(c)?;
+            feed(c, &arena, &ends);
+        }
+        return Ok(());
+    }
+    let workers = threads - 1; // this thread applies
+    std::thread::scope(|scope| -> Result<(), InputError> {
+        let (tx, rx) = crossbeam::channel::bounded::<(u64, Result<(Vec<u8>, Vec<u32>), InputError>)>(
+            workers * 2,
+        );
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        for wk in 0..workers {
+            let tx = tx.clone();
+            let stop = stop.clone();
+            let make = &make;
+            scope.spawn(move || {
+                let mut c = wk as u64;
+                while c < chunks && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if tx.send((c, make(c))).is_err() {
+                        break;
+                    }
+                    c += workers as u64;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<u64, (Vec<u8>, Vec<u32>)> = BTreeMap::new();
+        let mut next = 0u64;
+        let mut result = Ok(());
+        for (c, chunk) in rx.iter() {
+            match chunk {
+                Ok(chunk) => {
+                    pending.insert(c, chunk);
+                }
+                Err(e) => {
+                    result = Err(e);
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    break;
+                }
+            }
+            while let Some((arena, ends)) = pending.remove(&next) {
+                feed(next, &arena, &ends);
+                next += 1;
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    })
+}
+
+impl Engine {
+    fn new(scenario: &Scenario, plan: &RunPlan, scale: u64) -> Engine {
+        let s = &scenario.settings;
+        let w = &scenario.workload;
+        let fams = &scenario.table.families;
+        let nf = fams.len() as u64;
+        // Cells of a row go round-robin over the families.
+        let cells_per_family: Vec<u64> = (0..nf)
+            .map(|i| w.columns / nf + u64::from(i < w.columns % nf))
+            .collect();
+        let shapes = fams
+            .iter()
+            .zip(&cells_per_family)
+            .map(|(f, &c)| CellShape {
+                family_len: f.name.len() as u32,
+                qualifier_len: w.qualifier_bytes as u32,
+                value_len: w.value_bytes as u32,
+                columns: c as u32,
+            })
+            .collect();
+        let formats = fams
+            .iter()
+            .map(|f| FileFormat {
+                block_size: f.block_size,
+                compression_ratio: f.compression_ratio,
+                index_block_max_size: s.index_block_max_size,
+                index_block_min_entries: s.index_block_min_entries,
+                row_bloom: true,
+            })
+            .collect();
+        let heap = scenario.cluster.heap_bytes;
+        let global_high = s
+            .global_memstore_bytes
+            .unwrap_or((heap as f64 * s.global_memstore_fraction as f64) as u64);
+        let global_low = (global_high as f64 * s.global_memstore_lower_limit as f64) as u64;
+        let cfg = Config {
+            compaction: CompactionConfig::from_settings(s),
+            settings: s.clone(),
+            shapes,
+            formats,
+            layout: HeapLayout::new(heap, s.mslab_enabled, s.mslab_max_allocation),
+            value_len: w.value_bytes,
+            qualifier_len: w.qualifier_bytes,
+            family_lens: fams.iter().map(|f| f.name.len() as u64).collect(),
+            cells_per_family,
+            rate: w.rate_bytes_per_s,
+            write_bw: scenario.cluster.write_bandwidth,
+            flush_bw: scenario.cluster.flush_bandwidth,
+            compaction_bw: scenario.cluster.compaction_bandwidth,
+            transition_ns: scenario.cluster.region_transition_ms * NS_PER_MS,
+            global_high,
+            global_low,
+            seed: scenario.seed,
+            scale,
+        };
+        let servers = (0..scenario.cluster.regionservers)
+            .map(|_| Server::default())
+            .collect();
+        let mut e = Engine {
+            cfg,
+            regions: Vec::new(),
+            routing: Vec::new(),
+            servers,
+            now: 0,
+            events: BinaryHeap::new(),
+            seq: 0,
+            file_seq: 0,
+            stats: RunStats::default(),
+            splits: Vec::new(),
+            windows: Vec::new(),
+            draining: false,
+            settled: 0,
+            last_region: None,
+        };
+        for r in &plan.regions {
+            let id = e.open_region(
+                r.start.clone(),
+                r.end.clone(),
+                r.server,
+                0,
+                None,
+                fams.len(),
+            );
+            e.routing.push((r.start.clone(), id));
+        }
+        let period = e.cfg.settings.flush_check_period_ms.max(1) * NS_PER_MS;
+        e.schedule(period, Event::Chore { n: 1 });
+        e
+    }
+
+    fn open_region(
+        &mut self,
+        start: Vec<u8>,
+        end: Vec<u8>,
+        server: usize,
+        generation: u32,
+        parent: Option<usize>,
+        families: usize,
+    ) -> usize {
+        let id = self.regions.len();
+        // One nextFloat() per region open for the jitter, from a stream of (seed, region id).
+        let draw = (splitmix64(
+            self.cfg.seed ^ 0x0005_9117_0000 ^ (id as u64).wrapping_mul(0xA24B_AED4_963E_E407),
+        ) >> 40) as f32
+            / (1u64 << 24) as f32;
+        let policy = SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw);
+        self.regions.push(Region {
+            id,
+            start,
+            end,
+            server,
+            stores: (0..families).map(|_| Store::default()).collect(),
+            state: RegionState::Open,
+            generation,
+            policy,
+            parent,
+            opened_ns: self.now,
+            flush_queued: false,
+            flushing: false,
+            snapshot_heap: 0,
+            write_requests: 0,
+            rows: 0,
+            last_write_ns: None,
+            blocked_ns: 0,
+        });
+        id
+    }
+
+    fn schedule(&mut self, delay: u64, event: Event) {
+        self.seq += 1;
+        self.events.push(Reverse(Scheduled {
+            at: self.now + delay,
+            seq: self.seq,
+            event,
+        }));
+    }
+
+    /// The live region holding `key`.
+    fn route(&mut self, key: &[u8]) -> usize {
+        if let Some(last) = self.last_region
+            && self.regions[last].state != RegionState::Retired
+            && self.regions[last].contains(key)
+        {
+            return last;
+        }
+        let i = self
+            .routing
+            .partition_point(|(start, _)| start.as_slice() <= key);
+        let id = self.routing[i.saturating_sub(1)].1;
+        self.last_region = Some(id);
+        id
+    }
+
+    /// Processes every event due at or before `self.now`.
+    fn catch_up(&mut self) {
+        while let Some(Reverse(top)) = self.events.peek() {
+            if top.at > self.now {
+                break;
+            }
+            let Reverse(ev) = self.events.pop().expect("peeked");
+            self.handle(ev.event);
+        }
+    }
+
+    /// Jumps the clock to the next event and processes it. False if nothing is scheduled.
+    fn advance(&mut self) -> bool {
+        let Some(Reverse(top)) = self.events.pop() else {
+            return false;
+        };
+        self.now = self.now.max(top.at);
+        self.handle(top.event);
+        true
+    }
+
+    /// One emulated row of `weight` real rows arrives from the client.
+    fn write(&mut self, key: &[u8], weight: u64) {
+        let cfg = &self.cfg;
+        let payload = weight * cfg.cells_per_family.iter().sum::<u64>() * cfg.value_len;
+        self.now += payload * NS_PER_S / cfg.rate.max(1);
+        self.catch_up();
+        // Wait while the region is offline (split in progress) or blocked.
+        let mut region = self.route(key);
+        loop {
+            let r = &self.regions[region];
+            if r.state != RegionState::Open {
+                let t0 = self.now;
+                if !self.advance() {
+                    break;
+                }
+                self.stats.offline_wait_ns += self.now - t0;
+                region = self.route(key);
+                continue;
+            }
+            let blocking = self.cfg.settings.blocking_memstore_size;
+            let server = r.server;
+            if r.memstore_heap() > blocking {
+                // HRegion.checkResources: RegionTooBusyException until the flush completes.
+                self.request_flush(region);
+                let t0 = self.now;
+                if !self.advance() {
+                    break;
+                }
+                let waited = self.now - t0;
+                self.stats.blocked_ns += waited;
+                self.regions[region].blocked_ns += waited;
+                self.servers[server].blocked_ns += waited;
+                region = self.route(key);
+                continue;
+            }
+            if self.servers[server].memstore_heap >= self.cfg.global_high {
+                // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
+                self.global_pressure(server);
+                let t0 = self.now;
+                if !self.advance() {
+                    break;
+                }
+                let waited = self.now - t0;
+                self.stats.blocked_ns += waited;
+                self.servers[server].blocked_ns += waited;
+                region = self.route(key);
+                continue;
+            }
+            break;
+        }
+        self.apply_write(region, key, weight);
+    }
+
+    fn apply_write(&mut self, region: usize, key: &[u8], weight: u64) {
+        let cfg = &self.cfg;
+        let row_len = key.len() as u64;
+        let mut data_total = 0;
+        let r = &mut self.regions[region];
+        let server = r.server;
+        let mut heap_total = 0;
+        for (f, store) in r.stores.iter_mut().enumerate() {
+            let cells = cfg.cells_per_family[f];
+            if cells == 0 {
+                continue;
+            }
+            let len = cell::data_size(
+                row_len,
+                cfg.family_lens[f],
+                cfg.qualifier_len,
+                cfg.value_len,
+            );
+            let data = weight * cells * len;
+            let heap = weight * cells * cell::heap_size(len, cfg.layout);
+            let before = store.memstore.heap_bytes;
+            store.memstore.add(
+                key,
+                Put {
+                    rows: weight,
+                    cells: weight * cells,
+                    data_bytes: data,
+                    heap_bytes: heap,
+                },
+                cell::SEGMENT_OVERHEAD,
+                self.now / NS_PER_MS,
+            );
+            heap_total += store.memstore.heap_bytes - before;
+            data_total += data;
+        }
+        r.write_requests += weight;
+        r.rows += weight;
+        r.last_write_ns = Some(self.now);
+        r.policy.record_writes(weight, 0, self.now / NS_PER_MS);
+        let over_flush = r.active_heap() > self.cfg.settings.flush_size;
+        let s = &mut self.servers[server];
+        s.memstore_heap += heap_total;
+        s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
+        s.write_requests += weight;
+        s.write_bytes += data_total;
+        // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
+        // run ahead of it by its buffer, then waits.
+        s.busy_until_ns =
+            s.busy_until_ns.max(self.now) + data_total * NS_PER_S / self.cfg.write_bw.max(1);
+        if s.busy_until_ns > self.now + CLIENT_LAG_NS {
+            let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
+            self.stats.throttled_ns += wait;
+            self.now += wait;
+        }
+        let window = (self.now / WINDOW_NS) as usize;
+        if self.windows.len() <= window {
+            self.windows.resize(window + 1, vec![0; self.servers.len()]);
+        }
+        self.windows[window][server] += weight;
+        if over_flush {
+            self.request_flush(region);
+        }
+        if self.servers[server].memstore_heap >= self.cfg.global_low {
+            self.global_pressure(server);
+        }
+    }
+
+    /// `MemStoreFlusher.flushOneForGlobalPressure`: while above the low mark, flush the largest
+    /// regions (not already flushing) until the queued flushes would bring the server below it.
+    fn global_pressure(&mut self, server: usize) {
+        let queued: u64 = self
+            .regions
+            .iter()
+            .filter(|r| {
+                r.server == server && r.state == RegionState::Open && (r.flush_queued || r.flushing)
+            })
+            .map(Region::memstore_heap)
+            .sum();
+        let mut projected = self.servers[server].memstore_heap.saturating_sub(queued);
+        if projected < self.cfg.global_low {
+            return;
+        }
+        let mut candidates: Vec<(u64, usize)> = self
+            .regions
+            .iter()
+            .filter(|r| {
+                r.server == server
+                    && r.state == RegionState::Open
+                    && !r.flush_queued
+                    && !r.flushing
+                    && r.active_heap() > 0
+            })
+            .map(|r| (r.active_heap(), r.id))
+            .collect();
+        candidates.sort_unstable_by(|a, b| b.cmp(a));
+        for (heap, id) in candidates {
+            if projected < self.cfg.global_low {
+                break;
+            }
+            self.request_flush(id);
+            projected = projected.saturating_sub(heap);
+        }
+    }
+
+    fn request_flush(&mut self, region: usize) {
+        let r = &mut self.regions[region];
+        if r.flush_queued || r.flushing || r.state != RegionState::Open || r.active_heap() == 0 {
+            return;
+        }
+        r.flush_queued = true;
+        let server = r.server;
+        self.servers[server]
+            .flush_queue
+            .push_back((region, self.now));
+        self.start_flushes(server);
+    }
+
+    fn start_flushes(&mut self, server: usize) {
+        while self.servers[server].flushes_running < self.cfg.settings.flusher_count.max(1) {
+            let Some((region, queued)) = self.servers[server].flush_queue.pop_front() else {
+                return;
+            };
+            let r = &self.regions[region];
+            if r.state != RegionState::Open || r.server != server {
+                self.regions[region].flush_queued = false;
+                continue;
+            }
+            // MemStoreFlusher.flushRegion: too many store files ⇒ postpone (up to blockingWaitTime).
+            let blocking = self.cfg.compaction.blocking_store_files;
+            let too_many = r.stores.iter().any(|s| s.files.len() > blocking);
+            let waited = self.now - queued;
+            if too_many && waited < self.cfg.settings.blocking_wait_ms * NS_PER_MS {
+                if waited == 0 {
+                    self.stats.delayed_flushes += 1;
+                    if !self.check_split(region) {
+                        for st in 0..self.regions[region].stores.len() {
+                            self.request_compaction(region, st, false);
+                        }
+                    }
+                }
+                let retry = (self.cfg.settings.blocking_wait_ms / 100).max(1) * NS_PER_MS;
+                self.schedule(retry, Event::FlushRetry { region, queued });
+                continue;
+            }
+            self.start_flush(region);
+        }
+    }
+
+    /// Takes the memstore snapshot and writes the files; they appear when the flush completes.
+    fn start_flush(&mut self, region: usize) {
+        let cfg = &self.cfg;
+        let scale = cfg.scale;
+        let nf = self.regions[region].stores.len();
+        // FlushAllLargeStoresPolicy: with several families, flush the stores above the lower bound
+        // (or all if none is).
+        let lower =
+            (cfg.settings.flush_size / nf as u64).max(cfg.settings.per_cf_flush_lower_bound_min);
+        let r = &mut self.regions[region];
+        let large: Vec<bool> = r
+            .stores
+            .iter()
+            .map(|s| nf == 1 || s.memstore.heap_bytes > lower)
+            .collect();
+        let any_large = large.iter().any(|&b| b);
+        let mut files = Vec::with_capacity(nf);
+        let mut heap = 0;
+        let mut data = 0;
+        for (f, store) in r.stores.iter_mut().enumerate() {
+            if (any_large && !large[f]) || store.memstore.is_empty() {
+                files.push(None);
+                continue;
+            }
+            let snap: Memstore = store.memstore.take();
+            heap += snap.heap_bytes;
+            data += snap.data_bytes;
+            self.file_seq += 1;
+            files.push(
+                write_file(
+                    &snap,
+                    cfg.shapes[f],
+                    cfg.formats[f],
+                    scale,
+                    self.file_seq,
+                    self.now / NS_PER_MS,
+                )
+                .map(|f| (f, snap.rows)),
+            );
+        }
+        r.flush_queued = false;
+        if data == 0 {
+            return;
+        }
+        r.flushing = true;
+        r.snapshot_heap = heap;
+        let server = r.server;
+        self.servers[server].flushes_running += 1;
+        let duration = data * NS_PER_S / self.cfg.flush_bw.max(1);
+        self.schedule(
+            duration,
+            Event::FlushDone {
+                region,
+                files,
+                heap,
+                data,
+            },
+        );
+    }
+
+    fn handle(&mut self, event: Event) {
+        self.settled = self.settled.max(self.now);
+        match event {
+            Event::FlushDone {
+                region,
+                files,
+                heap,
+                data,
+            } => self.flush_done(region, files, heap, data),
+            Event::FlushRetry { region, queued } => {
+                let server = self.regions[region].server;
+                if self.regions[region].state == RegionState::Open {
+                    self.servers[server]
+                        .flush_queue
+                        .push_front((region, queued));
+                    self.start_flushes(server);
+                } else {
+                    self.regions[region].flush_queued = false;
+                }
+            }
+            Event::CompactionDone {
+                region,
+                store,
+                first,
+                count,
+                output,
+                read,
+                major,
+                large,
+            } => self.compaction_done(region, store, first, count, output, read, major, large),
+            Event::SplitDone {
+                region,
+                row,
+                requested,
+            } => self.split_done(region, row, requested),
+            Event::Chore { n } => self.chore(n),
+        }
+    }
+
+    fn flush_done(
+        &mut self,
+        region: usize,
+        files: Vec<Option<(StoreFile, u64)>>,
+        heap: u64,
+        data: u64,
+    ) {
+        let r = &mut self.regions[region];
+        let server = r.server;
+        r.flushing = false;
+        r.snapshot_heap = 0;
+        let mut flushed_stores = Vec::new();
+        for (f, file) in files.into_iter().enumerate() {
+            if let Some((file, rows)) = file {
+                self.stats.flushed_file_bytes += file.length();
+                r.stores[f].files.push(file);
+                r.stores[f].file_rows.push(rows);
+                flushed_stores.push(f);
+            }
+        }
+        let s = &mut self.servers[server];
+        s.memstore_heap = s.memstore_heap.saturating_sub(heap);
+        s.flushes_running = s.flushes_running.saturating_sub(1);
+        self.stats.flushes += 1;
+        self.stats.flushed_bytes += data;
+        // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
+        if self.regions[region].state == RegionState::Open && !self.check_split(region) {
+            for f in flushed_stores {
+                self.request_compaction(region, f, false);
+            }
+        }
+        if self.regions[region].active_heap() > self.cfg.settings.flush_size {
+            self.request_flush(region);
+        }
+        self.start_flushes(server);
+    }
+
+    fn file_infos(store: &Store) -> Vec<FileInfo> {
+        store
+            .files
+            .iter()
+            .map(|f| FileInfo {
+                size: f.length(),
+                is_reference: f.is_reference(),
+                created_ms: f.created_ms,
+                major: f.major,
+                name_hash: splitmix64(f.seq_id),
+            })
+            .collect()
+    }
+
+    fn request_compaction(&mut self, region: usize, store: usize, force_major: bool) {
+        let r = &self.regions[region];
+        if r.state != RegionState::Open || r.stores[store].compacting {
+            return;
+        }
+        let infos = Self::file_infos(&r.stores[store]);
+        let opts = SelectOptions {
+            compacting: 0,
+            force_major,
+            user_requested: false,
+            offpeak: false,
+            now_ms: self.now / NS_PER_MS,
+        };
+        let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
+            return;
+        };
+        if req.files.is_empty() {
+            return;
+        }
+        let server = r.server;
+        let priority = if req.after_split {
+            AFTER_SPLIT_PRIORITY
+        } else {
+            self.cfg.compaction.blocking_store_files as i64 - r.stores[store].files.len() as i64
+        };
+        self.regions[region].stores[store].compacting = true;
+        self.seq += 1;
+        let q = QueuedCompaction {
+            priority: Reverse((priority, self.seq)),
+            region,
+            store,
+        };
+        // CompactSplit: requests above the throttle point go to the large pool.
+        let large = req.size > self.cfg.settings.compaction_throttle;
+        let s = &mut self.servers[server];
+        if large {
+            s.large_queue.push(q);
+        } else {
+            s.small_queue.push(q);
+        }
+        self.start_compactions(server);
+    }
+
+    fn start_compactions(&mut self, server: usize) {
+        for large in [false, true] {
+            loop {
+                let limit = if large {
+                    self.cfg.settings.large_compaction_threads
+                } else {
+                    self.cfg.settings.small_compaction_threads
+                }
+                .max(1);
+                let s = &mut self.servers[server];
+                let running = if large {
+                    s.large_running
+                } else {
+                    s.small_running
+                };
+                if running >= limit {
+                    break;
+                }
+                let q = if large {
+                    s.large_queue.pop()
+                } else {
+                    s.small_queue.pop()
+                };
+                let Some(q) = q else { break };
+                self.start_compaction(q.region, q.store, large);
+            }
+        }
+    }
+
+    fn start_compaction(&mut self, region: usize, store: usize, large: bool) {
+        let r = &self.regions[region];
+        if r.state != RegionState::Open {
+            self.regions[region].stores[store].compacting = false;
+            return;
+        }
+        // Re-select now: files may have changed while queued (HBase selects when the request is made
+        // and re-checks at run time).
+        let infos = Self::file_infos(&r.stores[store]);
+        let major_due = compaction::major_due(&infos, &self.cfg.compaction, self.now / NS_PER_MS);
+        let opts = SelectOptions {
+            compacting: 0,
+            force_major: major_due,
+            user_requested: false,
+            offpeak: false,
+            now_ms: self.now / NS_PER_MS,
+        };
+        let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
+            self.regions[region].stores[store].compacting = false;
+            return;
+        };
+        let (Some(&first), count) = (req.files.first(), req.files.len()) else {
+            self.regions[region].stores[store].compacting = false;
+            return;
+        };
+        let st = &r.stores[store];
+        let inputs: Vec<&StoreFile> = st.files[first..first + count].iter().collect();
+        let rows: u64 = st.file_rows[first..first + count].iter().sum();
+        let read: u64 = inputs.iter().map(|f| f.length()).sum();
+        let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
+        let output = storefile::compact(
+            &inputs,
+            self.cfg.shapes[store],
+            self.cfg.formats[store],
+            self.cfg.scale,
+        )
+        .map(|h| {
+            (
+                StoreFile {
+                    file: Arc::new(h),
+                    seq_id,
+                    created_ms: self.now / NS_PER_MS,
+                    major: req.is_major,
+                    kind: FileKind::Real,
+                },
+                rows,
+            )
+        });
+        let s = &mut self.servers[r.server];
+        if large {
+            s.large_running += 1;
+        } else {
+            s.small_running += 1;
+        }
+        let duration = read * NS_PER_S / self.cfg.compaction_bw.max(1);
+        self.schedule(
+            duration,
+            Event::CompactionDone {
+                region,
+                store,
+                first,
+                count,
+                output,
+                read,
+                major: req.is_major,
+                large,
+            },
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn compaction_done(
+        &mut self,
+        region: usize,
+        store: usize,
+        first: usize,
+        count: usize,
+        output: Option<(StoreFile, u64)>,
+        read: u64,
+        major: bool,
+        large: bool,
+    ) {
+        let r = &mut self.regions[region];
+        let server = r.server;
+        let st = &mut r.stores[store];
+        st.compacting = false;
+        if let Some((f, _)) = &output {
+            self.stats.compaction_written_bytes += f.length();
+        }
+        match output {
+            Some((f, rows)) => {
+                st.files.splice(first..first + count, [f]);
+                st.file_rows.splice(first..first + count, [rows]);
+            }
+            None => {
+                st.files.drain(first..first + count);
+                st.file_rows.drain(first..first + count);
+            }
+        }
+        self.stats.compacted_bytes += read;
+        if major {
+            self.stats.major_compactions += 1;
+        } else {
+            self.stats.minor_compactions += 1;
+        }
+        let s = &mut self.servers[server];
+        if large {
+            s.large_running = s.large_running.saturating_sub(1);
+        } else {
+            s.small_running = s.small_running.saturating_sub(1);
+        }
+        // CompactionRunner: check for a split, then whether more compaction is needed.
+        if self.regions[region].state == RegionState::Open && !self.check_split(region) {
+            let infos = Self::file_infos(&self.regions[region].stores[store]);
+            if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
+                self.request_compaction(region, store, false);
+            }
+        }
+        // A flush postponed for too many files may go now.
+        self.start_flushes(server);
+        self.start_compactions(server);
+    }
+
+    /// `HRegion.checkSplit` + `CompactSplit.requestSplit`. True if a split was started.
+    fn check_split(&mut self, region: usize) -> bool {
+        let server = self.regions[region].server;
+        let online = self
+            .regions
+            .iter()
+            .filter(|r| r.server == server && r.state != RegionState::Retired)
+            .count();
+        if online as u64 >= self.cfg.settings.region_split_limit as u64 {
+            return false;
+        }
+        let r = &self.regions[region];
+        if r.state != RegionState::Open || r.stores.iter().any(|s| s.compacting) {
+            return false;
+        }
+        let sizes: Vec<u64> = r.stores.iter().map(Store::size).collect();
+        let view = RegionView {
+            store_sizes: &sizes,
+            has_references: r.stores.iter().any(Store::has_references),
+            available: true,
+            table_regions_on_server: online as u32,
+            now_ms: self.now / NS_PER_MS,
+        };
+        let ignore_blocking = self.cfg.settings.split_ignore_blocking;
+        if !ignore_blocking && r.compact_priority(self.cfg.compaction.blocking_store_files) < 1 {
+            return false;
+        }
+        if !self.regions[region].policy.should_split(&view) {
+            return false;
+        }
+        let Ok(row) = split_point::choose(&self.regions[region]) else {
+            return false;
+        };
+        self.start_split(region, row);
+        true
+    }
+
+    /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
+    /// daughters' opening.
+    fn start_split(&mut self, region: usize, row: Vec<u8>) {
+        let requested = self.now;
+        let data = self.regions[region].memstore_data();
+        // The close flush runs on its own (not through the flush queue).
+        if data > 0 {
+            let cfg = &self.cfg;
+            let r = &mut self.regions[region];
+            let mut heap = 0;
+            for (f, store) in r.stores.iter_mut().enumerate() {
+                if store.memstore.is_empty() {
+                    continue;
+                }
+                let snap = store.memstore.take();
+                heap += snap.heap_bytes;
+                self.file_seq += 1;
+                if let Some(file) = write_file(
+                    &snap,
+                    cfg.shapes[f],
+                    cfg.formats[f],
+                    cfg.scale,
+                    self.file_seq,
+                    self.now / NS_PER_MS,
+                ) {
+                    self.stats.flushed_file_bytes += file.length();
+                    store.files.push(file);
+                    store.file_rows.push(snap.rows);
+                }
+            }
+            let server = r.server;
+            self.servers[server].memstore_heap =
+                self.servers[server].memstore_heap.saturating_sub(heap);
+            self.stats.flushes += 1;
+            self.stats.flushed_bytes += data;
+        }
+        let r = &mut self.regions[region];
+        r.state = RegionState::Splitting;
+        r.flush_queued = false;
+        let duration = data * NS_PER_S / self.cfg.flush_bw.max(1) + self.cfg.transition_ns;
+        self.stats.offline_ns += duration;
+        self.schedule(
+            duration,
+            Event::SplitDone {
+                region,
+                row,
+                requested,
+            },
+        );
+    }
+
+    fn split_done(&mut self, region: usize, row: Vec<u8>, requested: u64) {
+        let parent = &self.regions[region];
+        let server = parent.server;
+        let generation = parent.generation + 1;
+        let (start, end) = (parent.start.clone(), parent.end.clone());
+        let parent_bytes = parent.store_bytes();
+        let nf = parent.stores.len();
+        // Split each store file into daughter files (HRegionFileSystem.splitStoreFile).
+        let mut a_stores: Vec<Store> = Vec::with_capacity(nf);
+        let mut b_stores: Vec<Store> = Vec::with_capacity(nf);
+        let mut rows_a = 0;
+        let mut rows_b = 0;
+        for store in &parent.stores {
+            let mut sa = Store::default();
+            let mut sb = Store::default();
+            for (file, &exact) in store.files.iter().zip(&store.file_rows) {
+                let (fa, fb) = file.split(&row);
+                let ea = fa.as_ref().map_or(0, StoreFile::rows);
+                let eb = fb.as_ref().map_or(0, StoreFile::rows);
+                // Exact rows apportioned by the (block-granular) visible rows of each half.
+                let a_exact = if ea + eb == 0 {
+                    exact / 2
+                } else {
+                    (exact as u128 * ea as u128 / (ea + eb) as u128) as u64
+                };
+                let b_exact = exact - a_exact;
+                if let Some(fa) = fa {
+                    sa.files.push(fa);
+                    sa.file_rows.push(a_exact);
+                    rows_a += a_exact;
+                }
+                if let Some(fb) = fb {
+                    sb.files.push(fb);
+                    sb.file_rows.push(b_exact);
+                    rows_b += b_exact;
+                }
+            }
+            a_stores.push(sa);
+            b_stores.push(sb);
+        }
+        self.regions[region].state = RegionState::Retired;
+        let servers = self.servers.len();
+        let b_server = if self.cfg.settings.auto_separate_children && servers > 1 {
+            (server
+                + 1
+                + (splitmix64(self.cfg.seed ^ region as u64) % (servers as u64 - 1)) as usize)
+                % servers
+        } else {
+            server
+        };
+        let a = self.open_region(
+            start.clone(),
+            row.clone(),
+            server,
+            generation,
+            Some(region),
+            nf,
+        );
+        let b = self.open_region(
+            row.clone(),
+            end.clone(),
+            b_server,
+            generation,
+            Some(region),
+            nf,
+        );
+        self.regions[a].stores = a_stores;
+        self.regions[b].stores = b_stores;
+        self.regions[a].rows = rows_a;
+        self.regions[b].rows = rows_b;
+        // Routing: the parent's entry becomes daughter A; B is inserted after it.
+        let pos = self
+            .routing
+            .iter()
+            .position(|(_, id)| *id == region)
+            .expect("parent is routed");
+        self.routing[pos] = (start.clone(), a);
+        self.routing.insert(pos + 1, (row.clone(), b));
+        self.splits.push(SplitRecord {
+            at_ns: requested,
+            done_ns: self.now,
+            parent_start: start,
+            parent_end: end,
+            split_key: row,
+            server,
+            parent_bytes,
+            generation,
+        });
+        // HRegionServer.postOpenDeployTasks: a store with references gets a compaction.
+        for d in [a, b] {
+            for st in 0..nf {
+                if self.regions[d].stores[st].has_references()
+                    || self.regions[d].stores[st].files.len() >= self.cfg.compaction.min_files
+                {
+                    self.request_compaction(d, st, false);
+                }
+            }
+        }
+    }
+
+    /// The flush chore (every `hbase.regionserver.flush.check.period`) and, every
+    /// `compactchecker.interval.multiplier` compaction-check periods, the major compaction check.
+    fn chore(&mut self, n: u64) {
+        if self.draining {
+            return;
+        }
+        let now_ms = self.now / NS_PER_MS;
+        if let Some(interval) = self.cfg.settings.flush_interval_ms.filter(|&i| i > 0) {
+            let due: Vec<usize> = self
+                .regions
+                .iter()
+                .filter(|r| {
+                    r.state == RegionState::Open
+                        && r.stores.iter().any(|s| {
+                            s.memstore
+                                .oldest_edit_ms
+                                .is_some_and(|t| now_ms.saturating_sub(t) > interval)
+                        })
+                })
+                .map(|r| r.id)
+                .collect();
+            for id in due {
+                self.request_flush(id);
+            }
+        }
+        let flush_period = self.cfg.settings.flush_check_period_ms.max(1);
+        let major_period = self.cfg.settings.compaction_check_period_ms.max(1)
+            * self.cfg.settings.compactchecker_interval_multiplier.max(1) as u64;
+        if (n * flush_period) % major_period < flush_period {
+            let stores: Vec<(usize, usize)> = self
+                .regions
+                .iter()
+                .filter(|r| r.state == RegionState::Open)
+                .flat_map(|r| (0..r.stores.len()).map(move |s| (r.id, s)))
+                .collect();
+            for (r, s) in stores {
+                let infos = Self::file_infos(&self.regions[r].stores[s]);
+                if compaction::major_due(&infos, &self.cfg.compaction, now_ms) {
+                    self.request_compaction(r, s, true);
+                } else if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
+                    self.request_compaction(r, s, false);
+                }
+            }
+        }
+        self.schedule(flush_period * NS_PER_MS, Event::Chore { n: n + 1 });
+    }
+
+    /// After the last write: let running and queued flushes, compactions and splits finish.
+    fn drain(&mut self) {
+        self.draining = true;
+        while self.advance() {}
+    }
+
+    fn finish(
+        mut self,
+        generator: &Generator,
+        sampling: Sampling,
+        ingest_ns: u64,
+        regions_initial: usize,
+    ) -> RunResult {
+        let routing = std::mem::take(&mut self.routing);
+        let mut all: Vec<Option<Region>> = std::mem::take(&mut self.regions)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let regions: Vec<Region> = routing
+            .iter()
+            .filter_map(|(_, id)| all[*id].take())
+            .collect();
+        let cfg = &self.cfg;
+        let cells: u64 = cfg.cells_per_family.iter().sum();
+        let data_bytes = self.servers.iter().map(|s| s.write_bytes as u128).sum();
+        RunResult {
+            generator: generator.name.clone(),
+            describe: generator.inner.describe(),
+            scale: sampling.k,
+            emulated_rows: sampling.emulated(),
+            rows: sampling.rows,
+            payload_bytes: sampling.rows as u128 * cells as u128 * cfg.value_len as u128,
+            data_bytes,
+            ingest_ns,
+            settled_ns: self.settled.max(ingest_ns),
+            regions_initial,
+            regions,
+            servers: self.servers,
+            stats: self.stats,
+            splits: self.splits,
+            windows: self.windows,
+            max_filesize: cfg.settings.max_filesize,
+        }
+    }
+}
+
+/// Builds the store file of a flush snapshot. Rows are thinned to about one per data block when
+/// an emulated row is smaller than a block, so store files hold O(blocks) keys (docs/MODEL.md).
+fn write_file(
+    snap: &Memstore,
+    shape: CellShape,
+    format: FileFormat,
+    scale: u64,
+    seq_id: u64,
+    now_ms: u64,
+) -> Option<StoreFile> {
+    let keys = snap.sorted_keys();
+    if keys.is_empty() {
+        return None;
+    }
+    let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
+    let thin = (format.block_size / row_bytes.max(1)).max(1) as usize;
+    let mut b = HFileBuilder::new(shape, format, scale * thin as u64);
+    for k in keys.iter().step_by(thin) {
+        b.append(k);
+    }
+    let file = b.finish()?;
+    Some(StoreFile {
+        file: Arc::new(file),
+        seq_id,
+        created_ms: now_ms,
+        major: false,
+        kind: FileKind::Real,
+    })
+}

@@ -2,6 +2,7 @@
 //! The engine's run report lands here too.
 
 pub mod plan;
+pub mod run;
 
 use comfy_table::{CellAlignment, Table, presets};
 

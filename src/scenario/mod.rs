@@ -26,6 +26,16 @@ pub const DEFAULT_SEED: u64 = 42;
 pub const DEFAULT_HEAP: u64 = 16 << 30;
 /// Offered write rate used when `[workload] rate` is absent (payload bytes per second).
 pub const DEFAULT_RATE: u64 = 1 << 30;
+/// Per-RegionServer write bandwidth (WAL + memstore) when `[cluster] write_bandwidth` is absent.
+pub const DEFAULT_WRITE_BANDWIDTH: u64 = 100 << 20;
+/// Per-RegionServer flush bandwidth (HFile writes) when absent.
+pub const DEFAULT_FLUSH_BANDWIDTH: u64 = 100 << 20;
+/// Per-compaction-thread bandwidth when absent: HBase 2.x's compaction throughput controller
+/// (`PressureAwareCompactionThroughputController`) keeps compactions between 50 and 100 MB/s.
+pub const DEFAULT_COMPACTION_BANDWIDTH: u64 = 50 << 20;
+/// Region close + open time around a split, when absent.
+pub const DEFAULT_REGION_TRANSITION_MS: u64 = 1_000;
+
 /// Keys sampled for `algorithm = "sampled"` when `samples` is absent.
 pub const DEFAULT_SAMPLES: u64 = 1_000_000;
 /// Most RegionServers a scenario may declare.
@@ -115,6 +125,14 @@ pub struct Cluster {
     pub heap_bytes: u64,
     /// hbase-site.xml files layered over the defaults, in order, resolved against the scenario.
     pub site_files: Vec<PathBuf>,
+    /// Bytes per second one RegionServer absorbs (WAL append + memstore insert).
+    pub write_bandwidth: u64,
+    /// Bytes per second one flush writes.
+    pub flush_bandwidth: u64,
+    /// Bytes per second one compaction thread rewrites.
+    pub compaction_bandwidth: u64,
+    /// Time a region is offline for a close + open (split, move), ms, besides its close flush.
+    pub region_transition_ms: u64,
 }
 
 /// A column family.
@@ -187,6 +205,8 @@ pub struct Workload {
     pub value_bytes: u64,
     /// Offered write rate, payload (value) bytes per second, cluster-wide.
     pub rate_bytes_per_s: u64,
+    /// Real rows per emulated row, if the scenario fixes it (`--scale` overrides; None = automatic).
+    pub scale: Option<u64>,
 }
 
 impl Workload {
@@ -388,6 +408,48 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         },
         None => DEFAULT_HEAP,
     };
+    let mut rate_of = |q: &Option<Spanned<Quantity>>, field: &str, default: u64| match q {
+        None => default,
+        Some(r) => match ck.quantity(r, field, units::parse_rate, units::RATE_EXPECTED) {
+            Some(0) => {
+                ck.err(
+                    r.span(),
+                    field,
+                    "a bandwidth of zero never finishes",
+                    "a positive rate such as 100MB/s",
+                );
+                default
+            }
+            Some(v) => v,
+            None => default,
+        },
+    };
+    let write_bandwidth = rate_of(
+        &rc.write_bandwidth,
+        "cluster.write_bandwidth",
+        DEFAULT_WRITE_BANDWIDTH,
+    );
+    let flush_bandwidth = rate_of(
+        &rc.flush_bandwidth,
+        "cluster.flush_bandwidth",
+        DEFAULT_FLUSH_BANDWIDTH,
+    );
+    let compaction_bandwidth = rate_of(
+        &rc.compaction_bandwidth,
+        "cluster.compaction_bandwidth",
+        DEFAULT_COMPACTION_BANDWIDTH,
+    );
+    let region_transition_ms = match &rc.region_transition {
+        None => DEFAULT_REGION_TRANSITION_MS,
+        Some(q) => ck
+            .quantity(
+                q,
+                "cluster.region_transition",
+                units::parse_duration_ms,
+                units::DURATION_EXPECTED,
+            )
+            .unwrap_or(DEFAULT_REGION_TRANSITION_MS),
+    };
     let mut site = SiteConfig::with_defaults();
     let mut site_files = Vec::new();
     for f in &rc.hbase_site {
@@ -498,6 +560,10 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             regionservers,
             heap_bytes,
             site_files,
+            write_bandwidth,
+            flush_bandwidth,
+            compaction_bandwidth,
+            region_transition_ms,
         },
         site,
         settings,
@@ -1133,6 +1199,16 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
             }
         },
     };
+    let scale = match &w.scale {
+        None => None,
+        Some(k) => match ck.positive(k, "workload.scale", 1 << 40) {
+            Some(v) => Some(v),
+            None => {
+                ok = false;
+                None
+            }
+        },
+    };
     let rows = rows?;
     if !ok {
         return None;
@@ -1144,6 +1220,7 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         qualifier_bytes,
         value_bytes,
         rate_bytes_per_s,
+        scale,
     })
 }
 

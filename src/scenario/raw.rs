@@ -44,6 +44,10 @@ pub struct RawCluster {
     pub heap: Option<Spanned<Quantity>>,
     #[serde(default)]
     pub hbase_site: Vec<Spanned<String>>,
+    pub write_bandwidth: Option<Spanned<Quantity>>,
+    pub flush_bandwidth: Option<Spanned<Quantity>>,
+    pub compaction_bandwidth: Option<Spanned<Quantity>>,
+    pub region_transition: Option<Spanned<Quantity>>,
 }
 
 /// `[table]`
@@ -107,6 +111,7 @@ pub struct RawWorkload {
     pub first_id: Option<Spanned<i64>>,
     pub row: Option<Spanned<RawRow>>,
     pub rate: Option<Spanned<Quantity>>,
+    pub scale: Option<Spanned<i64>>,
 }
 
 /// `workload.row`

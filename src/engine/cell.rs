@@ -1,0 +1,94 @@
+//! Cell sizes: the bytes a put occupies in a memstore and in a store file.
+//!
+//! Mirrors `KeyValue` (serialized layout), `Segment.heapSizeChange` / `ByteBufferKeyValue.heapSize`
+//! with MSLAB, and `ClassSize` as evaluated on JDK 17 x64 (HBASE-MODEL.md §5).
+
+/// Fixed bytes of a KeyValue besides row, family, qualifier and value:
+/// keyLen:i32 + valueLen:i32 + rowLen:i16 + famLen:i8 + timestamp:i64 + type:u8 = 20.
+pub const KEYVALUE_INFRASTRUCTURE: u64 = 20;
+
+/// JVM heap above which HotSpot turns compressed oops off (the usual 32 GB rule).
+pub const COMPRESSED_OOPS_LIMIT: u64 = 32 << 30;
+
+/// `MutableSegment.DEEP_OVERHEAD` with compressed oops on JDK 17: added once per store's active
+/// segment.
+pub const SEGMENT_OVERHEAD: u64 = 256;
+
+/// How a RegionServer's JVM lays cells out on the heap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeapLayout {
+    /// Heap < 32 GB ⇒ 4-byte references.
+    pub compressed_oops: bool,
+    /// hbase.hregion.memstore.mslab.enabled (cells ≤ max.allocation are copied into chunks).
+    pub mslab: bool,
+    /// hbase.hregion.memstore.mslab.max.allocation: larger cells stay plain KeyValues.
+    pub mslab_max_allocation: u64,
+}
+
+impl HeapLayout {
+    /// The layout of a RegionServer with `heap_bytes` of JVM heap.
+    pub fn new(heap_bytes: u64, mslab: bool, mslab_max_allocation: u64) -> HeapLayout {
+        HeapLayout {
+            compressed_oops: heap_bytes < COMPRESSED_OOPS_LIMIT,
+            mslab,
+            mslab_max_allocation,
+        }
+    }
+}
+
+const fn align8(n: u64) -> u64 {
+    (n + 7) & !7
+}
+
+/// Serialized KeyValue length (`KeyValue.getLength`, no tags): R + F + Q + V + 20. This is the
+/// memstore *data size* of the cell and what it adds to an HFile data block.
+pub fn data_size(row: u64, family: u64, qualifier: u64, value: u64) -> u64 {
+    row + family + qualifier + value + KEYVALUE_INFRASTRUCTURE
+}
+
+/// Memstore *heap size* of one cell of serialized length `len` (`Segment.heapSizeChange`):
+/// the ConcurrentSkipListMap entry plus the cell object (and its bytes).
+pub fn heap_size(len: u64, layout: HeapLayout) -> u64 {
+    let in_mslab = layout.mslab && len <= layout.mslab_max_allocation;
+    match (layout.compressed_oops, in_mslab) {
+        // CSLM entry 40 + ByteBufferKeyValue align(12 + 4 + 2·4 + 8) = 32 + the bytes in the chunk.
+        (true, true) => 72 + align8(len),
+        // CSLM entry 40 + KeyValue object align(32) + byte[] align(16 + L).
+        (true, false) => 40 + 32 + align8(16 + len),
+        // 8-byte references: CSLM entry 64, cell fixed part 36 (both cases, bytes counted with it).
+        (false, _) => 64 + align8(36 + len),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Mirrors KeyValue.getKeyValueDataStructureSize: 8 + keyLen(R+F+Q+12) + V.
+    #[test]
+    fn data_size_is_keyvalue_length() {
+        assert_eq!(data_size(16, 1, 1, 1024), 16 + 1 + 1 + 1024 + 20);
+        assert_eq!(data_size(8, 1, 1, 100), 130);
+    }
+
+    // Mirrors Segment.heapSizeChange with ByteBufferKeyValue (MSLAB) on JDK 17, compressed oops:
+    // 72 + align8(L) per cell (HBASE-MODEL.md §5).
+    #[test]
+    fn heap_size_with_mslab_and_compressed_oops() {
+        let layout = HeapLayout::new(16 << 30, true, 262_144);
+        assert!(layout.compressed_oops);
+        assert_eq!(heap_size(1062, layout), 72 + 1064);
+        assert_eq!(heap_size(1064, layout), 72 + 1064);
+        // A cell over max.allocation is not copied into a chunk: plain KeyValue.
+        assert_eq!(heap_size(300_000, layout), 88 + 300_000);
+    }
+
+    #[test]
+    fn heap_size_without_mslab_or_compressed_oops() {
+        let no_mslab = HeapLayout::new(16 << 30, false, 262_144);
+        assert_eq!(heap_size(130, no_mslab), 88 + 136);
+        let big_heap = HeapLayout::new(64 << 30, true, 262_144);
+        assert!(!big_heap.compressed_oops);
+        assert_eq!(heap_size(130, big_heap), 64 + align8(166));
+    }
+}

@@ -1,0 +1,129 @@
+//! Regions and their stores: the key range, the memstore and store files of each column family,
+//! and the counters the report reads.
+
+use crate::engine::memstore::Memstore;
+use crate::engine::split_policy::SplitPolicyInstance;
+use crate::engine::storefile::StoreFile;
+
+/// Where a region is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegionState {
+    /// Serving writes.
+    Open,
+    /// Closing for a split (flushing, creating references, opening daughters): writes wait.
+    Splitting,
+    /// Split: replaced by its daughters.
+    Retired,
+}
+
+/// One column family's data in a region.
+#[derive(Debug, Clone, Default)]
+pub struct Store {
+    /// Unflushed writes.
+    pub memstore: Memstore,
+    /// Store files, oldest (lowest seq id) first.
+    pub files: Vec<StoreFile>,
+    /// Exact real rows behind each file (same order as `files`).
+    pub file_rows: Vec<u64>,
+    /// A compaction of this store is queued or running.
+    pub compacting: bool,
+}
+
+impl Store {
+    /// `HStore.getSize()`: the sum of the store files' `reader.length()` (memstore excluded).
+    pub fn size(&self) -> u64 {
+        self.files.iter().map(StoreFile::length).sum()
+    }
+
+    /// The store holds a Reference (`HStore.hasReferences`).
+    pub fn has_references(&self) -> bool {
+        self.files.iter().any(StoreFile::is_reference)
+    }
+
+    /// Real rows in the store files.
+    pub fn file_rows(&self) -> u64 {
+        self.file_rows.iter().sum()
+    }
+}
+
+/// A region: a key range `[start, end)` of the table (empty end = unbounded).
+#[derive(Debug)]
+pub struct Region {
+    /// Index in the engine's region list (creation order).
+    pub id: usize,
+    /// Inclusive start key (empty = start of table).
+    pub start: Vec<u8>,
+    /// Exclusive end key (empty = end of table).
+    pub end: Vec<u8>,
+    /// Hosting RegionServer.
+    pub server: usize,
+    /// One per column family.
+    pub stores: Vec<Store>,
+    /// Life-cycle state.
+    pub state: RegionState,
+    /// Times split since the table was created (0 for initial regions).
+    pub generation: u32,
+    /// The split policy instance of this open.
+    pub policy: SplitPolicyInstance,
+    /// Parent region (for daughters).
+    pub parent: Option<usize>,
+    /// Simulated open time, ns.
+    pub opened_ns: u64,
+    /// A flush is queued.
+    pub flush_queued: bool,
+    /// A flush is running; its snapshot's heap is still counted.
+    pub flushing: bool,
+    /// Heap of the snapshot being flushed.
+    pub snapshot_heap: u64,
+    /// Real rows written to this region (puts it received).
+    pub write_requests: u64,
+    /// Real rows the region holds (memstores + files), exact.
+    pub rows: u64,
+    /// Last simulated write, ns.
+    pub last_write_ns: Option<u64>,
+    /// Time writes to this region waited on RegionTooBusy, ns.
+    pub blocked_ns: u64,
+}
+
+impl Region {
+    /// True if `key` falls in `[start, end)`.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        key >= self.start.as_slice() && (self.end.is_empty() || key < self.end.as_slice())
+    }
+
+    /// Memstore heap (active segments) over all stores.
+    pub fn active_heap(&self) -> u64 {
+        self.stores.iter().map(|s| s.memstore.heap_bytes).sum()
+    }
+
+    /// `HRegion.getMemStoreHeapSize()`: active + snapshot being flushed.
+    pub fn memstore_heap(&self) -> u64 {
+        self.active_heap() + self.snapshot_heap
+    }
+
+    /// Unflushed data bytes.
+    pub fn memstore_data(&self) -> u64 {
+        self.stores.iter().map(|s| s.memstore.data_bytes).sum()
+    }
+
+    /// Store file bytes (sum of `HStore.getSize()`).
+    pub fn store_bytes(&self) -> u64 {
+        self.stores.iter().map(Store::size).sum()
+    }
+
+    /// Number of store files over all stores.
+    pub fn store_files(&self) -> usize {
+        self.stores.iter().map(|s| s.files.len()).sum()
+    }
+
+    /// `HRegion.getCompactPriority()`: min over stores of blockingStoreFiles − files (1 bumped to 2).
+    pub fn compact_priority(&self, blocking_store_files: usize) -> i64 {
+        let p = self
+            .stores
+            .iter()
+            .map(|s| blocking_store_files as i64 - s.files.len() as i64)
+            .min()
+            .unwrap_or(blocking_store_files as i64);
+        if p == 1 { 2 } else { p }
+    }
+}

@@ -1,0 +1,44 @@
+//! A RegionServer: its flush handlers, its compaction pools, its global memstore accounting and
+//! its write bandwidth.
+
+use std::collections::{BinaryHeap, VecDeque};
+
+/// A queued compaction (`CompactSplit` runs the highest priority first: lowest number).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct QueuedCompaction {
+    /// `Reverse`-ordered priority: lower runs first (after-split compactions are boosted).
+    pub priority: std::cmp::Reverse<(i64, u64)>,
+    /// Region id.
+    pub region: usize,
+    /// Store index.
+    pub store: usize,
+}
+
+/// One RegionServer.
+#[derive(Debug, Default)]
+pub struct Server {
+    /// Regions waiting for a flush handler, with the time they were queued (ns).
+    pub flush_queue: VecDeque<(usize, u64)>,
+    /// Flushes running.
+    pub flushes_running: u32,
+    /// Compactions waiting for the small pool.
+    pub small_queue: BinaryHeap<QueuedCompaction>,
+    /// Compactions waiting for the large pool.
+    pub large_queue: BinaryHeap<QueuedCompaction>,
+    /// Running small compactions.
+    pub small_running: u32,
+    /// Running large compactions.
+    pub large_running: u32,
+    /// Memstore heap of all hosted regions (active + snapshots).
+    pub memstore_heap: u64,
+    /// Highest `memstore_heap` seen.
+    pub memstore_peak: u64,
+    /// The write path is busy until this time (ns): WAL + memstore bandwidth.
+    pub busy_until_ns: u64,
+    /// Time writes to this server waited on blocking (RegionTooBusy, global memstore), ns.
+    pub blocked_ns: u64,
+    /// Real rows written to this server.
+    pub write_requests: u64,
+    /// Real data bytes written to this server.
+    pub write_bytes: u64,
+}

@@ -1,0 +1,725 @@
+//! The report of `hbase-emu run`: per generator, what the table looks like after the load and
+//! how the cluster got there. One serializable model feeds text, JSON and CSV (docs/REPORT.md).
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+use crate::assignment::server_name;
+use crate::engine::{RunResult, WINDOW_NS};
+use crate::keynotation::to_string_binary;
+use crate::report::{align_right, table, thousands};
+use crate::scenario::Scenario;
+use crate::units::{format_bytes, format_duration_ms};
+
+/// Schema version of the JSON report.
+pub const SCHEMA_VERSION: u32 = 1;
+/// Text output lists at most this many regions and splits (JSON and CSV list all).
+const TEXT_ROWS: usize = 40;
+
+/// The whole report.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    /// Schema version.
+    pub schema_version: u32,
+    /// The scenario.
+    pub scenario: ScenarioJson,
+    /// One per generator.
+    pub runs: Vec<RunJson>,
+}
+
+/// Scenario facts.
+#[derive(Debug, Serialize)]
+pub struct ScenarioJson {
+    /// Title.
+    pub name: String,
+    /// File.
+    pub path: String,
+    /// Seed used.
+    pub seed: u64,
+    /// RegionServers.
+    pub regionservers: u64,
+    /// Heap per RegionServer.
+    pub heap_bytes: u64,
+    /// Real rows per run.
+    pub rows: u64,
+    /// Offered rate, payload bytes/s.
+    pub rate_bytes_per_s: u64,
+    /// Effective max file size (split size before jitter).
+    pub max_filesize: u64,
+    /// Effective flush size.
+    pub flush_size: u64,
+    /// Split policy (simple class name).
+    pub split_policy: String,
+}
+
+/// One generator's run.
+#[derive(Debug, Serialize)]
+pub struct RunJson {
+    /// Generator name.
+    pub generator: String,
+    /// What its keys look like.
+    pub describe: String,
+    /// Real rows per emulated row.
+    pub scale: u64,
+    /// Emulated rows.
+    pub emulated_rows: u64,
+    /// Headline figures.
+    pub summary: SummaryJson,
+    /// Per RegionServer.
+    pub servers: Vec<ServerJson>,
+    /// Live regions in key order.
+    pub regions: Vec<RegionJson>,
+    /// Region store size distribution.
+    pub region_sizes: SizesJson,
+    /// Splits in order.
+    pub splits: Vec<SplitJson>,
+    /// Write concentration over time.
+    pub hotspots: HotspotsJson,
+}
+
+/// Headline figures of a run.
+#[derive(Debug, Serialize)]
+pub struct SummaryJson {
+    /// Real rows written.
+    pub rows: u64,
+    /// Payload bytes written (values).
+    pub bytes: u128,
+    /// KeyValue bytes written (rowkeys, families, qualifiers, timestamps included).
+    pub data_bytes: u128,
+    /// Simulated seconds until the last write was accepted (ingest time).
+    pub sim_seconds: f64,
+    /// Simulated seconds until flushes, compactions and splits in flight finished.
+    pub settle_seconds: f64,
+    /// Regions before the load.
+    pub regions_initial: usize,
+    /// Regions at the end.
+    pub regions_final: usize,
+    /// Splits.
+    pub splits: usize,
+    /// Flushes.
+    pub flushes: u64,
+    /// Memstore data bytes flushed.
+    pub flushed_bytes: u64,
+    /// Average flushed data per flush.
+    pub avg_flush_bytes: u64,
+    /// Compactions (minor + major).
+    pub compactions: u64,
+    /// Minor compactions.
+    pub minor_compactions: u64,
+    /// Major compactions.
+    pub major_compactions: u64,
+    /// Store file bytes read by compactions (rewritten).
+    pub compacted_bytes: u64,
+    /// Store file bytes written: (flush files + compaction output) / flush files.
+    pub write_amplification: f64,
+    /// Client seconds waiting on RegionTooBusy / global memstore blocking.
+    pub blocked_seconds: f64,
+    /// Seconds split parents were offline (sum over splits).
+    pub offline_seconds: f64,
+    /// Client seconds waiting on an offline (splitting) region.
+    pub offline_wait_seconds: f64,
+    /// Client seconds waiting on RegionServer write bandwidth.
+    pub throttled_seconds: f64,
+    /// Flushes postponed for too many store files.
+    pub delayed_flushes: u64,
+    /// Largest share of writes any one server took in any window.
+    pub max_server_write_share: f64,
+    /// Store file bytes at the end.
+    pub store_bytes: u64,
+    /// Unflushed memstore data bytes at the end.
+    pub memstore_bytes: u64,
+}
+
+/// One RegionServer.
+#[derive(Debug, Serialize)]
+pub struct ServerJson {
+    /// Name.
+    pub name: String,
+    /// Regions hosted at the end.
+    pub regions: usize,
+    /// Store file bytes hosted.
+    pub store_bytes: u64,
+    /// Real rows written to it.
+    pub write_requests: u64,
+    /// Its share of all writes.
+    pub write_share: f64,
+    /// Peak memstore heap.
+    pub memstore_peak_bytes: u64,
+    /// Seconds writes to it were blocked.
+    pub blocked_seconds: f64,
+}
+
+/// One region.
+#[derive(Debug, Serialize)]
+pub struct RegionJson {
+    /// Start key (toStringBinary; empty = first).
+    pub start: String,
+    /// End key (empty = last).
+    pub end: String,
+    /// Server.
+    pub server: String,
+    /// Store file bytes (`HStore.getSize()` summed over stores).
+    pub store_bytes: u64,
+    /// Store files.
+    pub store_files: usize,
+    /// Real rows held.
+    pub rows: u64,
+    /// Real rows written to this region (since it opened).
+    pub write_requests: u64,
+    /// Write requests relative to the smallest region's (the classic `puts:(ratio)` report).
+    pub ratio_to_smallest: f64,
+    /// Times split since the table was created.
+    pub generation: u32,
+    /// Unflushed memstore data bytes.
+    pub memstore_bytes: u64,
+    /// Simulated second of the last write (none if never written).
+    pub last_write_seconds: Option<f64>,
+}
+
+/// Region size distribution.
+#[derive(Debug, Serialize)]
+pub struct SizesJson {
+    /// Smallest region's store bytes.
+    pub min: u64,
+    /// Median.
+    pub p50: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// Largest.
+    pub max: u64,
+    /// Regions that stopped receiving writes (none in the last 10 % of the ingest) while under half
+    /// the split size.
+    pub cold_regions: usize,
+}
+
+/// One split.
+#[derive(Debug, Serialize)]
+pub struct SplitJson {
+    /// Simulated second it was requested.
+    pub at_seconds: f64,
+    /// Simulated seconds the parent was offline.
+    pub offline_seconds: f64,
+    /// Parent start key.
+    pub parent_start: String,
+    /// Parent end key.
+    pub parent_end: String,
+    /// Split key (the midkey row).
+    pub split_key: String,
+    /// Server.
+    pub server: String,
+    /// Parent store bytes at the split.
+    pub parent_bytes: u64,
+    /// Daughters' generation.
+    pub generation: u32,
+}
+
+/// Write concentration.
+#[derive(Debug, Serialize)]
+pub struct HotspotsJson {
+    /// Window length, simulated seconds.
+    pub window_seconds: f64,
+    /// Largest share any one server took in any window.
+    pub max_server_write_share: f64,
+    /// Fraction of windows in which some server took more than twice its fair share (2/N).
+    pub time_over_twice_fair_share: f64,
+    /// Per window: each server's share of that window's writes.
+    pub windows: Vec<Vec<f64>>,
+    /// The regions that received the most writes.
+    pub hottest_regions: Vec<HotRegionJson>,
+}
+
+/// A hot region.
+#[derive(Debug, Serialize)]
+pub struct HotRegionJson {
+    /// Start key.
+    pub start: String,
+    /// Server.
+    pub server: String,
+    /// Share of all writes.
+    pub write_share: f64,
+}
+
+fn secs(ns: u64) -> f64 {
+    (ns as f64 / 1e9 * 1000.0).round() / 1000.0
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// Builds the report model from finished runs.
+pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
+    let s = &scenario.settings;
+    Report {
+        schema_version: SCHEMA_VERSION,
+        scenario: ScenarioJson {
+            name: scenario.name.clone(),
+            path: scenario.source.path.display().to_string(),
+            seed: scenario.seed,
+            regionservers: scenario.cluster.regionservers,
+            heap_bytes: scenario.cluster.heap_bytes,
+            rows: scenario.workload.rows,
+            rate_bytes_per_s: scenario.workload.rate_bytes_per_s,
+            max_filesize: s.max_filesize,
+            flush_size: s.flush_size,
+            split_policy: s.split_policy.simple_name().to_string(),
+        },
+        runs: runs.iter().map(run_json).collect(),
+    }
+}
+
+fn run_json(r: &RunResult) -> RunJson {
+    let n = r.servers.len();
+    let total_writes: u64 = r
+        .servers
+        .iter()
+        .map(|s| s.write_requests)
+        .sum::<u64>()
+        .max(1);
+    let mut region_count = vec![0usize; n];
+    let mut server_store = vec![0u64; n];
+    for reg in &r.regions {
+        region_count[reg.server] += 1;
+        server_store[reg.server] += reg.store_bytes();
+    }
+    // Hotspots per window.
+    let windows: Vec<Vec<f64>> = r
+        .windows
+        .iter()
+        .map(|w| {
+            let t: u64 = w.iter().sum();
+            w.iter()
+                .map(|&x| {
+                    if t == 0 {
+                        0.0
+                    } else {
+                        round4(x as f64 / t as f64)
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let active: Vec<&Vec<f64>> = windows
+        .iter()
+        .filter(|w| w.iter().any(|&x| x > 0.0))
+        .collect();
+    let max_share = active
+        .iter()
+        .flat_map(|w| w.iter().copied())
+        .fold(0.0, f64::max);
+    let fair = 1.0 / n as f64;
+    let over = active
+        .iter()
+        .filter(|w| w.iter().any(|&x| x > 2.0 * fair))
+        .count();
+    let time_over = if active.is_empty() {
+        0.0
+    } else {
+        round4(over as f64 / active.len() as f64)
+    };
+    // Regions.
+    let min_writes = r
+        .regions
+        .iter()
+        .map(|x| x.write_requests)
+        .filter(|&w| w > 0)
+        .min()
+        .unwrap_or(1);
+    let cold_before = r.ingest_ns - r.ingest_ns / 10;
+    let mut hist = Histogram::<u64>::new(3).expect("3 significant digits is valid");
+    let mut cold = 0;
+    for reg in &r.regions {
+        hist.saturating_record(reg.store_bytes());
+        let quiet = reg.last_write_ns.is_none_or(|t| t < cold_before);
+        if quiet && reg.store_bytes() < r.max_filesize / 2 {
+            cold += 1;
+        }
+    }
+    let regions: Vec<RegionJson> = r
+        .regions
+        .iter()
+        .map(|reg| RegionJson {
+            start: to_string_binary(&reg.start),
+            end: to_string_binary(&reg.end),
+            server: server_name(reg.server, n),
+            store_bytes: reg.store_bytes(),
+            store_files: reg.store_files(),
+            rows: reg.rows,
+            write_requests: reg.write_requests,
+            ratio_to_smallest: round4(reg.write_requests as f64 / min_writes as f64),
+            generation: reg.generation,
+            memstore_bytes: reg.memstore_data(),
+            last_write_seconds: reg.last_write_ns.map(secs),
+        })
+        .collect();
+    let mut hot: Vec<&crate::engine::region::Region> = r.regions.iter().collect();
+    hot.sort_by(|a, b| {
+        b.write_requests
+            .cmp(&a.write_requests)
+            .then(a.start.cmp(&b.start))
+    });
+    let hottest_regions = hot
+        .iter()
+        .take(5)
+        .map(|reg| HotRegionJson {
+            start: to_string_binary(&reg.start),
+            server: server_name(reg.server, n),
+            write_share: round4(reg.write_requests as f64 / total_writes as f64),
+        })
+        .collect();
+    let st = &r.stats;
+    let store_bytes: u64 = r.regions.iter().map(|x| x.store_bytes()).sum();
+    let wa = if st.flushed_file_bytes == 0 {
+        0.0
+    } else {
+        round4(
+            (st.flushed_file_bytes + st.compaction_written_bytes) as f64
+                / st.flushed_file_bytes as f64,
+        )
+    };
+    RunJson {
+        generator: r.generator.clone(),
+        describe: r.describe.clone(),
+        scale: r.scale,
+        emulated_rows: r.emulated_rows,
+        summary: SummaryJson {
+            rows: r.rows,
+            bytes: r.payload_bytes,
+            data_bytes: r.data_bytes,
+            sim_seconds: secs(r.ingest_ns),
+            settle_seconds: secs(r.settled_ns),
+            regions_initial: r.regions_initial,
+            regions_final: r.regions.len(),
+            splits: r.splits.len(),
+            flushes: st.flushes,
+            flushed_bytes: st.flushed_bytes,
+            avg_flush_bytes: st.flushed_bytes / st.flushes.max(1),
+            compactions: st.minor_compactions + st.major_compactions,
+            minor_compactions: st.minor_compactions,
+            major_compactions: st.major_compactions,
+            compacted_bytes: st.compacted_bytes,
+            write_amplification: wa,
+            blocked_seconds: secs(st.blocked_ns),
+            offline_seconds: secs(st.offline_ns),
+            offline_wait_seconds: secs(st.offline_wait_ns),
+            throttled_seconds: secs(st.throttled_ns),
+            delayed_flushes: st.delayed_flushes,
+            max_server_write_share: max_share,
+            store_bytes,
+            memstore_bytes: r.regions.iter().map(|x| x.memstore_data()).sum(),
+        },
+        servers: r
+            .servers
+            .iter()
+            .enumerate()
+            .map(|(i, s)| ServerJson {
+                name: server_name(i, n),
+                regions: region_count[i],
+                store_bytes: server_store[i],
+                write_requests: s.write_requests,
+                write_share: round4(s.write_requests as f64 / total_writes as f64),
+                memstore_peak_bytes: s.memstore_peak,
+                blocked_seconds: secs(s.blocked_ns),
+            })
+            .collect(),
+        regions,
+        region_sizes: SizesJson {
+            min: hist.min(),
+            p50: hist.value_at_quantile(0.5),
+            p90: hist.value_at_quantile(0.9),
+            max: hist.max(),
+            cold_regions: cold,
+        },
+        splits: r
+            .splits
+            .iter()
+            .map(|sp| SplitJson {
+                at_seconds: secs(sp.at_ns),
+                offline_seconds: secs(sp.done_ns - sp.at_ns),
+                parent_start: to_string_binary(&sp.parent_start),
+                parent_end: to_string_binary(&sp.parent_end),
+                split_key: to_string_binary(&sp.split_key),
+                server: server_name(sp.server, n),
+                parent_bytes: sp.parent_bytes,
+                generation: sp.generation,
+            })
+            .collect(),
+        hotspots: HotspotsJson {
+            window_seconds: secs(WINDOW_NS),
+            max_server_write_share: max_share,
+            time_over_twice_fair_share: time_over,
+            windows,
+            hottest_regions,
+        },
+    }
+}
+
+impl Report {
+    /// JSON document.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// Regions of every run as CSV (one row per region, with the generator).
+    pub fn regions_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record([
+            "generator",
+            "start",
+            "end",
+            "server",
+            "store_bytes",
+            "store_files",
+            "rows",
+            "write_requests",
+            "ratio_to_smallest",
+            "generation",
+            "memstore_bytes",
+        ]);
+        for run in &self.runs {
+            for r in &run.regions {
+                let _ = w.write_record([
+                    run.generator.clone(),
+                    r.start.clone(),
+                    r.end.clone(),
+                    r.server.clone(),
+                    r.store_bytes.to_string(),
+                    r.store_files.to_string(),
+                    r.rows.to_string(),
+                    r.write_requests.to_string(),
+                    r.ratio_to_smallest.to_string(),
+                    r.generation.to_string(),
+                    r.memstore_bytes.to_string(),
+                ]);
+            }
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Splits of every run as CSV.
+    pub fn splits_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record([
+            "generator",
+            "at_seconds",
+            "offline_seconds",
+            "parent_start",
+            "parent_end",
+            "split_key",
+            "server",
+            "parent_bytes",
+            "generation",
+        ]);
+        for run in &self.runs {
+            for s in &run.splits {
+                let _ = w.write_record([
+                    run.generator.clone(),
+                    s.at_seconds.to_string(),
+                    s.offline_seconds.to_string(),
+                    s.parent_start.clone(),
+                    s.parent_end.clone(),
+                    s.split_key.clone(),
+                    s.server.clone(),
+                    s.parent_bytes.to_string(),
+                    s.generation.to_string(),
+                ]);
+            }
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Text for people.
+    pub fn to_text(&self) -> String {
+        let sc = &self.scenario;
+        let mut o = String::new();
+        o.push_str(&format!("Scenario  {}  (seed {})\n", sc.name, sc.seed));
+        o.push_str(&format!(
+            "Cluster   {} RegionServers; max region size {}, flush size {}, {}\n",
+            sc.regionservers,
+            format_bytes(sc.max_filesize),
+            format_bytes(sc.flush_size),
+            sc.split_policy
+        ));
+        for run in &self.runs {
+            run_text(&mut o, run);
+        }
+        if self.runs.len() > 1 {
+            o.push_str("\nComparison\n");
+            let mut t = table(&[
+                "generator",
+                "regions",
+                "splits",
+                "ingest",
+                "blocked",
+                "max server share",
+                "cold regions",
+                "region size p50",
+                "region size max",
+                "write amp",
+            ]);
+            align_right(&mut t, &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+            for run in &self.runs {
+                let s = &run.summary;
+                t.add_row(vec![
+                    run.generator.clone(),
+                    format!("{} → {}", s.regions_initial, s.regions_final),
+                    s.splits.to_string(),
+                    format_duration_ms((s.sim_seconds * 1000.0) as u64),
+                    format_duration_ms((s.blocked_seconds * 1000.0) as u64),
+                    format!("{:.0}%", s.max_server_write_share * 100.0),
+                    run.region_sizes.cold_regions.to_string(),
+                    format_bytes(run.region_sizes.p50),
+                    format_bytes(run.region_sizes.max),
+                    format!("{:.2}", s.write_amplification),
+                ]);
+            }
+            o.push_str(&t.to_string());
+            o.push('\n');
+        }
+        o
+    }
+}
+
+fn run_text(o: &mut String, run: &RunJson) {
+    let s = &run.summary;
+    o.push_str(&format!("\n=== {} — {}\n", run.generator, run.describe));
+    o.push_str(&format!(
+        "  {} rows, {} payload ({} as KeyValues); scale: 1 emulated row = {} real rows ({} emulated)\n",
+        thousands(s.rows as u128),
+        format_bytes(s.bytes.min(u64::MAX as u128) as u64),
+        format_bytes(s.data_bytes.min(u64::MAX as u128) as u64),
+        thousands(run.scale as u128),
+        thousands(run.emulated_rows as u128)
+    ));
+    o.push_str(&format!(
+        "  ingest {} (settled {}); blocked {}, waiting on splits {}, throttled by server bandwidth {}\n",
+        format_duration_ms((s.sim_seconds * 1000.0) as u64),
+        format_duration_ms((s.settle_seconds * 1000.0) as u64),
+        format_duration_ms((s.blocked_seconds * 1000.0) as u64),
+        format_duration_ms((s.offline_wait_seconds * 1000.0) as u64),
+        format_duration_ms((s.throttled_seconds * 1000.0) as u64),
+    ));
+    o.push_str(&format!(
+        "  regions {} → {} ({} splits, parents offline {} in all)\n",
+        s.regions_initial,
+        s.regions_final,
+        s.splits,
+        format_duration_ms((s.offline_seconds * 1000.0) as u64)
+    ));
+    o.push_str(&format!(
+        "  flushes {} (avg {}), compactions {} minor + {} major rewriting {}, write amplification {:.2}, {} flushes delayed by too many files\n",
+        thousands(s.flushes as u128),
+        format_bytes(s.avg_flush_bytes),
+        s.minor_compactions,
+        s.major_compactions,
+        format_bytes(s.compacted_bytes),
+        s.write_amplification,
+        s.delayed_flushes
+    ));
+    let z = &run.region_sizes;
+    o.push_str(&format!(
+        "  region sizes: min {}, p50 {}, p90 {}, max {}; cold regions (no writes in the last 10% of the load, under half the split size): {}\n",
+        format_bytes(z.min),
+        format_bytes(z.p50),
+        format_bytes(z.p90),
+        format_bytes(z.max),
+        z.cold_regions
+    ));
+    let h = &run.hotspots;
+    o.push_str(&format!(
+        "  hotspots: max server write share {:.1}% in a {}-s window; some server above twice its fair share in {:.0}% of windows\n",
+        h.max_server_write_share * 100.0,
+        h.window_seconds,
+        h.time_over_twice_fair_share * 100.0
+    ));
+    o.push_str("\n  RegionServers\n");
+    let mut t = table(&[
+        "server",
+        "regions",
+        "store size",
+        "writes",
+        "share",
+        "memstore peak",
+        "blocked",
+    ]);
+    align_right(&mut t, &[1, 2, 3, 4, 5, 6]);
+    for sv in &run.servers {
+        t.add_row(vec![
+            sv.name.clone(),
+            sv.regions.to_string(),
+            format_bytes(sv.store_bytes),
+            thousands(sv.write_requests as u128),
+            format!("{:.1}%", sv.write_share * 100.0),
+            format_bytes(sv.memstore_peak_bytes),
+            format_duration_ms((sv.blocked_seconds * 1000.0) as u64),
+        ]);
+    }
+    o.push_str(&t.to_string());
+    o.push('\n');
+    o.push_str("\n  Regions (start key:puts:(ratio to smallest))\n");
+    let mut t = table(&[
+        "start key",
+        "end key",
+        "server",
+        "store size",
+        "files",
+        "rows",
+        "puts",
+        "ratio",
+        "gen",
+    ]);
+    align_right(&mut t, &[3, 4, 5, 6, 7, 8]);
+    for r in run.regions.iter().take(TEXT_ROWS) {
+        t.add_row(vec![
+            r.start.clone(),
+            r.end.clone(),
+            r.server.clone(),
+            format_bytes(r.store_bytes),
+            r.store_files.to_string(),
+            thousands(r.rows as u128),
+            thousands(r.write_requests as u128),
+            format!("{:.2}", r.ratio_to_smallest),
+            r.generation.to_string(),
+        ]);
+    }
+    o.push_str(&t.to_string());
+    o.push('\n');
+    if run.regions.len() > TEXT_ROWS {
+        o.push_str(&format!(
+            "  … {} more regions (all of them with --format json or csv)\n",
+            run.regions.len() - TEXT_ROWS
+        ));
+    }
+    if !run.splits.is_empty() {
+        o.push_str("\n  Split timeline\n");
+        let mut t = table(&[
+            "at",
+            "server",
+            "parent size",
+            "split key",
+            "parent range",
+            "gen",
+        ]);
+        align_right(&mut t, &[2, 5]);
+        for sp in run.splits.iter().take(TEXT_ROWS) {
+            t.add_row(vec![
+                format_duration_ms((sp.at_seconds * 1000.0) as u64),
+                sp.server.clone(),
+                format_bytes(sp.parent_bytes),
+                sp.split_key.clone(),
+                format!("[{}, {})", sp.parent_start, sp.parent_end),
+                sp.generation.to_string(),
+            ]);
+        }
+        o.push_str(&t.to_string());
+        o.push('\n');
+        if run.splits.len() > TEXT_ROWS {
+            o.push_str(&format!(
+                "  … {} more splits\n",
+                run.splits.len() - TEXT_ROWS
+            ));
+        }
+    }
+}
