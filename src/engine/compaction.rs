@@ -171,8 +171,8 @@ pub fn select_after(
     let total = files.len();
     // Step 1: stuck estimate and eligible files (after the newest compacting one).
     let future_files = usize::from(opts.compacting > 0);
-    let may_be_stuck = (total.saturating_sub(opts.compacting) + future_files)
-        >= cfg.blocking_store_files;
+    let may_be_stuck =
+        (total.saturating_sub(opts.compacting) + future_files) >= cfg.blocking_store_files;
     let mut offset = first_eligible.min(total);
     let mut is_all_files = offset == 0;
 
@@ -242,7 +242,9 @@ pub fn select_after(
         } else {
             format!(
                 "periodic major due (oldest file older than {})",
-                format_duration_ms(clamp_u64(major_compaction_interval_ms(candidates, cfg).max(0) as u128))
+                format_duration_ms(clamp_u64(
+                    major_compaction_interval_ms(candidates, cfg).max(0) as u128
+                ))
             )
         };
         reason.push_str(&trigger);
@@ -642,10 +644,17 @@ mod tests {
 
     #[test]
     fn hbase_ratio_too_big_skipped() {
-        assert_eq!(sizes(&[TOO_BIG, TOO_BIG, 700, 700, 700]), vec![700, 700, 700]);
+        assert_eq!(
+            sizes(&[TOO_BIG, TOO_BIG, 700, 700, 700]),
+            vec![700, 700, 700]
+        );
         assert_eq!(sizes(&[TOO_BIG, TOO_BIG, 700, 700]), Vec::<u64>::new());
-        let r = select(&sf(&[TOO_BIG, TOO_BIG, 700, 700, 700]), &hbase_test_cfg(), opts())
-            .expect("selects");
+        let r = select(
+            &sf(&[TOO_BIG, TOO_BIG, 700, 700, 700]),
+            &hbase_test_cfg(),
+            opts(),
+        )
+        .expect("selects");
         assert_eq!(r.files, vec![2, 3, 4]);
         assert_eq!(r.size, 2100);
         assert!(!r.is_major);
@@ -732,7 +741,10 @@ mod tests {
         assert!(r.is_major);
         assert!(r.reason.contains("periodic"), "{}", r.reason);
         // 5 files is not < 5: an aged major is downgraded too.
-        assert_eq!(sizes_with(&sf(&[100, 50, 23, 12, 12]), &cfg, o), vec![23, 12, 12]);
+        assert_eq!(
+            sizes_with(&sf(&[100, 50, 23, 12, 12]), &cfg, o),
+            vec![23, 12, 12]
+        );
         // At now = 1001 it is not yet due (1000 < 1000 is false).
         let o = SelectOptions {
             now_ms: 1_001,
@@ -962,8 +974,14 @@ mod tests {
         let cfg = default_major_cfg();
         // j = round(604800000 × 0.5) = 302400000; seed 42: r = 0.7275636800328681,
         // round(604800000 × r) = 440030514 ⇒ 604800000 + 302400000 − 440030514.
-        assert_eq!(major_compaction_interval_ms(&with_hash(42), &cfg), 467_169_486);
-        assert_eq!(major_compaction_interval_ms(&with_hash(0), &cfg), 465_110_682);
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(42), &cfg),
+            467_169_486
+        );
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(0), &cfg),
+            465_110_682
+        );
         // name_hash 0xFFFF_FFFF is the Java int −1.
         assert_eq!(
             major_compaction_interval_ms(&with_hash(0xFFFF_FFFF), &cfg),
@@ -971,13 +989,19 @@ mod tests {
         );
         // "abc".hashCode() = 96354.
         let h = java_string_hash("abc") as u32 as u64;
-        assert_eq!(major_compaction_interval_ms(&with_hash(h), &cfg), 337_365_723);
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(h), &cfg),
+            337_365_723
+        );
         // Jitter 0 ⇒ the period; period 0 ⇒ 0; no files ⇒ 0.
         let flat = CompactionConfig {
             major_jitter: 0.0,
             ..cfg.clone()
         };
-        assert_eq!(major_compaction_interval_ms(&with_hash(42), &flat), 604_800_000);
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(42), &flat),
+            604_800_000
+        );
         let off = CompactionConfig {
             major_period_ms: 0,
             ..cfg.clone()
