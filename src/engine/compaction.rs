@@ -303,7 +303,8 @@ fn files_in_ratio(files: &[FileInfo], ratio: f64) -> bool {
     let total = window_size(files);
     files.iter().all(|f| {
         let others = total - f.size as u128;
-        !((f.size as f64) > (others as f64) * ratio)
+        // Java's `!(size > others × ratio)`: a NaN ratio counts as in ratio.
+        (f.size as f64).partial_cmp(&((others as f64) * ratio)) != Some(std::cmp::Ordering::Greater)
     })
 }
 

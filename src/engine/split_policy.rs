@@ -165,7 +165,7 @@ impl SplitPolicyInstance {
     /// (0 for the other policies).
     ///
     /// [`should_split`]: SplitPolicyInstance::should_split
-    pub fn blocked_rate(&self) -> f32 {
+    pub fn last_blocked_rate(&self) -> f32 {
         self.busy.last_rate
     }
 
@@ -807,7 +807,7 @@ mod tests {
         p.record_writes(10, 2, 1_502);
         // Window complete: 4 blocked / 30 writes = 0.1333 ≥ 0.1.
         assert!(p.should_split(&at(1_502)));
-        assert!((p.blocked_rate() - 4.0 / 30.0).abs() < 1e-6);
+        assert!((p.last_blocked_rate() - 4.0 / 30.0).abs() < 1e-6);
     }
 
     #[test]
@@ -819,17 +819,17 @@ mod tests {
         // 250 ms into window 2 with no blocking: 0.75 × 0.5 + 0.25 × 0 = 0.375.
         p.record_writes(100, 0, 2_250);
         assert!(p.should_split(&at(2_250)));
-        assert!((p.blocked_rate() - 0.375).abs() < 1e-6);
+        assert!((p.last_blocked_rate() - 0.375).abs() < 1e-6);
         // 800 ms in: 0.2 × 0.5 = 0.1 < 0.2.
         assert!(!p.should_split(&at(2_800)));
-        assert!((p.blocked_rate() - 0.1).abs() < 1e-6);
+        assert!((p.last_blocked_rate() - 0.1).abs() < 1e-6);
         // explain does not advance the window.
         let before = p.clone();
         let _ = p.explain(&at(5_000));
         assert_eq!(p.busy, before.busy);
         // A new window with nothing blocked resets the rate to 0.
         assert!(!p.should_split(&at(3_000)));
-        assert_eq!(p.blocked_rate(), 0.0);
+        assert_eq!(p.last_blocked_rate(), 0.0);
         // References block the busy rule even when the rate is high.
         p.record_writes(10, 10, 4_100);
         let refs = RegionView {
