@@ -1,8 +1,18 @@
 //! Compaction selection: which store files a minor or major compaction rewrites
-//! (`SortedCompactionPolicy` + `ExploringCompactionPolicy`), and when a store needs one.
-//! (CONTRACT STUB — the compaction work replaces this file and keeps these names and signatures.)
+//! (`SortedCompactionPolicy.selectCompaction` driving `ExploringCompactionPolicy`, or the legacy
+//! `RatioBasedCompactionPolicy`), whether a store needs a compaction, and when a periodic major
+//! compaction is due (`RatioBasedCompactionPolicy.shouldPerformMajorCompaction`).
+//!
+//! Everything here is a pure function of the file list, the configuration and the options.
+//! Sizes are bytes, times simulated milliseconds. Sums are taken in 128 bits, so unlike Java's
+//! `long` they cannot wrap; for sizes below 2⁶³ this changes nothing.
+//!
+//! Not modelled: bulk-loaded files flagged "exclude from minor compaction" (`filterBulk`), column
+//! family TTLs and HDFS block locality (both only matter for the single-file major skip; with no
+//! TTL and `hbase.hstore.min.locality.to.skip.major.compact` = 0 HBase always skips a lone file).
 
 use crate::config::Settings;
+use crate::units::{format_bytes, format_duration_ms};
 
 /// The compaction knobs of one store (from [`Settings`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +35,9 @@ pub struct CompactionConfig {
     pub major_period_ms: u64,
     /// hbase.hregion.majorcompaction.jitter.
     pub major_jitter: f64,
+    /// hbase.hstore.compaction.max.size.offpeak (unset ⇒ `max_size`): the size limit used instead
+    /// of `max_size` while off-peak hours are in effect.
+    pub offpeak_max_size: u64,
 }
 
 impl CompactionConfig {
@@ -40,6 +53,25 @@ impl CompactionConfig {
             blocking_store_files: s.blocking_store_files as usize,
             major_period_ms: s.major_compaction_period_ms,
             major_jitter: s.major_compaction_jitter as f64,
+            offpeak_max_size: s.compaction_max_size_offpeak,
+        }
+    }
+
+    /// `CompactionConfiguration.getMaxCompactSize(mayUseOffpeak)`.
+    pub fn max_compact_size(&self, offpeak: bool) -> u64 {
+        if offpeak {
+            self.offpeak_max_size
+        } else {
+            self.max_size
+        }
+    }
+
+    /// The ratio in effect (off-peak or normal).
+    pub fn current_ratio(&self, offpeak: bool) -> f64 {
+        if offpeak {
+            self.offpeak_ratio
+        } else {
+            self.ratio
         }
     }
 }
@@ -56,6 +88,8 @@ pub struct FileInfo {
     /// Written by a major compaction.
     pub major: bool,
     /// Stable per-file number standing in for the file name's hash (seeds the major jitter).
+    /// Only its low 32 bits are used, read as a Java `int` (what `String.hashCode()` returns);
+    /// see [`java_string_hash`] to derive it from a real file name.
     pub name_hash: u64,
 }
 
@@ -70,6 +104,11 @@ pub struct CompactionRequest {
     pub after_split: bool,
     /// Sum of the selected sizes.
     pub size: u64,
+    /// `CompactionRequestImpl.isOffPeak()`: off-peak was allowed and the request is not over all
+    /// files (HBase lets one off-peak compaction run at a time).
+    pub offpeak: bool,
+    /// Why these files, in words (for reports and `--explain`).
+    pub reason: String,
 }
 
 /// Why a selection is asked for.
@@ -87,14 +126,319 @@ pub struct SelectOptions {
     pub now_ms: u64,
 }
 
+/// Which `applyCompactionPolicy` runs inside `SortedCompactionPolicy.selectCompaction`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// `ExploringCompactionPolicy` (HBase's default).
+    Exploring,
+    /// `RatioBasedCompactionPolicy` (the pre-0.96 default).
+    RatioBased,
+}
+
 /// `SortedCompactionPolicy.selectCompaction` with `ExploringCompactionPolicy`.
+///
+/// `opts.compacting` is read as "the first `compacting` files are being compacted": HBase
+/// excludes everything up to the newest compacting file and counts the compacting files for its
+/// "may be stuck" estimate, which is the same thing when the compacting files are a prefix. Use
+/// [`select_after`] when they are not.
 pub fn select(
     files: &[FileInfo],
     cfg: &CompactionConfig,
     opts: SelectOptions,
 ) -> Option<CompactionRequest> {
-    let _ = (files, cfg, opts);
-    None
+    select_after(files, cfg, opts, opts.compacting, Policy::Exploring)
+}
+
+/// [`select`] with the legacy `RatioBasedCompactionPolicy` instead of the exploring search.
+pub fn ratio_based_select(
+    files: &[FileInfo],
+    cfg: &CompactionConfig,
+    opts: SelectOptions,
+) -> Option<CompactionRequest> {
+    select_after(files, cfg, opts, opts.compacting, Policy::RatioBased)
+}
+
+/// The general form of [`select`]: `first_eligible` is the index just after the newest file
+/// being compacted (0 if none), while `opts.compacting` is how many files are being compacted.
+/// Returns `None` when HBase would return an empty request.
+pub fn select_after(
+    files: &[FileInfo],
+    cfg: &CompactionConfig,
+    opts: SelectOptions,
+    first_eligible: usize,
+    policy: Policy,
+) -> Option<CompactionRequest> {
+    let total = files.len();
+    // Step 1: stuck estimate and eligible files (after the newest compacting one).
+    let future_files = usize::from(opts.compacting > 0);
+    let may_be_stuck =
+        (total.saturating_sub(opts.compacting) + future_files) >= cfg.blocking_store_files;
+    let mut offset = first_eligible.min(total);
+    let mut is_all_files = offset == 0;
+
+    // Step 2: skip the leading run of large non-reference files, unless a forced major can have
+    // every file.
+    let mut skipped_large = 0;
+    if !(opts.force_major && is_all_files) {
+        let limit = cfg.max_compact_size(opts.offpeak);
+        while offset < total && !files[offset].is_reference && files[offset].size > limit {
+            offset += 1;
+            skipped_large += 1;
+        }
+        is_all_files = offset == 0;
+    }
+    let candidates = &files[offset..];
+
+    // Step 3: try a major compaction?
+    let forced_all = opts.force_major && is_all_files;
+    let time_for_major = !forced_all && major_due(candidates, cfg, opts.now_ms);
+    let trying_major = (forced_all && opts.user_requested)
+        || ((forced_all || time_for_major) && candidates.len() < cfg.max_files);
+    // Step 4: references ⇒ after split.
+    let after_split = candidates.iter().any(|f| f.is_reference);
+
+    let (mut start, mut len, mut why) = (0usize, candidates.len(), String::new());
+    if !(trying_major || after_split) {
+        let pick = match policy {
+            Policy::Exploring => exploring(candidates, cfg, opts.offpeak, may_be_stuck),
+            Policy::RatioBased => ratio_based(candidates, cfg, opts.offpeak, may_be_stuck),
+        };
+        (start, len, why) = pick;
+        // checkMinFilesCriteria
+        if len < cfg.min_files {
+            len = 0;
+        }
+    }
+    // Step 5: at most max files unless a user-requested major.
+    if len > cfg.max_files && !(trying_major && opts.user_requested) {
+        len = cfg.max_files;
+    }
+    if len == 0 {
+        return None;
+    }
+    let first = offset + start;
+    let selected = &files[first..first + len];
+    let size_sum: u128 = selected.iter().map(|f| f.size as u128).sum();
+    let all_selected = len == total;
+    let is_major = trying_major && all_selected;
+    let offpeak = !all_selected && opts.offpeak;
+
+    let kind = if is_major {
+        "major"
+    } else if after_split {
+        "after-split"
+    } else {
+        "minor"
+    };
+    let mut reason = format!(
+        "{kind} compaction of {len} of {total} files ({}): ",
+        format_bytes(clamp_u64(size_sum))
+    );
+    if trying_major {
+        let trigger = if forced_all && opts.user_requested {
+            "requested by a user".to_string()
+        } else if forced_all {
+            "major compaction requested".to_string()
+        } else {
+            format!(
+                "periodic major due (oldest file older than {})",
+                format_duration_ms(clamp_u64(
+                    major_compaction_interval_ms(candidates, cfg).max(0) as u128
+                ))
+            )
+        };
+        reason.push_str(&trigger);
+        if !is_major {
+            reason.push_str(", but not every file could be included so it runs as a minor");
+        }
+    } else if after_split {
+        reason.push_str("references from a split are present, so every eligible file is taken");
+    } else {
+        reason.push_str(&why);
+    }
+    if len < candidates.len() && (trying_major || after_split) {
+        reason.push_str(&format!(
+            "; limited to hbase.hstore.compaction.max = {}",
+            cfg.max_files
+        ));
+    }
+    if first_eligible > 0 && first_eligible <= total {
+        reason.push_str(&format!(
+            "; {first_eligible} files before the newest compacting one excluded"
+        ));
+    }
+    if skipped_large > 0 {
+        reason.push_str(&format!(
+            "; {skipped_large} leading files larger than {} skipped",
+            format_bytes(cfg.max_compact_size(opts.offpeak))
+        ));
+    }
+    if opts.offpeak && !trying_major && !after_split {
+        reason.push_str(&format!(" (off-peak ratio {:.2})", cfg.offpeak_ratio));
+    }
+
+    Some(CompactionRequest {
+        files: (first..first + len).collect(),
+        is_major,
+        after_split,
+        size: clamp_u64(size_sum),
+        offpeak,
+        reason,
+    })
+}
+
+fn clamp_u64(v: u128) -> u64 {
+    u64::try_from(v).unwrap_or(u64::MAX)
+}
+
+fn window_size(files: &[FileInfo]) -> u128 {
+    files.iter().map(|f| f.size as u128).sum()
+}
+
+/// `ExploringCompactionPolicy.filesInRatio`: every file ≤ (sum of the others) × ratio.
+fn files_in_ratio(files: &[FileInfo], ratio: f64) -> bool {
+    if files.len() < 2 {
+        return true;
+    }
+    let total = window_size(files);
+    files.iter().all(|f| {
+        let others = total - f.size as u128;
+        // Java's `!(size > others × ratio)`: a NaN ratio counts as in ratio.
+        (f.size as f64).partial_cmp(&((others as f64) * ratio)) != Some(std::cmp::Ordering::Greater)
+    })
+}
+
+/// `ExploringCompactionPolicy.applyCompactionPolicy`: returns (start, len, explanation) within
+/// `candidates`; len 0 = nothing.
+fn exploring(
+    candidates: &[FileInfo],
+    cfg: &CompactionConfig,
+    offpeak: bool,
+    might_be_stuck: bool,
+) -> (usize, usize, String) {
+    let ratio = cfg.current_ratio(offpeak);
+    let max_size = cfg.max_compact_size(offpeak) as u128;
+    let n = candidates.len();
+    // (start, len, size)
+    let mut best: (usize, usize, u128) = (0, 0, 0);
+    // HBase starts the smallest size at Long.MAX_VALUE.
+    let mut smallest: Option<(usize, usize, u128)> = None;
+    let mut smallest_size = i64::MAX as u128;
+    let mut considered = 0usize;
+    let mut in_ratio = 0usize;
+    for start in 0..n {
+        let mut len = cfg.min_files;
+        while len <= n - start && len <= cfg.max_files {
+            let window = &candidates[start..start + len];
+            let size = window_size(window);
+            if might_be_stuck && size < smallest_size {
+                smallest = Some((start, len, size));
+                smallest_size = size;
+            }
+            if size <= max_size {
+                considered += 1;
+                if size < cfg.min_size as u128 || files_in_ratio(window, ratio) {
+                    in_ratio += 1;
+                    if is_better(best.1, best.2, len, size, might_be_stuck) {
+                        best = (start, len, size);
+                    }
+                }
+            }
+            len += 1;
+        }
+    }
+    if best.1 == 0 && might_be_stuck {
+        if let Some((s, l, size)) = smallest {
+            return (
+                s,
+                l,
+                format!(
+                    "the store may be stuck (≥ {} files) and no window is in ratio, so the \
+                     smallest window ({} files, {}) is taken",
+                    cfg.blocking_store_files,
+                    l,
+                    format_bytes(clamp_u64(size))
+                ),
+            );
+        }
+        return (0, 0, String::new());
+    }
+    let how = if might_be_stuck {
+        "the store may be stuck, so the window removing the most files per byte (1.05 rule)"
+    } else {
+        "the in-ratio window with the most files (then the smallest)"
+    };
+    (
+        best.0,
+        best.1,
+        format!(
+            "exploring chose {how}: files {}..{} of {} eligible, ratio {:.2}, {considered} windows \
+             considered, {in_ratio} in ratio",
+            best.0,
+            best.0 + best.1,
+            n,
+            ratio
+        ),
+    )
+}
+
+/// `ExploringCompactionPolicy.isBetterSelection`.
+fn is_better(best_len: usize, best_size: u128, len: usize, size: u128, stuck: bool) -> bool {
+    if stuck && best_size > 0 && size > 0 {
+        const REPLACE_IF_BETTER_BY: f64 = 1.05;
+        let threshold = (best_len as f64 / best_size as f64) * REPLACE_IF_BETTER_BY;
+        return threshold < len as f64 / size as f64;
+    }
+    len > best_len || (len == best_len && size < best_size)
+}
+
+/// `RatioBasedCompactionPolicy.applyCompactionPolicy`: skip old files while enough remain and
+/// the file is larger than max(min size, ratio × the next max−1 files).
+fn ratio_based(
+    candidates: &[FileInfo],
+    cfg: &CompactionConfig,
+    offpeak: bool,
+    may_be_stuck: bool,
+) -> (usize, usize, String) {
+    let n = candidates.len();
+    if n == 0 {
+        return (0, 0, String::new());
+    }
+    let ratio = cfg.current_ratio(offpeak);
+    // Sum of the files [i, i + max_files - 1).
+    let following = |i: usize| -> u128 {
+        let end = i.saturating_add(cfg.max_files.saturating_sub(1)).min(n);
+        if i >= end {
+            0
+        } else {
+            window_size(&candidates[i..end])
+        }
+    };
+    let mut start = 0;
+    while n - start >= cfg.min_files && start + 1 < n {
+        let limit = (cfg.min_size as i128).max(java_long(following(start + 1) as f64 * ratio));
+        if (candidates[start].size as i128) > limit {
+            start += 1;
+        } else {
+            break;
+        }
+    }
+    if start >= n && may_be_stuck && n >= cfg.min_files {
+        // Unreachable for min_files ≥ 2, kept as HBase has it.
+        start = n - cfg.min_files;
+    }
+    (
+        start,
+        n - start,
+        format!(
+            "ratio-based: skipped {start} older files larger than ratio {ratio:.2} × the newer ones"
+        ),
+    )
+}
+
+/// Java's `(long) x` for a non-negative double: truncation, saturating.
+fn java_long(x: f64) -> i128 {
+    x as i64 as i128
 }
 
 /// `needsCompaction`: (files − compacting) ≥ min files.
@@ -103,7 +447,660 @@ pub fn needs_compaction(files: &[FileInfo], compacting: usize, cfg: &CompactionC
 }
 
 /// `RatioBasedCompactionPolicy.shouldPerformMajorCompaction` at `now_ms`.
+///
+/// Due when the interval from [`major_compaction_interval_ms`] is non-zero, the oldest
+/// modification time is > 0 and older than `now − interval`, and there is more than one file:
+/// with no TTL and the default locality threshold HBase skips a store holding a single file,
+/// whether or not that file came from a major compaction.
 pub fn major_due(files: &[FileInfo], cfg: &CompactionConfig, now_ms: u64) -> bool {
-    let _ = (files, cfg, now_ms);
-    false
+    let interval = major_compaction_interval_ms(files, cfg);
+    if files.is_empty() || interval == 0 {
+        return false;
+    }
+    let lowest = files.iter().map(|f| f.created_ms).min().unwrap_or(u64::MAX);
+    if !(lowest > 0 && (lowest as i128) < now_ms as i128 - interval as i128) {
+        return false;
+    }
+    files.len() != 1
+}
+
+/// `SortedCompactionPolicy.getNextMajorCompactTime`: the age the oldest file must exceed before
+/// a periodic major is due. The period itself if the jitter is ≤ 0; 0 (never) if the period is 0
+/// or there are no files; else `period + j − round(2j × r)` with `j = round(period × jitter)` and
+/// `r = new java.util.Random(seed).nextDouble()`, seed = the first file's name hash as a Java int
+/// (HBase: the first file name's `hashCode()`). Defaults give a value in [3.5 d, 10.5 d].
+pub fn major_compaction_interval_ms(files: &[FileInfo], cfg: &CompactionConfig) -> i64 {
+    let period = i64::try_from(cfg.major_period_ms).unwrap_or(i64::MAX);
+    if period <= 0 {
+        return period;
+    }
+    let jitter_pct = cfg.major_jitter;
+    if jitter_pct.is_nan() || jitter_pct <= 0.0 {
+        return period;
+    }
+    let Some(first) = files.first() else {
+        return 0;
+    };
+    let jitter = java_round(period as f64 * jitter_pct);
+    let mut rng = JavaRandom::new(first.name_hash as u32 as i32 as i64);
+    let r = rng.next_double();
+    let drawn = java_round((2i64.wrapping_mul(jitter)) as f64 * r);
+    period.wrapping_add(jitter).wrapping_sub(drawn)
+}
+
+/// Java's `Math.round(double)`: nearest, ties toward +∞, NaN → 0, saturating.
+pub fn java_round(x: f64) -> i64 {
+    if x.is_nan() {
+        return 0;
+    }
+    let f = x.floor();
+    let r = if x - f >= 0.5 { f + 1.0 } else { f };
+    r as i64
+}
+
+/// Java's `String.hashCode()` (over UTF-16 code units), for deriving [`FileInfo::name_hash`]
+/// from a real store file name.
+pub fn java_string_hash(s: &str) -> i32 {
+    s.encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+}
+
+/// `java.util.Random`: the 48-bit linear congruential generator, bit-exact with Java.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JavaRandom {
+    seed: u64,
+}
+
+impl JavaRandom {
+    const MULTIPLIER: u64 = 0x5_DEEC_E66D;
+    const ADDEND: u64 = 0xB;
+    const MASK: u64 = (1 << 48) - 1;
+
+    /// `new Random(seed)` (also `setSeed(seed)`).
+    pub fn new(seed: i64) -> JavaRandom {
+        JavaRandom {
+            seed: (seed as u64 ^ Self::MULTIPLIER) & Self::MASK,
+        }
+    }
+
+    /// `next(bits)`: the top `bits` (1..=32) of the next state, as Java's `int`.
+    pub fn next_bits(&mut self, bits: u32) -> i32 {
+        let bits = bits.clamp(1, 32);
+        self.seed = self
+            .seed
+            .wrapping_mul(Self::MULTIPLIER)
+            .wrapping_add(Self::ADDEND)
+            & Self::MASK;
+        (self.seed >> (48 - bits)) as u32 as i32
+    }
+
+    /// `nextInt()`.
+    pub fn next_int(&mut self) -> i32 {
+        self.next_bits(32)
+    }
+
+    /// `nextFloat()` in [0, 1).
+    pub fn next_float(&mut self) -> f32 {
+        self.next_bits(24) as f32 / (1u32 << 24) as f32
+    }
+
+    /// `nextDouble()` in [0, 1).
+    pub fn next_double(&mut self) -> f64 {
+        let hi = (self.next_bits(26) as i64) << 27;
+        let lo = self.next_bits(27) as i64;
+        (hi + lo) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `TestCompactionPolicy.config()` + `TestDefaultCompactSelection.config()`: min 3, max 5
+    /// files, min size 10, max size 2100, ratio 1.0, blocking 10, periodic majors off.
+    fn hbase_test_cfg() -> CompactionConfig {
+        CompactionConfig {
+            min_files: 3,
+            max_files: 5,
+            min_size: 10,
+            max_size: 2100,
+            ratio: 1.0,
+            offpeak_ratio: 5.0,
+            blocking_store_files: 10,
+            major_period_ms: 0,
+            major_jitter: 0.5,
+            offpeak_max_size: 2100,
+        }
+    }
+
+    fn sf(sizes: &[u64]) -> Vec<FileInfo> {
+        sized(sizes, false)
+    }
+
+    fn sized(sizes: &[u64], is_reference: bool) -> Vec<FileInfo> {
+        sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &size)| FileInfo {
+                size,
+                is_reference,
+                created_ms: 1_000,
+                major: false,
+                name_hash: i as u64,
+            })
+            .collect()
+    }
+
+    fn opts() -> SelectOptions {
+        SelectOptions {
+            compacting: 0,
+            force_major: false,
+            user_requested: false,
+            offpeak: false,
+            now_ms: 1_000,
+        }
+    }
+
+    fn major() -> SelectOptions {
+        SelectOptions {
+            force_major: true,
+            ..opts()
+        }
+    }
+
+    /// Sizes selected, like `TestCompactionPolicy.compactEquals`.
+    fn sizes_with(files: &[FileInfo], cfg: &CompactionConfig, o: SelectOptions) -> Vec<u64> {
+        select(files, cfg, o)
+            .map(|r| r.files.iter().map(|&i| files[i].size).collect())
+            .unwrap_or_default()
+    }
+
+    fn sizes(list: &[u64]) -> Vec<u64> {
+        sizes_with(&sf(list), &hbase_test_cfg(), opts())
+    }
+
+    const TOO_BIG: u64 = 2100 + 1;
+
+    // --- TestDefaultCompactSelection.testCompactionRatio (ExploringCompactionPolicy) ---
+
+    #[test]
+    fn hbase_ratio_default_case() {
+        // 23 ≤ (12+12)·1.0 and 12 ≤ 35; every window containing 100 or 50 fails the ratio.
+        assert_eq!(sizes(&[100, 50, 23, 12, 12]), vec![23, 12, 12]);
+        // 25 > 24: no window of ≥ 3 files is in ratio.
+        assert_eq!(sizes(&[100, 50, 25, 12, 12]), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn ratio_1_2_takes_all_five() {
+        // With HBase's default ratio 1.2 (as f32): 100 ≤ 97·1.2 = 116.4, 50 ≤ 147·1.2, … so the
+        // whole 5-file window is in ratio and most files wins.
+        let cfg = CompactionConfig {
+            ratio: 1.2f32 as f64,
+            ..hbase_test_cfg()
+        };
+        let files = sf(&[100, 50, 23, 12, 12]);
+        assert_eq!(sizes_with(&files, &cfg, opts()), vec![100, 50, 23, 12, 12]);
+    }
+
+    #[test]
+    fn hbase_ratio_too_big_skipped() {
+        assert_eq!(
+            sizes(&[TOO_BIG, TOO_BIG, 700, 700, 700]),
+            vec![700, 700, 700]
+        );
+        assert_eq!(sizes(&[TOO_BIG, TOO_BIG, 700, 700]), Vec::<u64>::new());
+        let r = select(
+            &sf(&[TOO_BIG, TOO_BIG, 700, 700, 700]),
+            &hbase_test_cfg(),
+            opts(),
+        )
+        .expect("selects");
+        assert_eq!(r.files, vec![2, 3, 4]);
+        assert_eq!(r.size, 2100);
+        assert!(!r.is_major);
+        assert!(r.reason.contains("2 leading files"), "{}", r.reason);
+    }
+
+    #[test]
+    fn hbase_small_files_ignore_ratio() {
+        // Sum 9 < min size 10: no ratio test.
+        assert_eq!(sizes(&[7, 1, 1]), vec![7, 1, 1]);
+    }
+
+    #[test]
+    fn hbase_max_files_and_windows() {
+        // Windows of 5 at most: [5,4,3,2,1] is in ratio (5 ≤ 10), the others with 7 or 6 are not.
+        assert_eq!(sizes(&[7, 6, 5, 4, 3, 2, 1]), vec![5, 4, 3, 2, 1]);
+        assert_eq!(sizes(&[50, 10, 10, 10, 10]), vec![10, 10, 10, 10]);
+        assert_eq!(sizes(&[10, 10, 10, 10, 50]), vec![10, 10, 10, 10]);
+        // A window over max size (2100) is skipped even when in ratio.
+        assert_eq!(sizes(&[251, 253, 251, 2100 - 1]), vec![251, 253, 251]);
+        assert_eq!(sizes(&[2099, 2099, 2099]), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn hbase_stuck_below_blocking_with_min_size_1() {
+        // 10 files = blocking ⇒ may be stuck. Every window of powers of two fails ratio 1.0
+        // (the largest file exceeds the sum of the others), so the smallest window is taken.
+        let cfg = CompactionConfig {
+            min_size: 1,
+            ..hbase_test_cfg()
+        };
+        let files = sf(&[512, 256, 128, 64, 32, 16, 8, 4, 2, 1]);
+        assert_eq!(sizes_with(&files, &cfg, opts()), vec![4, 2, 1]);
+    }
+
+    #[test]
+    fn hbase_forced_major() {
+        let cfg = hbase_test_cfg();
+        assert_eq!(
+            sizes_with(&sf(&[50, 25, 12, 12]), &cfg, major()),
+            vec![50, 25, 12, 12]
+        );
+        assert_eq!(sizes_with(&sf(&[12, 12]), &cfg, major()), vec![12, 12]);
+        let r = select(&sf(&[TOO_BIG, 12, 12]), &cfg, major()).expect("major");
+        assert_eq!(r.files, vec![0, 1, 2]);
+        assert!(r.is_major);
+        // 5 files is not < max files 5 ⇒ downgraded to a minor.
+        let r = select(&sf(&[100, 50, 23, 12, 12]), &cfg, major()).expect("minor");
+        assert_eq!(r.files, vec![2, 3, 4]);
+        assert!(!r.is_major);
+    }
+
+    #[test]
+    fn hbase_user_major_not_truncated() {
+        let cfg = hbase_test_cfg();
+        let o = SelectOptions {
+            user_requested: true,
+            ..major()
+        };
+        let r = select(&sf(&[7, 6, 5, 4, 3, 2, 1]), &cfg, o).expect("user major");
+        assert_eq!(r.files.len(), 7);
+        assert!(r.is_major);
+        // Not user requested: a minor over [5,4,3,2,1].
+        assert_eq!(
+            sizes_with(&sf(&[7, 6, 5, 4, 3, 2, 1]), &cfg, major()),
+            vec![5, 4, 3, 2, 1]
+        );
+    }
+
+    #[test]
+    fn hbase_aged_major() {
+        // Period 1 ms, jitter 0; files modified at t=1000, now = 1002 ⇒ 1000 < 1002 − 1.
+        let cfg = CompactionConfig {
+            major_period_ms: 1,
+            major_jitter: 0.0,
+            ..hbase_test_cfg()
+        };
+        let o = SelectOptions {
+            now_ms: 1_002,
+            ..opts()
+        };
+        let r = select(&sf(&[50, 25, 12, 12]), &cfg, o).expect("aged major");
+        assert_eq!(r.files, vec![0, 1, 2, 3]);
+        assert!(r.is_major);
+        assert!(r.reason.contains("periodic"), "{}", r.reason);
+        // 5 files is not < 5: an aged major is downgraded too.
+        assert_eq!(
+            sizes_with(&sf(&[100, 50, 23, 12, 12]), &cfg, o),
+            vec![23, 12, 12]
+        );
+        // At now = 1001 it is not yet due (1000 < 1000 is false).
+        let o = SelectOptions {
+            now_ms: 1_001,
+            ..opts()
+        };
+        // …and as a minor nothing is in ratio (50 > 49, 25 > 24).
+        assert_eq!(select(&sf(&[50, 25, 12, 12]), &cfg, o), None);
+    }
+
+    #[test]
+    fn hbase_references_after_split() {
+        let cfg = hbase_test_cfg();
+        let r = select(&sized(&[100, 50, 25, 12, 12], true), &cfg, opts()).expect("refs");
+        assert_eq!(r.files, vec![0, 1, 2, 3, 4]);
+        assert!(r.after_split);
+        assert!(!r.is_major);
+        let files = sized(&[TOO_BIG, 12, 12], true);
+        assert_eq!(sizes_with(&files, &cfg, opts()), vec![TOO_BIG, 12, 12]);
+        let files = sized(&[7, 6, 5, 4, 3, 2, 1], true);
+        assert_eq!(sizes_with(&files, &cfg, opts()), vec![7, 6, 5, 4, 3]);
+    }
+
+    #[test]
+    fn hbase_empty_cases() {
+        assert_eq!(sizes(&[]), Vec::<u64>::new());
+        assert_eq!(sizes(&[TOO_BIG, TOO_BIG]), Vec::<u64>::new());
+    }
+
+    // --- TestDefaultCompactSelection.testOffPeakCompactionRatio ---
+
+    #[test]
+    fn hbase_offpeak_ratio() {
+        let cfg = hbase_test_cfg();
+        let files = sf(&[999, 50, 12, 12, 1]);
+        let o = SelectOptions {
+            offpeak: true,
+            ..opts()
+        };
+        // 50 ≤ 25·5.0; 999 > 75·5.0.
+        let r = select(&files, &cfg, o).expect("offpeak");
+        assert_eq!(r.files, vec![1, 2, 3, 4]);
+        assert!(r.offpeak);
+        assert_eq!(sizes_with(&files, &cfg, opts()), vec![12, 12, 1]);
+    }
+
+    // --- TestDefaultCompactSelection.testStuckStoreCompaction ---
+
+    #[test]
+    fn hbase_stuck_store() {
+        // 10 files: stuck. Best files-per-byte wins (1.05 rule).
+        assert_eq!(
+            sizes(&[99, 99, 99, 99, 99, 99, 30, 30, 30, 30]),
+            vec![30, 30, 30]
+        );
+        // 9 files: not stuck, most files in ratio.
+        assert_eq!(
+            sizes(&[99, 99, 99, 99, 99, 30, 30, 30, 30]),
+            vec![99, 30, 30, 30, 30]
+        );
+        assert_eq!(
+            sizes(&[99, 99, 99, 99, 99, 99, 30, 30, 30, 15]),
+            vec![30, 30, 30, 15]
+        );
+        // Earlier window kept when the later one is not 5 % better: 3/82 vs 3/80.
+        assert_eq!(
+            sizes(&[99, 99, 99, 99, 30, 26, 26, 29, 25, 25]),
+            vec![30, 26, 26]
+        );
+        // Later window taken when it is: 3/60 > 1.05 × 3/81.
+        assert_eq!(
+            sizes(&[99, 99, 99, 99, 27, 27, 27, 20, 20, 20]),
+            vec![20, 20, 20]
+        );
+    }
+
+    #[test]
+    fn stuck_with_nothing_in_ratio_takes_smallest_window() {
+        // Geometric sizes never pass ratio 1.0 (each > sum of the smaller ones); stuck (10 files)
+        // ⇒ the smallest 3-file window, the newest [4,2,1].
+        let cfg = CompactionConfig {
+            min_size: 0,
+            ..hbase_test_cfg()
+        };
+        let files = sf(&[4096, 2048, 1024, 512, 256, 128, 64, 8, 2, 1]);
+        let r = select(&files, &cfg, opts()).expect("stuck");
+        assert_eq!(r.files, vec![7, 8, 9]);
+        assert!(r.reason.contains("smallest window"), "{}", r.reason);
+        // Same files, not stuck (blocking 11): nothing.
+        let cfg = CompactionConfig {
+            blocking_store_files: 11,
+            ..cfg
+        };
+        assert_eq!(select(&files, &cfg, opts()), None);
+    }
+
+    #[test]
+    fn one_point_05_tie_rule_boundary() {
+        // Stuck; windows [40,40,40] (3/120) then later [38,38,38] (3/114): 3/114 = 0.026315…,
+        // 1.05 × 3/120 = 0.02625 ⇒ replaced. With 39s: 3/117 = 0.025641 < 0.02625 ⇒ kept.
+        let cfg = CompactionConfig {
+            max_files: 3,
+            ..hbase_test_cfg()
+        };
+        let mut sizes = vec![500u64; 4];
+        sizes.extend([40, 40, 40, 38, 38, 38]);
+        assert_eq!(sizes_with(&sf(&sizes), &cfg, opts()), vec![38, 38, 38]);
+        let mut sizes = vec![500u64; 4];
+        sizes.extend([40, 40, 40, 39, 39, 39]);
+        assert_eq!(sizes_with(&sf(&sizes), &cfg, opts()), vec![40, 40, 40]);
+    }
+
+    #[test]
+    fn compacting_files_excluded_and_counted_for_stuck() {
+        let cfg = hbase_test_cfg();
+        let files = sf(&[12, 12, 12, 23, 12, 12]);
+        let o = SelectOptions {
+            compacting: 3,
+            ..opts()
+        };
+        let r = select(&files, &cfg, o).expect("selects after compacting");
+        assert_eq!(r.files, vec![3, 4, 5]);
+        assert!(!r.is_major);
+        // Forced major cannot be major while files are compacting: a minor is selected.
+        let o = SelectOptions {
+            compacting: 3,
+            force_major: true,
+            ..opts()
+        };
+        assert!(!select(&files, &cfg, o).expect("minor").is_major);
+        // compacting beyond the list is harmless.
+        let o = SelectOptions {
+            compacting: 99,
+            ..opts()
+        };
+        assert_eq!(select(&files, &cfg, o), None);
+        // select_after: one compacting file at index 2 (index 0 and 1 are not compacting).
+        let r = select_after(
+            &files,
+            &cfg,
+            SelectOptions {
+                compacting: 1,
+                ..opts()
+            },
+            3,
+            Policy::Exploring,
+        )
+        .expect("selects");
+        assert_eq!(r.files, vec![3, 4, 5]);
+    }
+
+    // --- RatioBasedCompactionPolicy.applyCompactionPolicy (legacy) ---
+
+    #[test]
+    fn ratio_based_legacy() {
+        let cfg = hbase_test_cfg();
+        let pick = |s: &[u64], o: SelectOptions| -> Vec<u64> {
+            let files = sf(s);
+            ratio_based_select(&files, &cfg, o)
+                .map(|r| r.files.iter().map(|&i| files[i].size).collect())
+                .unwrap_or_default()
+        };
+        // 100 > max(10, 97); 50 > 47; 23 ≤ 24 ⇒ start at 23.
+        assert_eq!(pick(&[100, 50, 23, 12, 12], opts()), vec![23, 12, 12]);
+        // 25 > 24 skipped, then only 2 files remain ⇒ stops, 2 < min files ⇒ nothing.
+        assert_eq!(pick(&[100, 50, 25, 12, 12], opts()), Vec::<u64>::new());
+        // Sum of the next max−1 = 4 files only: 7 > 6+5+4+3 = 18? no ⇒ all 7, truncated to 5.
+        assert_eq!(pick(&[7, 6, 5, 4, 3, 2, 1], opts()), vec![7, 6, 5, 4, 3]);
+        // Off-peak ratio 5: 999 > 75·5; 50 ≤ 25·5.
+        let off = SelectOptions {
+            offpeak: true,
+            ..opts()
+        };
+        assert_eq!(pick(&[999, 50, 12, 12, 1], off), vec![50, 12, 12, 1]);
+    }
+
+    // --- needsCompaction ---
+
+    #[test]
+    fn needs_compaction_counts_non_compacting() {
+        let cfg = hbase_test_cfg();
+        assert!(needs_compaction(&sf(&[1, 1, 1]), 0, &cfg));
+        assert!(!needs_compaction(&sf(&[1, 1, 1]), 1, &cfg));
+        assert!(!needs_compaction(&sf(&[1, 1]), 0, &cfg));
+        assert!(!needs_compaction(&sf(&[1]), 5, &cfg));
+    }
+
+    // --- major compaction timing (SortedCompactionPolicy.getNextMajorCompactTime) ---
+
+    #[test]
+    fn java_random_matches_jdk() {
+        // new Random(42).nextDouble(), new Random(0).nextDouble(), new Random(42).nextInt(),
+        // new Random(42).nextFloat() as printed by a JDK.
+        assert_eq!(JavaRandom::new(42).next_double(), 0.7275636800328681);
+        assert_eq!(JavaRandom::new(0).next_double(), 0.730967787376657);
+        assert_eq!(JavaRandom::new(-1).next_double(), 0.26894263088050496);
+        assert_eq!(JavaRandom::new(42).next_int(), -1_170_105_035);
+        assert_eq!(JavaRandom::new(42).next_float(), 0.7275637f32);
+    }
+
+    #[test]
+    fn java_helpers() {
+        assert_eq!(java_string_hash("abc"), 96354);
+        assert_eq!(java_string_hash(""), 0);
+        assert_eq!(java_round(2.5), 3);
+        assert_eq!(java_round(-2.5), -2);
+        assert_eq!(java_round(0.49999999999999994), 0);
+        assert_eq!(java_round(f64::NAN), 0);
+        assert_eq!(java_round(1e300), i64::MAX);
+    }
+
+    fn default_major_cfg() -> CompactionConfig {
+        CompactionConfig {
+            major_period_ms: 604_800_000,
+            major_jitter: 0.5,
+            ..hbase_test_cfg()
+        }
+    }
+
+    fn with_hash(h: u64) -> Vec<FileInfo> {
+        let mut f = sf(&[10, 10]);
+        f[0].name_hash = h;
+        f
+    }
+
+    #[test]
+    fn major_interval_seeded_by_first_file() {
+        let cfg = default_major_cfg();
+        // j = round(604800000 × 0.5) = 302400000; seed 42: r = 0.7275636800328681,
+        // round(604800000 × r) = 440030514 ⇒ 604800000 + 302400000 − 440030514.
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(42), &cfg),
+            467_169_486
+        );
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(0), &cfg),
+            465_110_682
+        );
+        // name_hash 0xFFFF_FFFF is the Java int −1.
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(0xFFFF_FFFF), &cfg),
+            744_543_497
+        );
+        // "abc".hashCode() = 96354.
+        let h = java_string_hash("abc") as u32 as u64;
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(h), &cfg),
+            337_365_723
+        );
+        // Jitter 0 ⇒ the period; period 0 ⇒ 0; no files ⇒ 0.
+        let flat = CompactionConfig {
+            major_jitter: 0.0,
+            ..cfg.clone()
+        };
+        assert_eq!(
+            major_compaction_interval_ms(&with_hash(42), &flat),
+            604_800_000
+        );
+        let off = CompactionConfig {
+            major_period_ms: 0,
+            ..cfg.clone()
+        };
+        assert_eq!(major_compaction_interval_ms(&with_hash(42), &off), 0);
+        assert_eq!(major_compaction_interval_ms(&[], &cfg), 0);
+    }
+
+    #[test]
+    fn major_interval_envelope() {
+        let cfg = default_major_cfg();
+        for h in (0..2_000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
+            let v = major_compaction_interval_ms(&with_hash(h), &cfg);
+            assert!((302_400_000..=907_200_000).contains(&v), "{h}: {v}");
+        }
+    }
+
+    #[test]
+    fn major_due_boundaries() {
+        let cfg = default_major_cfg();
+        let created = 5_000u64;
+        let mut files = with_hash(42);
+        for f in &mut files {
+            f.created_ms = created;
+        }
+        let next = 467_169_486u64;
+        // Due when created < now − next, i.e. now > created + next.
+        assert!(!major_due(&files, &cfg, created + next));
+        assert!(major_due(&files, &cfg, created + next + 1));
+        // 3.5 days is never enough, 10.5 days always is (any seed).
+        let mut any = with_hash(7);
+        for f in &mut any {
+            f.created_ms = created;
+        }
+        assert!(!major_due(&any, &cfg, created + 302_400_000));
+        assert!(major_due(&any, &cfg, created + 907_200_001));
+        // The oldest file decides.
+        files[1].created_ms = 1;
+        assert!(major_due(&files, &cfg, 1 + next + 1));
+        // A lone file is skipped (major or not: no TTL, locality threshold 0).
+        let lone = &files[..1];
+        assert!(!major_due(lone, &cfg, u64::MAX / 2));
+        // Modification time 0 never triggers (HBase requires lowTimestamp > 0).
+        let mut zero = with_hash(42);
+        zero[0].created_ms = 0;
+        assert!(!major_due(&zero, &cfg, u64::MAX / 2));
+        // Periodic majors off.
+        let off = CompactionConfig {
+            major_period_ms: 0,
+            ..cfg
+        };
+        assert!(!major_due(&files, &off, u64::MAX / 2));
+    }
+
+    #[test]
+    fn config_from_default_settings() {
+        let s = Settings::resolve(
+            &crate::config::SiteConfig::with_defaults(),
+            &crate::config::TableAttributes::default(),
+        )
+        .expect("defaults");
+        let c = CompactionConfig::from_settings(&s);
+        assert_eq!(c.min_files, 3);
+        assert_eq!(c.max_files, 10);
+        assert_eq!(c.min_size, 134_217_728);
+        assert_eq!(c.max_size, i64::MAX as u64);
+        assert_eq!(c.offpeak_max_size, c.max_size);
+        assert_eq!(c.ratio, 1.2f32 as f64);
+        assert_eq!(c.offpeak_ratio, 5.0);
+        assert_eq!(c.blocking_store_files, 16);
+        assert_eq!(c.major_period_ms, 604_800_000);
+        assert_eq!(c.major_jitter, 0.5);
+    }
+
+    #[test]
+    fn degenerate_configs_do_not_panic() {
+        let files = sf(&[5, 4, 3, 2, 1]);
+        for (min_files, max_files) in [(0, 0), (0, 3), (1, 1), (7, 2), (usize::MAX, usize::MAX)] {
+            let cfg = CompactionConfig {
+                min_files,
+                max_files,
+                blocking_store_files: 0,
+                ..hbase_test_cfg()
+            };
+            for policy in [Policy::Exploring, Policy::RatioBased] {
+                let _ = select_after(&files, &cfg, opts(), 0, policy);
+                let _ = select_after(&files, &cfg, major(), 0, policy);
+            }
+        }
+        let huge = sf(&[u64::MAX, u64::MAX, u64::MAX]);
+        let cfg = CompactionConfig {
+            max_size: u64::MAX,
+            major_period_ms: u64::MAX,
+            major_jitter: 1e9,
+            ..hbase_test_cfg()
+        };
+        let r = select(&huge, &cfg, major()).expect("major");
+        assert_eq!(r.size, u64::MAX);
+        let _ = major_due(&huge, &cfg, u64::MAX);
+    }
 }
