@@ -405,7 +405,7 @@ impl HFileBuilder {
         self.cur = (rest - (nb - 1) * per_block) * s;
 
         // Index keys of the blocks starting in this row.
-        let copy_boundary = |cell: u64| cell % c == 0;
+        let copy_boundary = |cell: u64| cell.is_multiple_of(c);
         let k0 = if f == 0 || copy_boundary(f) {
             fake_key
         } else {
@@ -413,7 +413,7 @@ impl HFileBuilder {
         };
         let k_in = if k_scale == 1 {
             full_key // inside one real row: same row and family, shortened qualifier
-        } else if c == 1 || (per_block % c == 0 && copy_boundary(f)) {
+        } else if c == 1 || (per_block.is_multiple_of(c) && copy_boundary(f)) {
             fake_key // every later block starts at a copy boundary (estimate)
         } else {
             full_key
@@ -622,10 +622,12 @@ impl HFile {
             .checked_sub(1)?;
         let run = self.runs[r];
         let row = (run.row_and_flag & !RUN_FLAG) as usize;
-        if run.first_block == b && run.row_and_flag & RUN_FLAG != 0 && row > 0 {
-            if let Some(m) = fake_row(self.row(row - 1), self.row(row)) {
-                return Some(Cow::Owned(m));
-            }
+        if run.first_block == b
+            && run.row_and_flag & RUN_FLAG != 0
+            && row > 0
+            && let Some(m) = fake_row(self.row(row - 1), self.row(row))
+        {
+            return Some(Cow::Owned(m));
         }
         self.row_at(row).map(Cow::Borrowed)
     }
