@@ -1,8 +1,18 @@
 //! Store files (HFiles): what a flush or compaction writes, its block index, its midkey, its
 //! on-disk length, and the Reference/HFileLink files daughters get after a split.
-//! (CONTRACT STUB — the storefile work replaces this file and keeps these names and signatures.)
+//!
+//! The writer model lives in [`hfile`] (HBase `HFileWriterImpl` + `HFileBlockIndex` +
+//! `CompoundBloomFilterWriter`), fake index keys in [`fake_key`], and the store-side view
+//! (Reference / HFileLink after a split, compaction merge) in this file.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::Arc;
+
+pub mod fake_key;
+pub mod hfile;
+
+pub use hfile::{HFile, HFileBuilder, SizeBreakdown};
 
 /// How the family's cells are shaped (the same for every row of a scenario's family).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -30,86 +40,6 @@ pub struct FileFormat {
     pub index_block_min_entries: u32,
     /// ROW bloom filter on (the family default).
     pub row_bloom: bool,
-}
-
-/// The immutable content of one written HFile: the emulated rows it holds (sorted), each
-/// standing for `scale` real rows, and what HBase would have on disk.
-#[derive(Debug)]
-pub struct HFile {
-    _private: (),
-}
-
-/// Builds an [`HFile`] from rows appended in sorted order.
-#[derive(Debug)]
-pub struct HFileBuilder {
-    _private: (),
-}
-
-impl HFileBuilder {
-    /// A builder for a file of `shape` cells in `format`, where each appended row stands for
-    /// `scale` real rows.
-    pub fn new(shape: CellShape, format: FileFormat, scale: u64) -> HFileBuilder {
-        let _ = (shape, format, scale);
-        HFileBuilder { _private: () }
-    }
-
-    /// Appends one emulated row (keys must be appended in strictly increasing order).
-    pub fn append(&mut self, row: &[u8]) {
-        let _ = row;
-    }
-
-    /// Finishes the file. `None` if no row was appended.
-    pub fn finish(self) -> Option<HFile> {
-        None
-    }
-}
-
-impl HFile {
-    /// `reader.length()`: on-disk bytes including block headers, checksums, index, bloom, trailer.
-    pub fn length(&self) -> u64 {
-        0
-    }
-    /// Real rows (emulated rows × scale).
-    pub fn rows(&self) -> u64 {
-        0
-    }
-    /// Emulated rows stored.
-    pub fn emulated_rows(&self) -> usize {
-        0
-    }
-    /// Uncompressed cell bytes (KeyValue serialized sizes).
-    pub fn data_bytes(&self) -> u64 {
-        0
-    }
-    /// First row key.
-    pub fn first_row(&self) -> &[u8] {
-        &[]
-    }
-    /// Last row key.
-    pub fn last_row(&self) -> &[u8] {
-        &[]
-    }
-    /// Data blocks.
-    pub fn data_blocks(&self) -> u64 {
-        0
-    }
-    /// `HFileBlockIndex...midkey()` as a row (the row part of the midkey cell).
-    pub fn midkey_row(&self) -> Option<Vec<u8>> {
-        None
-    }
-    /// `StoreUtils.getFileSplitPoint`: the midkey row, or `None` when it equals the first or last row.
-    pub fn split_point(&self) -> Option<Vec<u8>> {
-        None
-    }
-    /// The emulated rows in `[start, end)` (empty end = unbounded), in order.
-    pub fn rows_in<'a>(
-        &'a self,
-        start: &'a [u8],
-        end: &'a [u8],
-    ) -> impl Iterator<Item = &'a [u8]> + 'a {
-        let _ = (start, end);
-        std::iter::empty()
-    }
 }
 
 /// A store file as a store sees it: a real file, a half-file Reference, or an HFileLink.
@@ -152,26 +82,118 @@ impl StoreFile {
     pub fn is_reference(&self) -> bool {
         matches!(self.kind, FileKind::Reference { .. })
     }
+    /// Visible key range `[start, end)` of the underlying file (empty end = unbounded).
+    pub fn range(&self) -> (&[u8], &[u8]) {
+        match &self.kind {
+            FileKind::Reference { start, end } => (start, end),
+            FileKind::Real | FileKind::Link => (&[], &[]),
+        }
+    }
+    /// Row indices `[lo, hi)` of the file visible through this store file.
+    fn visible(&self) -> (usize, usize) {
+        let (s, e) = self.range();
+        self.file.index_range(s, e)
+    }
+    /// Emulated rows visible through this store file.
+    pub fn visible_emulated_rows(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        let (s, e) = self.range();
+        self.file.rows_in(s, e)
+    }
+    /// Number of emulated rows visible through this store file.
+    pub fn emulated_rows(&self) -> usize {
+        let (lo, hi) = self.visible();
+        hi - lo
+    }
     /// Real rows visible through this store file.
     pub fn rows(&self) -> u64 {
-        0
+        self.emulated_rows() as u64 * self.file.scale()
+    }
+    /// First and last visible rows (`HalfStoreFileReader.getFirstKey/getLastKey` rows).
+    pub fn first_last_row(&self) -> Option<(&[u8], &[u8])> {
+        let (lo, hi) = self.visible();
+        if lo == hi {
+            return None;
+        }
+        Some((self.file.row_at(lo)?, self.file.row_at(hi - 1)?))
     }
     /// Split this store file for daughters `[region_start, split_row)` and `[split_row, region_end)`:
     /// `None` for a daughter whose range misses the file, a Link when the file lies wholly on one
     /// side, a Reference otherwise (`HRegionFileSystem.splitStoreFile`).
+    ///
+    /// HBase compares `firstOnRow(split_row)` with the visible first/last cells, i.e.
+    /// bottom: none if split ≤ first, link if split > last; top: none if split > last, link
+    /// if split ≤ first. A Reference lying wholly on one side stays the same Reference (HBase
+    /// never splits a store with references; a Link of a Link stays a Link).
     pub fn split(&self, split_row: &[u8]) -> (Option<StoreFile>, Option<StoreFile>) {
-        let _ = split_row;
-        (None, None)
+        let Some((first, last)) = self.first_last_row() else {
+            return (None, None);
+        };
+        let whole = || StoreFile {
+            kind: match &self.kind {
+                FileKind::Real | FileKind::Link => FileKind::Link,
+                r @ FileKind::Reference { .. } => r.clone(),
+            },
+            ..self.clone()
+        };
+        let with = |kind| StoreFile {
+            kind,
+            ..self.clone()
+        };
+        let (start, end) = self.range();
+        let bottom = if split_row <= first {
+            None
+        } else if split_row > last {
+            Some(whole())
+        } else {
+            Some(with(FileKind::Reference {
+                start: start.to_vec(),
+                end: split_row.to_vec(),
+            }))
+        };
+        let top = if split_row > last {
+            None
+        } else if split_row <= first {
+            Some(whole())
+        } else {
+            Some(with(FileKind::Reference {
+                start: split_row.to_vec(),
+                end: end.to_vec(),
+            }))
+        };
+        (bottom, top)
     }
 }
 
 /// Writes the compaction of `inputs` (their visible rows merged in key order) as one new file.
+///
+/// With VERSIONS=1 a row present in several inputs is one (row, family, qualifier) with several
+/// versions; both minor and major compactions keep only the newest (`ScanQueryMatcher` /
+/// `ColumnTracker.checkVersions` with maxVersions 1, `MinorCompactionScanQueryMatcher`), so each
+/// distinct row is written once. Cells keep their sequence ids (the mvcc vlong of the newest
+/// input's seq id is used for every cell).
 pub fn compact(
     inputs: &[&StoreFile],
     shape: CellShape,
     format: FileFormat,
     scale: u64,
 ) -> Option<HFile> {
-    let _ = (inputs, shape, format, scale);
-    None
+    let max_seq = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
+    let mut builder = HFileBuilder::new(shape, format, scale).with_max_sequence_id(max_seq);
+    let mut iters: Vec<_> = inputs.iter().map(|f| f.visible_emulated_rows()).collect();
+    let mut heap = BinaryHeap::with_capacity(iters.len());
+    for (i, it) in iters.iter_mut().enumerate() {
+        if let Some(r) = it.next() {
+            heap.push(Reverse((r, i)));
+        }
+    }
+    while let Some(Reverse((row, i))) = heap.pop() {
+        builder.append(row); // equal rows after the first are ignored by the builder
+        if let Some(next) = iters[i].next() {
+            heap.push(Reverse((next, i)));
+        }
+    }
+    builder.finish()
 }
+
+#[cfg(test)]
+mod tests;
