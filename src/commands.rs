@@ -78,17 +78,42 @@ pub fn run(args: &RunArgs) -> CmdResult {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
+    // Plan every run first (errors before any work), then run generators side by side: each run
+    // is independent and deterministic, so running them in parallel changes nothing but time.
+    let plans: Vec<plan::RunPlan> = specs
+        .iter()
+        .map(|g| plan::plan_run(&s, g))
+        .collect::<Result<_, _>>()?;
+    let parallel = threads.min(plans.len()).max(1);
+    let per_run = (threads / parallel).max(1);
+    let queue = parking_lot::Mutex::new(plans.into_iter().enumerate().collect::<Vec<_>>());
+    let done = parking_lot::Mutex::new(std::collections::BTreeMap::new());
+    std::thread::scope(|scope| {
+        for _ in 0..parallel {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().pop();
+                    let Some((i, plan)) = next else { break };
+                    let started = std::time::Instant::now();
+                    let opts = engine::RunOptions {
+                        scale: args.scale,
+                        threads: per_run,
+                    };
+                    let r =
+                        engine::run(&s, plan, opts).map(|r| (r, started.elapsed().as_secs_f64()));
+                    done.lock().insert(i, r);
+                }
+            });
+        }
+    });
+    // In scenario order, whatever order the runs finished in.
+    let outcomes = done.into_inner().into_values();
     let mut results = Vec::new();
     let mut timings = Vec::new();
-    for spec in specs {
-        let plan = plan::plan_run(&s, spec)?;
-        let started = std::time::Instant::now();
-        let opts = engine::RunOptions {
-            scale: args.scale,
-            threads,
-        };
-        results.push(engine::run(&s, plan, opts)?);
-        timings.push((spec.name.get_ref().clone(), started.elapsed().as_secs_f64()));
+    for o in outcomes {
+        let (r, secs) = o?;
+        timings.push((r.generator.clone(), secs));
+        results.push(r);
     }
     let report = crate::report::run::build(&s, &results);
     let mut text = report.to_text();

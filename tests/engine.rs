@@ -8,7 +8,10 @@ use hbase_emu::report::run as report;
 use hbase_emu::scenario::{self, Scenario};
 
 fn scenario(text: &str) -> Scenario {
-    let src = SourceText::from_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/test.toml"), text);
+    let src = SourceText::from_string(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/test.toml"),
+        text,
+    );
     scenario::load_source(src).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -69,7 +72,10 @@ fn rows_are_conserved_and_regions_tile_the_key_space() {
         }
         for sp in &r.splits {
             assert!(sp.split_key.as_slice() > sp.parent_start.as_slice());
-            assert!(sp.parent_end.is_empty() || sp.split_key < sp.parent_end, "split key inside its parent");
+            assert!(
+                sp.parent_end.is_empty() || sp.split_key < sp.parent_end,
+                "split key inside its parent"
+            );
         }
     }
 }
@@ -77,9 +83,12 @@ fn rows_are_conserved_and_regions_tile_the_key_space() {
 #[test]
 fn partition_keys_land_exactly_in_partition_regions() {
     // classic-partition-20-regions.toml at 1/50 of its size: 2 M rows, ids 1..=2 M, 20 regions.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/classic-partition-20-regions.toml"))
-        .unwrap()
-        .replace("rows = 100_000_000", "rows = 2_000_000");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/classic-partition-20-regions.toml"
+    ))
+    .unwrap()
+    .replace("rows = 100_000_000", "rows = 2_000_000");
     let s = scenario(&text);
     let r = &run(&s, 2, Some(1))[0];
     assert_eq!(r.regions.len(), 20);
@@ -92,10 +101,12 @@ fn partition_keys_land_exactly_in_partition_regions() {
 #[test]
 fn sampled_hash_regions_are_within_one_percent() {
     // classic-hash-10-regions.toml at 1/50 of its size.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/classic-hash-10-regions.toml"))
-        .unwrap()
-        .replace("rows = 100_000_000", "rows = 2_000_000")
-        ;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/classic-hash-10-regions.toml"
+    ))
+    .unwrap()
+    .replace("rows = 100_000_000", "rows = 2_000_000");
     let s = scenario(&text);
     let r = &run(&s, 2, None)[0];
     assert_eq!(r.regions.len(), 10);

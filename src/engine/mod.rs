@@ -229,6 +229,8 @@ struct Engine {
     regions: Vec<Region>,
     /// Live regions by start key (routing table).
     routing: Vec<(Vec<u8>, usize)>,
+    /// First 8 bytes of each routing start key (big-endian, zero-padded): integer compares first.
+    routing_prefix: Vec<u64>,
     servers: Vec<Server>,
     now: u64,
     events: BinaryHeap<Reverse<Scheduled>>,
@@ -408,6 +410,7 @@ impl Engine {
             cfg,
             regions: Vec::new(),
             routing: Vec::new(),
+            routing_prefix: Vec::new(),
             servers,
             now: 0,
             events: BinaryHeap::new(),
@@ -430,6 +433,7 @@ impl Engine {
                 fams.len(),
             );
             e.routing.push((r.start.clone(), id));
+            e.routing_prefix.push(prefix8(&r.start));
         }
         let period = e.cfg.settings.flush_check_period_ms.max(1) * NS_PER_MS;
         e.schedule(period, Event::Chore { n: 1 });
@@ -452,6 +456,7 @@ impl Engine {
         ) >> 40) as f32
             / (1u64 << 24) as f32;
         let policy = SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw);
+        self.servers[server].online_regions += 1;
         self.regions.push(Region {
             id,
             start,
@@ -491,10 +496,12 @@ impl Engine {
         {
             return last;
         }
-        let i = self
-            .routing
-            .partition_point(|(start, _)| start.as_slice() <= key);
-        let id = self.routing[i.saturating_sub(1)].1;
+        // Candidates with a start prefix ≤ the key's; full compares only among equal prefixes.
+        let p = prefix8(key);
+        let hi = self.routing_prefix.partition_point(|&x| x <= p);
+        let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
+        let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
+        let id = self.routing[j.saturating_sub(1)].1;
         self.last_region = Some(id);
         id
     }
@@ -640,22 +647,19 @@ impl Engine {
         }
     }
 
-    /// `MemStoreFlusher.flushOneForGlobalPressure`: while above the low mark, flush the largest
-    /// regions (not already flushing) until the queued flushes would bring the server below it.
+    /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, its
+    /// flush handlers keep flushing the region with the largest memstore, one at a time each.
     fn global_pressure(&mut self, server: usize) {
-        let queued: u64 = self
-            .regions
-            .iter()
-            .filter(|r| {
-                r.server == server && r.state == RegionState::Open && (r.flush_queued || r.flushing)
-            })
-            .map(Region::memstore_heap)
-            .sum();
-        let mut projected = self.servers[server].memstore_heap.saturating_sub(queued);
-        if projected < self.cfg.global_low {
+        let s = &self.servers[server];
+        let busy = s.flushes_running as usize + s.flush_queue.len();
+        if s.memstore_heap < self.cfg.global_low
+            || busy >= self.cfg.settings.flusher_count.max(1) as usize
+        {
             return;
         }
-        let mut candidates: Vec<(u64, usize)> = self
+        // Largest active memstore first; ties go to the lower region id (HBase's TreeMap keyed
+        // by size keeps one of equal-sized regions; any fixed choice is as faithful).
+        let best = self
             .regions
             .iter()
             .filter(|r| {
@@ -665,15 +669,10 @@ impl Engine {
                     && !r.flushing
                     && r.active_heap() > 0
             })
-            .map(|r| (r.active_heap(), r.id))
-            .collect();
-        candidates.sort_unstable_by(|a, b| b.cmp(a));
-        for (heap, id) in candidates {
-            if projected < self.cfg.global_low {
-                break;
-            }
+            .map(|r| (r.active_heap(), Reverse(r.id)))
+            .max();
+        if let Some((_, Reverse(id))) = best {
             self.request_flush(id);
-            projected = projected.saturating_sub(heap);
         }
     }
 
@@ -855,6 +854,7 @@ impl Engine {
             self.request_flush(region);
         }
         self.start_flushes(server);
+        self.global_pressure(server);
     }
 
     fn file_infos(store: &Store) -> Vec<FileInfo> {
@@ -1069,11 +1069,7 @@ impl Engine {
     /// `HRegion.checkSplit` + `CompactSplit.requestSplit`. True if a split was started.
     fn check_split(&mut self, region: usize) -> bool {
         let server = self.regions[region].server;
-        let online = self
-            .regions
-            .iter()
-            .filter(|r| r.server == server && r.state != RegionState::Retired)
-            .count();
+        let online = self.servers[server].online_regions;
         if online as u64 >= self.cfg.settings.region_split_limit as u64 {
             return false;
         }
@@ -1195,6 +1191,7 @@ impl Engine {
             b_stores.push(sb);
         }
         self.regions[region].state = RegionState::Retired;
+        self.servers[server].online_regions -= 1;
         let servers = self.servers.len();
         let b_server = if self.cfg.settings.auto_separate_children && servers > 1 {
             (server
@@ -1232,6 +1229,7 @@ impl Engine {
             .expect("parent is routed");
         self.routing[pos] = (start.clone(), a);
         self.routing.insert(pos + 1, (row.clone(), b));
+        self.routing_prefix.insert(pos + 1, prefix8(&row));
         self.splits.push(SplitRecord {
             at_ns: requested,
             done_ns: self.now,
@@ -1345,6 +1343,15 @@ impl Engine {
             max_filesize: cfg.settings.max_filesize,
         }
     }
+}
+
+/// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
+/// among keys sharing those bytes).
+fn prefix8(key: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = key.len().min(8);
+    b[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(b)
 }
 
 /// Builds the store file of a flush snapshot. Rows are thinned to about one per data block when

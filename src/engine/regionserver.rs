@@ -19,6 +19,9 @@ pub struct QueuedCompaction {
 pub struct Server {
     /// Regions waiting for a flush handler, with the time they were queued (ns).
     pub flush_queue: VecDeque<(usize, u64)>,
+    /// Online regions (open or splitting): what `regionSplitLimit` and the increasing split
+    /// policies count.
+    pub online_regions: usize,
     /// Flushes running.
     pub flushes_running: u32,
     /// Compactions waiting for the small pool.

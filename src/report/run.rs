@@ -187,8 +187,8 @@ pub struct SizesJson {
     pub p90: u64,
     /// Largest.
     pub max: u64,
-    /// Regions that stopped receiving writes (none in the last 10 % of the ingest) while under half
-    /// the split size.
+    /// Regions that stopped receiving writes while under half the split size: open before the
+    /// last 10 % of the ingest and not written to during it.
     pub cold_regions: usize,
 }
 
@@ -326,11 +326,14 @@ fn run_json(r: &RunResult) -> RunJson {
         .min()
         .unwrap_or(1);
     let cold_before = r.ingest_ns - r.ingest_ns / 10;
-    let mut hist = Histogram::<u64>::new(3).expect("3 significant digits is valid");
+    let mut hist =
+        Histogram::<u64>::new_with_bounds(1, u64::MAX >> 1, 3).expect("valid histogram bounds");
     let mut cold = 0;
     for reg in &r.regions {
         hist.saturating_record(reg.store_bytes());
-        let quiet = reg.last_write_ns.is_none_or(|t| t < cold_before);
+        // Cold: open through the last 10 % of the load yet written to before it (or never).
+        let open_then = reg.opened_ns < cold_before;
+        let quiet = open_then && reg.last_write_ns.is_none_or(|t| t < cold_before);
         if quiet && reg.store_bytes() < r.max_filesize / 2 {
             cold += 1;
         }
