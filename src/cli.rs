@@ -14,13 +14,13 @@ use crate::diag::InputError;
     version,
     about = "Emulate how HBase 2.x regions grow, split and spread over RegionServers",
     long_about = "hbase-emu emulates what HBase 2.x does with a table's writes: rowkey layout, pre-split keys, \
-                  region size and RegionServer count.\n\nWith no command it checks the built-in headline \
+                  region size and RegionServer count.\n\nWith no command it runs the built-in headline \
                   scenario (4 TB, 10 RegionServers, 2 GB regions; sequential vs hashed vs salted keys) and \
-                  prints its plan.",
+                  prints the comparison.",
     after_help = "Exit status: 0 ok, 2 usage or input error (the message names file, line, column and field)."
 )]
 pub struct Cli {
-    /// What to do (default: `check` the built-in headline scenario).
+    /// What to do (default: `run` the built-in headline scenario).
     #[command(subcommand)]
     pub command: Option<Command>,
 }

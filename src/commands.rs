@@ -86,6 +86,24 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .collect::<Result<_, _>>()?;
     let parallel = threads.min(plans.len()).max(1);
     let per_run = (threads / parallel).max(1);
+    // A progress bar per run on stderr, only when it is a terminal.
+    let bars = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        let multi = indicatif::MultiProgress::new();
+        let style =
+            indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {percent:>3}% {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> ");
+        let bars: Vec<indicatif::ProgressBar> = plans
+            .iter()
+            .map(|p| {
+                let b = multi.add(indicatif::ProgressBar::new(100));
+                b.set_style(style.clone());
+                b.set_prefix(p.generator.name.clone());
+                b
+            })
+            .collect();
+        (multi, bars)
+    });
     let queue = parking_lot::Mutex::new(plans.into_iter().enumerate().collect::<Vec<_>>());
     let done = parking_lot::Mutex::new(std::collections::BTreeMap::new());
     std::thread::scope(|scope| {
@@ -106,6 +124,9 @@ pub fn run(args: &RunArgs) -> CmdResult {
             });
         }
     });
+    if let Some((multi, _)) = &bars {
+        let _ = multi.clear();
+    }
     // In scenario order, whatever order the runs finished in.
     let outcomes = done.into_inner().into_values();
     let mut results = Vec::new();
@@ -157,16 +178,18 @@ pub fn run(args: &RunArgs) -> CmdResult {
     Ok(())
 }
 
-/// `hbase-emu` with no command: check the built-in headline scenario.
-pub fn check_default() -> CmdResult {
-    let args = CheckArgs {
-        scenario: Some(scenario::default_scenario_path()),
-        seed: None,
+/// `hbase-emu` with no command: run the built-in headline scenario and print the comparison.
+pub fn run_default() -> CmdResult {
+    run(&RunArgs {
+        scenario: None,
         generators: Vec::new(),
-        format: Format::Text,
-        sample_keys: 5,
-    };
-    check(&args)
+        format: RunFormat::Text,
+        out: None,
+        seed: None,
+        threads: None,
+        scale: None,
+        timings: false,
+    })
 }
 
 fn settings_lines(s: &Scenario) -> Result<Vec<(String, String, String)>, InputError> {

@@ -10,7 +10,7 @@ use hbase_emu::commands;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => commands::check_default(),
+        None => commands::run_default(),
         Some(Command::Run(a)) => commands::run(&a),
         Some(Command::Check(a)) => commands::check(&a),
         Some(Command::Keys(a)) => commands::keys(&a),

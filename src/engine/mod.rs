@@ -246,6 +246,16 @@ struct Engine {
 
 /// Runs one generator of a scenario and returns what happened.
 pub fn run(scenario: &Scenario, plan: RunPlan, opts: RunOptions) -> Result<RunResult, InputError> {
+    run_with_progress(scenario, plan, opts, &|_, _| {})
+}
+
+/// [`run`], calling `progress(done, total)` (emulated rows) as keys are applied.
+pub fn run_with_progress(
+    scenario: &Scenario,
+    plan: RunPlan,
+    opts: RunOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<RunResult, InputError> {
     let w = &scenario.workload;
     let k = scale::choose(w.rows, opts.scale.or(w.scale));
     let sampling = Sampling {
@@ -258,8 +268,12 @@ pub fn run(scenario: &Scenario, plan: RunPlan, opts: RunOptions) -> Result<RunRe
     let regions_initial = engine.routing.len();
     let generator = plan.generator;
     let threads = opts.threads.max(1);
+    let total = sampling.emulated();
     generate(&generator, sampling, threads, |b, key| {
         engine.write(key, sampling.weight(b));
+        if (b + 1) % CHUNK == 0 || b + 1 == total {
+            progress(b + 1, total);
+        }
     })?;
     let ingest_ns = engine.now;
     engine.drain();
@@ -475,6 +489,7 @@ impl Engine {
             rows: 0,
             last_write_ns: None,
             blocked_ns: 0,
+            memstore_peak: 0,
         });
         id
     }
@@ -535,6 +550,7 @@ impl Engine {
         self.catch_up();
         // Wait while the region is offline (split in progress) or blocked.
         let mut region = self.route(key);
+        let mut too_busy = false;
         loop {
             let r = &self.regions[region];
             if r.state != RegionState::Open {
@@ -550,6 +566,7 @@ impl Engine {
             let server = r.server;
             if r.memstore_heap() > blocking {
                 // HRegion.checkResources: RegionTooBusyException until the flush completes.
+                too_busy = true;
                 self.request_flush(region);
                 let t0 = self.now;
                 if !self.advance() {
@@ -577,10 +594,10 @@ impl Engine {
             }
             break;
         }
-        self.apply_write(region, key, weight);
+        self.apply_write(region, key, weight, too_busy);
     }
 
-    fn apply_write(&mut self, region: usize, key: &[u8], weight: u64) {
+    fn apply_write(&mut self, region: usize, key: &[u8], weight: u64, too_busy: bool) {
         let cfg = &self.cfg;
         let row_len = key.len() as u64;
         let mut data_total = 0;
@@ -618,7 +635,11 @@ impl Engine {
         r.write_requests += weight;
         r.rows += weight;
         r.last_write_ns = Some(self.now);
-        r.policy.record_writes(weight, 0, self.now / NS_PER_MS);
+        // BusyRegionSplitPolicy counts the writes that met RegionTooBusyException.
+        let blocked = if too_busy { weight } else { 0 };
+        r.policy
+            .record_writes(weight, blocked, self.now / NS_PER_MS);
+        r.memstore_peak = r.memstore_peak.max(r.memstore_heap());
         let over_flush = r.active_heap() > self.cfg.settings.flush_size;
         let s = &mut self.servers[server];
         s.memstore_heap += heap_total;

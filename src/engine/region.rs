@@ -83,6 +83,8 @@ pub struct Region {
     pub last_write_ns: Option<u64>,
     /// Time writes to this region waited on RegionTooBusy, ns.
     pub blocked_ns: u64,
+    /// Highest memstore heap (active + snapshot) seen.
+    pub memstore_peak: u64,
 }
 
 impl Region {
