@@ -200,19 +200,41 @@ pub struct ConfigArgs {
 }
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, then rename), or to
-/// stdout when `path` is None.
+/// stdout when `path` is None. Standard output closed by its reader (`hbase-emu … | head -1`)
+/// gives [`InputError::broken_pipe`], which the binary treats as a normal end (exit 0, no
+/// message); every other failure is a real error.
 pub fn write_output(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), InputError> {
     let Some(path) = path else {
         let mut out = std::io::stdout().lock();
         return out
             .write_all(bytes)
             .and_then(|_| out.flush())
-            .map_err(|e| InputError::new(format!("cannot write to standard output: {e}")));
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    InputError::broken_pipe()
+                } else {
+                    InputError::new(format!("cannot write to standard output: {e}"))
+                }
+            });
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
+    if !dir.is_dir() {
+        let problem = if dir.exists() {
+            format!("cannot write output: `{}` is not a directory", dir.display())
+        } else {
+            format!(
+                "cannot write output: the directory `{}` does not exist",
+                dir.display()
+            )
+        };
+        return Err(InputError::new(problem)
+            .in_file(path)
+            .expected("a file path in an existing directory"));
+    }
+    // Errors name the output path, never the hidden temporary file next to it.
     let fail =
         |e: std::io::Error| InputError::new(format!("cannot write output: {e}")).in_file(path);
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;

@@ -172,7 +172,8 @@ pub fn format_bytes(b: u64) -> String {
     }
     let mut v = b as f64 / 1024.0;
     let mut i = 0;
-    while v >= 1024.0 && i + 1 < UNITS.len() {
+    // Roll over when two decimals would round up to 1024.00 (e.g. 1 GiB − 1 byte).
+    while v >= 1023.995 && i + 1 < UNITS.len() {
         v /= 1024.0;
         i += 1;
     }
@@ -248,6 +249,10 @@ mod tests {
     fn formatting() {
         assert_eq!(format_bytes(512), "512 B");
         assert_eq!(format_bytes(2 << 30), "2.00 GiB");
+        // Values that round to 1024.00 of a unit roll over to the next one.
+        assert_eq!(format_bytes((1 << 30) - 1), "1.00 GiB");
+        assert_eq!(format_bytes((1 << 20) - 1), "1.00 MiB");
+        assert_eq!(format_bytes(1023), "1023 B");
         assert_eq!(format_duration_ms(1500), "1.5 s");
         assert_eq!(format_duration_ms(200_000), "3m 20s");
     }

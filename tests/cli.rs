@@ -608,3 +608,64 @@ fn bad_sampled_low_cardinality() {
     assert!(e.contains(&format!("{}:7:1", p.display())), "{e}");
     assert!(e.contains("table.presplit"), "{e}");
 }
+
+// ---- fixes from the new-user review ----
+
+/// A one-server, one-row scenario (singular wording).
+const ONE: &str = r#"name = "one"
+[cluster]
+regionservers = 1
+[workload]
+rows = 1
+[[generator]]
+name = "seq"
+kind = "sequential"
+"#;
+
+#[test]
+fn check_text_uses_singulars_and_sub_millisecond_ingest() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", ONE);
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("1 RegionServer,"), "{text}");
+    assert!(text.contains("1 row (ids"), "{text}");
+    assert!(text.contains("under 1 ms of ingest"), "{text}");
+    assert!(!text.contains("0 ms"), "{text}");
+}
+
+#[test]
+fn broken_pipe_on_stdout_is_a_normal_end() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
+        .args(["split-keys", "--algorithm", "uniform", "--regions", "1000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn output_into_a_missing_directory_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("nodir").join("x");
+    bin()
+        .args(["split-keys", "--algorithm", "hex", "--regions", "3", "-o"])
+        .arg(&target)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("does not exist")
+                .and(predicate::str::contains("nodir"))
+                .and(predicate::str::contains(".tmp").not()),
+        );
+}

@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::assignment::server_name;
 use crate::keynotation::to_string_binary;
 use crate::plan::{RegionJson, RunPlan};
-use crate::report::{align_right, table, thousands};
+use crate::report::{align_right, count_of, table};
 use crate::scenario::Scenario;
 use crate::units::{format_bytes, format_duration_ms};
 
@@ -130,8 +130,12 @@ impl PlanReport<'_> {
             s.seed
         ));
         o.push_str(&format!(
-            "Cluster   {} RegionServers, heap {} each\n",
-            s.cluster.regionservers,
+            "Cluster   {}, heap {} each\n",
+            count_of(
+                u128::from(s.cluster.regionservers),
+                "RegionServer",
+                "RegionServers"
+            ),
             format_bytes(s.cluster.heap_bytes)
         ));
         for f in &s.cluster.site_files {
@@ -158,8 +162,8 @@ impl PlanReport<'_> {
         let payload = w.payload_bytes();
         let secs = payload as f64 / w.rate_bytes_per_s as f64;
         o.push_str(&format!(
-            "Workload  {} rows (ids {}..{}), {} × {} value + {} qualifier = {} payload\n",
-            thousands(w.rows as u128),
+            "Workload  {} (ids {}..{}), {} × {} value + {} qualifier = {} payload\n",
+            count_of(u128::from(w.rows), "row", "rows"),
             w.first_id,
             w.first_id as u128 + w.rows as u128,
             w.columns,
@@ -167,10 +171,15 @@ impl PlanReport<'_> {
             format_bytes(w.qualifier_bytes),
             format_bytes(payload.min(u64::MAX as u128) as u64),
         ));
+        let ingest_ms = (secs * 1000.0) as u64;
+        let ingest = if ingest_ms == 0 {
+            "under 1 ms".to_string()
+        } else {
+            format!("at least {}", format_duration_ms(ingest_ms))
+        };
         o.push_str(&format!(
-            "          offered at {}/s: at least {} of ingest\n",
+            "          offered at {}/s: {ingest} of ingest\n",
             format_bytes(w.rate_bytes_per_s),
-            format_duration_ms((secs * 1000.0) as u64)
         ));
         if !self.settings.is_empty() {
             o.push_str("\nSettings\n");
