@@ -6,14 +6,14 @@ use crate::cli::{
     CheckArgs, ConfigArgs, Format, KeysArgs, RunArgs, RunFormat, SplitAlgorithm, SplitKeysArgs,
     write_output,
 };
-use crate::config::{self, Origin, SiteConfig, TableAttributes};
+use crate::config::{self, Origin, Settings, SiteConfig, TableAttributes};
 use crate::diag::InputError;
 use crate::engine;
 use crate::keygen::GeneratorSpec;
 use crate::keynotation::{to_hex, to_string_binary};
 use crate::plan::{self, RunPlan};
 use crate::presplit::{self, Algorithm};
-use crate::report::plan::PlanReport;
+use crate::report::plan::{PlanReport, SettingLine};
 use crate::report::table;
 use crate::scenario::{self, Scenario, ScenarioErrors};
 
@@ -144,13 +144,14 @@ pub fn check_default() -> CmdResult {
     check(&args)
 }
 
-fn settings_lines(s: &Scenario) -> Result<Vec<(String, String, String)>, InputError> {
+fn settings_lines(s: &Scenario) -> Result<Vec<SettingLine>, InputError> {
     let eff = config::effective(&s.site, &s.table.attributes)?;
     Ok(HEADLINE_KEYS
         .iter()
         .filter_map(|k| eff.iter().find(|e| e.key == *k))
         .map(|e| {
-            let value = match e.human() {
+            let human = e.human();
+            let display = match &human {
                 Some(h) => format!("{h} ({})", e.value),
                 // Class names: the simple name reads better and HBase-emu accepts it back.
                 None if e.value.starts_with("org.apache.") => {
@@ -158,9 +159,27 @@ fn settings_lines(s: &Scenario) -> Result<Vec<(String, String, String)>, InputEr
                 }
                 None => e.value.clone(),
             };
-            (e.key.clone(), value, e.origin.to_string())
+            SettingLine {
+                key: e.key.clone(),
+                value: e.value.clone(),
+                human,
+                display,
+                origin: e.origin.to_string(),
+            }
         })
         .collect())
+}
+
+/// Warnings of the configuration layers (final properties kept) and of the typed settings
+/// (values HBase corrects or ignores), each once, in that order.
+fn all_warnings(site: &SiteConfig, settings: &Settings) -> Vec<String> {
+    let mut out = site.warnings();
+    for w in &settings.warnings {
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    out
 }
 
 /// `hbase-emu check SCENARIO`
@@ -195,7 +214,7 @@ pub fn check(args: &CheckArgs) -> CmdResult {
     }
     let report = PlanReport {
         settings: settings_lines(&s)?,
-        warnings: s.site.warnings(),
+        warnings: all_warnings(&s.site, &s.settings),
         scenario: &s,
         runs,
         samples,
@@ -320,15 +339,53 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
                 .expected("e.g. --set hbase.hregion.max.filesize=2147483648")
                 .into());
         };
+        if k.trim().is_empty() {
+            return Err(InputError::new(format!("`{kv}` has an empty key"))
+                .field("--set")
+                .expected("KEY=VALUE with a property name, e.g. --set hbase.hregion.max.filesize=2147483648")
+                .into());
+        }
         site.set(k.trim(), v.trim(), Origin::CommandLine)?;
     }
-    let eff = config::effective(&site, &attrs)?;
+    // Type and range checks, as `check` makes them: a value HBase would refuse is an error here too.
+    let settings = Settings::resolve(&site, &attrs)?;
+    let warnings = all_warnings(&site, &settings);
+    let mut eff = config::effective(&site, &attrs)?;
+    // Derived keys left unset: show what HBase derives, where the configuration determines it.
+    let mut derived = vec![false; eff.len()];
+    for (e, d) in eff.iter_mut().zip(derived.iter_mut()) {
+        if e.value.is_empty()
+            && e.note.is_some()
+            && let Some(v) = config::derived_value(&settings, &e.key)
+        {
+            e.value = v.to_string();
+            e.note = e.note.as_ref().map(|n| n.replacen("unset: ", "derived: ", 1));
+            *d = true;
+        }
+    }
     let text = match args.format {
         Format::Json => {
             let rows: Vec<serde_json::Value> = eff
                 .iter()
-                .map(|e| serde_json::json!({"key": e.key, "value": e.value, "origin": e.origin.to_string()}))
+                .zip(&derived)
+                .map(|(e, d)| {
+                    let mut row = serde_json::json!({
+                        "key": e.key,
+                        "value": e.value,
+                        "human": e.human(),
+                        "origin": e.origin.to_string(),
+                        "derived": d,
+                    });
+                    if let Some(note) = &e.note {
+                        row["note"] = serde_json::Value::String(note.clone());
+                    }
+                    row
+                })
                 .collect();
+            // The JSON document stays an array of keys; warnings go to standard error.
+            for w in &warnings {
+                eprintln!("warning: {w}");
+            }
             serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n"
         }
         Format::Text => {
@@ -349,7 +406,7 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
             }
             let mut s = t.to_string();
             s.push('\n');
-            for w in site.warnings() {
+            for w in &warnings {
                 s.push_str(&format!("warning: {w}\n"));
             }
             s

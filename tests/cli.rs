@@ -640,7 +640,7 @@ fn broken_pipe_on_stdout_is_a_normal_end() {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-        .args(["split-keys", "--algorithm", "uniform", "--regions", "1000000"])
+        .args(["split-keys", "--algorithm", "uniform", "--regions", "200000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -666,6 +666,171 @@ fn output_into_a_missing_directory_says_so() {
         .stderr(
             predicate::str::contains("does not exist")
                 .and(predicate::str::contains("nodir"))
-                .and(predicate::str::contains(".tmp").not()),
+                .and(predicate::str::contains("os error").not()),
         );
+}
+
+fn site_xml(dir: &Path, props: &[(&str, &str)]) -> PathBuf {
+    let mut x = String::from("<configuration>\n");
+    for (k, v) in props {
+        x.push_str(&format!(
+            "<property>\n<name>{k}</name>\n<value>{v}</value>\n</property>\n"
+        ));
+    }
+    x.push_str("</configuration>\n");
+    write(dir, "site.xml", &x)
+}
+
+#[test]
+fn check_shows_settings_corrections_in_text_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    site_xml(
+        dir.path(),
+        &[("hbase.regionserver.global.memstore.size", "0.9")],
+    );
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nhbase_site = [\"site.xml\"]",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("warning: hbase.regionserver.global.memstore.size 0.9 is outside (0, 0.8]"),
+        "{text}"
+    );
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let w = v["warnings"].as_array().unwrap();
+    assert!(
+        w.iter().any(|w| w.as_str().unwrap().contains("HBase uses 0.4")),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn memstore_plus_block_cache_above_80_percent_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = site_xml(
+        dir.path(),
+        &[
+            ("hbase.regionserver.global.memstore.size", "0.5"),
+            ("hfile.block.cache.size", "0.4"),
+        ],
+    );
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nhbase_site = [\"site.xml\"]",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.contains("hbase.regionserver.global.memstore.size = 0.5"), "{e}");
+    assert!(e.contains("hfile.block.cache.size = 0.4"), "{e}");
+    assert!(e.contains(&format!("{}:", xml.display())), "{e}");
+    assert!(e.contains("refuses to start"), "{e}");
+    // 0.4 + 0.4 is exactly the limit: accepted.
+    bin()
+        .args(["config", "--set", "hfile.block.cache.size=0.4"])
+        .assert()
+        .success();
+    bin()
+        .args(["config", "--set", "hfile.block.cache.size=0.41"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("command line"));
+}
+
+#[test]
+fn config_type_checks_values_like_check() {
+    for set in [
+        "hbase.hregion.memstore.flush.size=banana",
+        "hbase.regionserver.region.split.policy=Bogus",
+        "hbase.hregion.memstore.flush.size=1000",
+    ] {
+        bin()
+            .args(["config", "--set", set])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(set.split('=').next().unwrap()));
+    }
+    bin()
+        .args(["config", "--set", "=5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`--set`").and(predicate::str::contains("empty key")));
+    let dir = tempfile::tempdir().unwrap();
+    let xml = site_xml(dir.path(), &[("hbase.hregion.memstore.flush.size", "banana")]);
+    bin()
+        .args(["config", "--config"])
+        .arg(&xml)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("{}:4:", xml.display())));
+    let p = write(dir.path(), "s.toml", BASE);
+    bin()
+        .args(["config", "--set", "hbase.hregion.memstore.flush.size=1000", "--scenario"])
+        .arg(&p)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn check_json_settings_carry_raw_value_human_and_origin() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let settings = v["settings"].as_array().unwrap();
+    let max = settings
+        .iter()
+        .find(|s| s["key"] == "hbase.hregion.max.filesize")
+        .expect("key field");
+    assert_eq!(max["value"], "10737418240");
+    assert_eq!(max["human"], "10.00 GiB");
+    assert_eq!(max["origin"], "default");
+    let policy = settings
+        .iter()
+        .find(|s| s["key"] == "hbase.regionserver.region.split.policy")
+        .unwrap();
+    assert_eq!(
+        policy["value"],
+        "org.apache.hadoop.hbase.regionserver.SteppingSplitPolicy"
+    );
+    assert!(policy["human"].is_null());
+    assert!(settings.iter().all(|s| s.get("name").is_none()));
+}
+
+#[test]
+fn config_json_gives_derived_values_and_notes() {
+    let out = bin().args(["config", "--format", "json"]).output().unwrap();
+    assert!(out.status.success());
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let find = |k: &str| rows.iter().find(|r| r["key"] == k).unwrap().clone();
+    let initial = find("hbase.increasing.policy.initial.size");
+    assert_eq!(initial["value"], "268435456");
+    assert_eq!(initial["derived"], true);
+    assert!(initial["note"].as_str().unwrap().contains("2 x memstore flush size"));
+    let maxlogs = find("hbase.regionserver.maxlogs");
+    assert_eq!(maxlogs["value"], "");
+    assert_eq!(maxlogs["derived"], false);
+    assert!(maxlogs["note"].as_str().unwrap().contains("max(32"));
+    assert_eq!(find("hfile.block.cache.size")["value"], "0.4");
 }

@@ -9,12 +9,27 @@ use crate::report::{align_right, count_of, table};
 use crate::scenario::Scenario;
 use crate::units::{format_bytes, format_duration_ms};
 
+/// One headline setting of `check`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingLine {
+    /// HBase property name.
+    pub key: String,
+    /// Raw effective value (bytes as digits, full class names), as `config` prints it.
+    pub value: String,
+    /// The value in human units (`2.00 GiB`, `5m 00s`) for byte and millisecond keys.
+    pub human: Option<String>,
+    /// What the text report shows (human units and raw value, simple class names).
+    pub display: String,
+    /// Where the value came from.
+    pub origin: String,
+}
+
 /// A checked scenario and its planned runs.
 pub struct PlanReport<'a> {
     /// The scenario.
     pub scenario: &'a Scenario,
-    /// Headline settings as (label, value, origin) lines.
-    pub settings: Vec<(String, String, String)>,
+    /// Headline settings.
+    pub settings: Vec<SettingLine>,
     /// One per generator run.
     pub runs: Vec<RunPlan>,
     /// Sample keys per run (toStringBinary), same order as `runs`.
@@ -46,8 +61,9 @@ struct ScenarioJson<'a> {
 
 #[derive(Serialize)]
 struct SettingJson<'a> {
-    name: &'a str,
+    key: &'a str,
     value: &'a str,
+    human: Option<&'a str>,
     origin: &'a str,
 }
 
@@ -90,10 +106,11 @@ impl PlanReport<'_> {
             settings: self
                 .settings
                 .iter()
-                .map(|(n, v, o)| SettingJson {
-                    name: n,
-                    value: v,
-                    origin: o,
+                .map(|l| SettingJson {
+                    key: &l.key,
+                    value: &l.value,
+                    human: l.human.as_deref(),
+                    origin: &l.origin,
                 })
                 .collect(),
             warnings: &self.warnings,
@@ -184,8 +201,8 @@ impl PlanReport<'_> {
         if !self.settings.is_empty() {
             o.push_str("\nSettings\n");
             let mut t = table(&["setting", "value", "from"]);
-            for (n, v, from) in &self.settings {
-                t.add_row(vec![n.clone(), v.clone(), from.clone()]);
+            for l in &self.settings {
+                t.add_row(vec![l.key.clone(), l.display.clone(), l.origin.clone()]);
             }
             o.push_str(&t.to_string());
             o.push('\n');
