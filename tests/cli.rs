@@ -834,3 +834,56 @@ fn config_json_gives_derived_values_and_notes() {
     assert!(maxlogs["note"].as_str().unwrap().contains("max(32"));
     assert_eq!(find("hfile.block.cache.size")["value"], "0.4");
 }
+
+#[test]
+fn fractional_counts_are_errors() {
+    for rows in ["\"1.5\"", "1.5", "\"1.2345k\""] {
+        let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", &format!("rows = {rows}")));
+        assert_names(&e, &p, "11:8", "workload.rows", "not a whole number");
+    }
+}
+
+#[test]
+fn data_smaller_than_one_row_is_an_error() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "rows = 1000",
+        "data = \"1\"\nrow = { value = \"3KB\" }",
+    ));
+    assert_names(&e, &p, "11:8", "workload.data", "less than one row's payload");
+    // Not a multiple of the row payload: whole rows, no error.
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace("rows = 1000", "data = \"7KB\"\nrow = { value = \"3KB\" }"),
+    );
+    bin()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 rows (ids 0..2)"));
+}
+
+#[test]
+fn missing_tables_and_fields_are_named_by_dotted_path() {
+    let (e, p, _d) = check_fails(&BASE.replace("[workload]\nrows = 1000\n", ""));
+    assert_names(&e, &p, "1:1", "workload", "missing field `workload`");
+    assert!(!e.contains("`name`"), "{e}");
+    let (e, p, _d) = check_fails(&BASE.replace("[cluster]\nregionservers = 3\n", ""));
+    assert_names(&e, &p, "1:1", "cluster", "missing field `cluster`");
+    assert!(!e.contains("`schema_version`"), "{e}");
+    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "heap = \"8GB\""));
+    assert_names(&e, &p, "3:1", "cluster.regionservers", "missing field");
+}
+
+#[test]
+fn type_errors_use_plain_words_and_huge_integers_are_out_of_range() {
+    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = \"3\""));
+    assert_names(&e, &p, "4:17", "cluster.regionservers", "invalid type: string");
+    assert!(e.contains("expected an integer"), "{e}");
+    assert!(!e.contains("i64"), "{e}");
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 18446744073709551615"));
+    assert_names(&e, &p, "11:8", "workload.rows", "18446744073709551615 is out of range");
+    assert!(!e.contains("18446744073709552000"), "{e}");
+}

@@ -303,6 +303,17 @@ impl Checker<'_> {
     ) -> Option<u64> {
         let text = match q.get_ref() {
             Quantity::Int(i) => i.to_string(),
+            // TOML integers are signed 64-bit: a larger literal arrives here as a float, rounded.
+            Quantity::Float(f) if f.fract() == 0.0 && f.abs() >= 9.223_372_036_854_776e18 => {
+                let written = self.src.text.get(q.span()).unwrap_or("").trim().to_string();
+                self.err(
+                    q.span(),
+                    field,
+                    format!("{written} is out of range (a TOML integer is at most 9223372036854775807)"),
+                    expected,
+                );
+                return None;
+            }
             Quantity::Float(f) => f.to_string(),
             Quantity::Text(s) => s.clone(),
         };
@@ -576,13 +587,61 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
 
 fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
     let message = e.message().trim().to_string();
-    let span = e.span().unwrap_or(0..0);
+    let mut span = e.span().unwrap_or(0..0);
     // serde names the expectation inside the message already ("unknown field `x`, expected one of ...").
     let (problem, expected) = match message.split_once(", expected ") {
-        Some((p, x)) => (p.to_string(), Some(x.to_string())),
+        Some((p, x)) => (p.to_string(), Some(plain_expectation(x))),
         None => (message, None),
     };
-    let field = field_at(&src.text, span.start);
+    let mut field = field_at(&src.text, span.start);
+    let mut expected = expected;
+    // "missing field `x`": serde points at the enclosing table. Name the missing field by its
+    // dotted path and point at the table's header (or line 1 for the top level).
+    if let Some(missing) = problem
+        .strip_prefix("missing field `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        // The top level comes with an empty span; a table with its header's.
+        let parent = if span.is_empty() {
+            None
+        } else {
+            enclosing_table(&src.text, span.start)
+        };
+        let line_end = src.text[span.start.min(src.text.len())..]
+            .find('\n')
+            .map_or(src.text.len(), |i| span.start + i);
+        span = match &parent {
+            None => 0..0,
+            Some(_) => span.start..line_end.max(span.start),
+        };
+        field = Some(match &parent {
+            None => missing.to_string(),
+            Some(p) => format!("{p}.{missing}"),
+        });
+        expected = Some(match &parent {
+            None if matches!(missing, "cluster" | "workload") => {
+                format!("a [{missing}] table in the scenario")
+            }
+            None => format!("`{missing}` at the top level of the scenario"),
+            Some(p) => format!("`{missing} = …` in [{p}]"),
+        });
+    }
+    let problem = if problem.contains("did not match any variant of untagged enum Quantity") {
+        expected = Some(
+            "a number, or a quoted size, count, rate or duration with units, e.g. 1000, \"4TB\", \"100M\""
+                .to_string(),
+        );
+        "invalid value: neither a number nor a string".to_string()
+    } else {
+        problem
+    };
+    // A quoted number where a number belongs: say how to write it.
+    if problem.starts_with("invalid type: string")
+        && let Some(x) = &expected
+        && (x == "an integer" || x == "a number")
+    {
+        expected = Some(format!("{x}, written without quotes"));
+    }
     let mut err = InputError::new(problem).at(src, span);
     if let Some(f) = field {
         err = err.field(f);
@@ -591,6 +650,28 @@ fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
         err = err.expected(x);
     }
     ScenarioErrors(vec![err])
+}
+
+/// serde's expectation in words people use (`i64` ⇒ "an integer").
+fn plain_expectation(x: &str) -> String {
+    match x.trim() {
+        "i64" | "u64" | "i32" | "u32" | "an integer" => "an integer".to_string(),
+        "f64" | "f32" | "a float" => "a number".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The dotted name of the table a byte offset is in: the `[header]` / `[[header]]` on the line
+/// at `offset`, or the nearest one above it; `None` at the top level.
+fn enclosing_table(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    text[..line_end]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string())
 }
 
 /// The dotted name of the TOML key on the line holding `offset` (`[workload]` + `rate = ` ⇒
@@ -1138,7 +1219,22 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
                 );
                 None
             }
-            Some(b) => Some((b / row_payload).max(1)),
+            Some(b) if b < row_payload => {
+                ck.err(
+                    d.span(),
+                    "workload.data",
+                    format!(
+                        "{} is less than one row's payload ({} = {columns} × {} value)",
+                        units::format_bytes(b),
+                        units::format_bytes(row_payload),
+                        units::format_bytes(value_bytes)
+                    ),
+                    format!("at least {row_payload} bytes (one row), e.g. a size such as 4TB"),
+                );
+                None
+            }
+            // Not a multiple of the row payload: whole rows, rounded down (check shows the count).
+            Some(b) => Some(b / row_payload),
             None => None,
         },
         (None, Some(r)) => match ck.count(r, "workload.rows") {
