@@ -45,8 +45,15 @@ fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec
     if names.is_empty() {
         return Ok(s.generators.iter().collect());
     }
-    names
-        .iter()
+    // A name given twice (`--generator a --generator a`) selects the generator once.
+    let mut unique: Vec<&String> = Vec::with_capacity(names.len());
+    for n in names {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    unique
+        .into_iter()
         .map(|n| {
             s.generators
                 .iter()
@@ -64,6 +71,19 @@ fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec
                 })
         })
         .collect()
+}
+
+/// Adds the generator's name to a sampled pre-split error, which the split code reports about
+/// "the generator" without knowing its scenario name.
+fn name_generator(e: InputError, name: &str) -> InputError {
+    if e.problem.starts_with("the generator ") {
+        let problem = e
+            .problem
+            .replacen("the generator ", &format!("generator `{name}` "), 1);
+        e.reword(problem)
+    } else {
+        e
+    }
 }
 
 /// `hbase-emu run SCENARIO`
@@ -206,7 +226,7 @@ pub fn check(args: &CheckArgs) -> CmdResult {
                 samples.push(keys);
                 runs.push(run);
             }
-            Err(e) => errors.push(e),
+            Err(e) => errors.push(name_generator(e, spec.name.get_ref())),
         }
     }
     if !errors.is_empty() {
@@ -232,6 +252,24 @@ pub fn keys(args: &KeysArgs) -> CmdResult {
     let s = load_scenario(&args.scenario, args.seed)?;
     let specs = select(&s, &args.generators)?;
     let first = args.start.unwrap_or(s.workload.first_id);
+    if first.checked_add(args.count).is_none() {
+        return Err(InputError::new(format!(
+            "ids {first}.. ({} keys) run past the largest row id {}",
+            args.count,
+            u64::MAX
+        ))
+        .field(if args.start.is_some() {
+            "--start"
+        } else {
+            "--count"
+        })
+        .expected(format!(
+            "--start + --count at most {} (here at most {} keys from {first})",
+            u64::MAX,
+            u64::MAX - first
+        ))
+        .into());
+    }
     let mut out = String::new();
     let several = specs.len() > 1;
     for spec in specs {
@@ -240,7 +278,7 @@ pub fn keys(args: &KeysArgs) -> CmdResult {
             out.push_str(&format!("# {}: {}\n", g.name, g.inner.describe()));
         }
         let mut buf = Vec::new();
-        for id in first..first.saturating_add(args.count) {
+        for id in first..first + args.count {
             g.key_checked(id, &mut buf)?;
             if args.hex {
                 out.push_str(&to_hex(&buf));
@@ -270,6 +308,19 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 )
                 .into());
             };
+            for (flag, given) in [
+                ("--first-row", args.first_row.is_some()),
+                ("--last-row", args.last_row.is_some()),
+            ] {
+                if given {
+                    return Err(InputError::new(format!(
+                        "{flag} does not apply to --algorithm sampled: the split keys come from the generator's own keys"
+                    ))
+                    .field(flag)
+                    .expected("--first-row/--last-row only with --algorithm hex, decimal or uniform")
+                    .into());
+                }
+            }
             let s = load_scenario(path, args.seed)?;
             let spec = select(&s, std::slice::from_ref(name))?[0];
             let g = plan::build_generator(&s, spec)?;
@@ -278,12 +329,19 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 (s.workload.first_id, s.workload.rows),
                 args.samples,
                 args.regions,
-            )?
+            )
+            .map_err(|e| {
+                let flag = match e.field.as_deref() {
+                    Some("samples") => "--samples",
+                    _ => "--regions",
+                };
+                name_generator(e, &g.name).field(flag)
+            })?
         }
         other => {
-            if args.scenario.is_some() || args.generator.is_some() {
+            if args.scenario.is_some() || args.generator.is_some() || args.seed.is_some() {
                 return Err(usage(
-                    "--scenario/--generator only apply to --algorithm sampled",
+                    "--scenario/--generator/--seed only apply to --algorithm sampled",
                     "--algorithm sampled",
                 )
                 .into());
@@ -312,6 +370,26 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
             })?
         }
     };
+    if let Some(tf) = &args.shell
+        && tf.len() == 2
+    {
+        // The same rules the scenario loader applies to [table] name and families.
+        if !scenario::valid_table_name(&tf[0]) {
+            return Err(InputError::new(format!(
+                "{} is not a valid HBase table name",
+                scenario::quoted_name(&tf[0])
+            ))
+            .field("--shell TABLE")
+            .expected(scenario::TABLE_NAME_EXPECTED)
+            .into());
+        }
+        if let Some(problem) = scenario::family_name_problem(&tf[1]) {
+            return Err(InputError::new(problem)
+                .field("--shell FAMILY")
+                .expected(scenario::FAMILY_NAME_EXPECTED)
+                .into());
+        }
+    }
     let text = match &args.shell {
         Some(tf) if tf.len() == 2 => presplit::shell_create_command(&tf[0], &tf[1], &keys) + "\n",
         _ => presplit::render_splits_file(&keys),
@@ -359,7 +437,10 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
             && let Some(v) = config::derived_value(&settings, &e.key)
         {
             e.value = v.to_string();
-            e.note = e.note.as_ref().map(|n| n.replacen("unset: ", "derived: ", 1));
+            e.note = e
+                .note
+                .as_ref()
+                .map(|n| n.replacen("unset: ", "derived: ", 1));
             *d = true;
         }
     }

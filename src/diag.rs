@@ -130,6 +130,13 @@ impl InputError {
         self.0.broken_pipe
     }
 
+    /// Replaces the problem statement, keeping place, field and expectation (outer layers that
+    /// know a name the inner layer did not).
+    pub fn reword(mut self, problem: impl Into<String>) -> InputError {
+        self.0.problem = problem.into();
+        self
+    }
+
     /// Names the file (no position).
     pub fn in_file(mut self, path: &Path) -> InputError {
         self.0.file = Some(path.to_path_buf());

@@ -91,7 +91,8 @@ fn scaled_exact(
         let f: u128 = frac[..digits as usize].parse().map_err(|_| too_big())?;
         let scaled = f.checked_mul(mult).ok_or_else(too_big)?;
         total += scaled / 10u128.pow(digits);
-        exact = scaled % 10u128.pow(digits) == 0 && frac[digits as usize..].bytes().all(|b| b == b'0');
+        exact =
+            scaled % 10u128.pow(digits) == 0 && frac[digits as usize..].bytes().all(|b| b == b'0');
     }
     if total > i64::MAX as u128 {
         return Err(too_big());
@@ -178,7 +179,9 @@ pub fn parse_count(s: &str) -> Result<u64, UnitError> {
     if !exact {
         let written = s.trim();
         return Err(err(
-            format!("`{written}` is not a whole number: a count must be whole after its multiplier"),
+            format!(
+                "`{written}` is not a whole number: a count must be whole after its multiplier"
+            ),
             COUNT_EXPECTED,
         ));
     }

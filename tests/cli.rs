@@ -640,7 +640,13 @@ fn broken_pipe_on_stdout_is_a_normal_end() {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-        .args(["split-keys", "--algorithm", "uniform", "--regions", "200000"])
+        .args([
+            "split-keys",
+            "--algorithm",
+            "uniform",
+            "--regions",
+            "200000",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -651,7 +657,11 @@ fn broken_pipe_on_stdout_is_a_normal_end() {
     drop(stdout);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -697,7 +707,11 @@ fn check_shows_settings_corrections_in_text_and_json() {
         ),
     );
     let out = bin().arg("check").arg(&p).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("warning: hbase.regionserver.global.memstore.size 0.9 is outside (0, 0.8]"),
@@ -711,7 +725,8 @@ fn check_shows_settings_corrections_in_text_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let w = v["warnings"].as_array().unwrap();
     assert!(
-        w.iter().any(|w| w.as_str().unwrap().contains("HBase uses 0.4")),
+        w.iter()
+            .any(|w| w.as_str().unwrap().contains("HBase uses 0.4")),
         "{w:?}"
     );
 }
@@ -737,7 +752,10 @@ fn memstore_plus_block_cache_above_80_percent_is_refused() {
     let out = bin().arg("check").arg(&p).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let e = String::from_utf8(out.stderr).unwrap();
-    assert!(e.contains("hbase.regionserver.global.memstore.size = 0.5"), "{e}");
+    assert!(
+        e.contains("hbase.regionserver.global.memstore.size = 0.5"),
+        "{e}"
+    );
     assert!(e.contains("hfile.block.cache.size = 0.4"), "{e}");
     assert!(e.contains(&format!("{}:", xml.display())), "{e}");
     assert!(e.contains("refuses to start"), "{e}");
@@ -773,7 +791,10 @@ fn config_type_checks_values_like_check() {
         .code(2)
         .stderr(predicate::str::contains("`--set`").and(predicate::str::contains("empty key")));
     let dir = tempfile::tempdir().unwrap();
-    let xml = site_xml(dir.path(), &[("hbase.hregion.memstore.flush.size", "banana")]);
+    let xml = site_xml(
+        dir.path(),
+        &[("hbase.hregion.memstore.flush.size", "banana")],
+    );
     bin()
         .args(["config", "--config"])
         .arg(&xml)
@@ -782,7 +803,12 @@ fn config_type_checks_values_like_check() {
         .stderr(predicate::str::contains(format!("{}:4:", xml.display())));
     let p = write(dir.path(), "s.toml", BASE);
     bin()
-        .args(["config", "--set", "hbase.hregion.memstore.flush.size=1000", "--scenario"])
+        .args([
+            "config",
+            "--set",
+            "hbase.hregion.memstore.flush.size=1000",
+            "--scenario",
+        ])
         .arg(&p)
         .assert()
         .code(2);
@@ -827,7 +853,12 @@ fn config_json_gives_derived_values_and_notes() {
     let initial = find("hbase.increasing.policy.initial.size");
     assert_eq!(initial["value"], "268435456");
     assert_eq!(initial["derived"], true);
-    assert!(initial["note"].as_str().unwrap().contains("2 x memstore flush size"));
+    assert!(
+        initial["note"]
+            .as_str()
+            .unwrap()
+            .contains("2 x memstore flush size")
+    );
     let maxlogs = find("hbase.regionserver.maxlogs");
     assert_eq!(maxlogs["value"], "");
     assert_eq!(maxlogs["derived"], false);
@@ -845,11 +876,15 @@ fn fractional_counts_are_errors() {
 
 #[test]
 fn data_smaller_than_one_row_is_an_error() {
-    let (e, p, _d) = check_fails(&BASE.replace(
-        "rows = 1000",
-        "data = \"1\"\nrow = { value = \"3KB\" }",
-    ));
-    assert_names(&e, &p, "11:8", "workload.data", "less than one row's payload");
+    let (e, p, _d) =
+        check_fails(&BASE.replace("rows = 1000", "data = \"1\"\nrow = { value = \"3KB\" }"));
+    assert_names(
+        &e,
+        &p,
+        "11:8",
+        "workload.data",
+        "less than one row's payload",
+    );
     // Not a multiple of the row payload: whole rows, no error.
     let dir = tempfile::tempdir().unwrap();
     let p = write(
@@ -880,10 +915,294 @@ fn missing_tables_and_fields_are_named_by_dotted_path() {
 #[test]
 fn type_errors_use_plain_words_and_huge_integers_are_out_of_range() {
     let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = \"3\""));
-    assert_names(&e, &p, "4:17", "cluster.regionservers", "invalid type: string");
+    assert_names(
+        &e,
+        &p,
+        "4:17",
+        "cluster.regionservers",
+        "invalid type: string",
+    );
     assert!(e.contains("expected an integer"), "{e}");
     assert!(!e.contains("i64"), "{e}");
     let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 18446744073709551615"));
-    assert_names(&e, &p, "11:8", "workload.rows", "18446744073709551615 is out of range");
+    assert_names(
+        &e,
+        &p,
+        "11:8",
+        "workload.rows",
+        "18446744073709551615 is out of range",
+    );
     assert!(!e.contains("18446744073709552000"), "{e}");
+}
+
+#[test]
+fn keys_refuse_ids_past_u64_max() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    for (start, count) in [
+        ("18446744073709551615", "3"),
+        ("18446744073709551610", "10"),
+    ] {
+        bin()
+            .args(["keys", "--start", start, "--count", count, "--scenario"])
+            .arg(&p)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("`--start`").and(predicate::str::contains("--count")));
+    }
+    bin()
+        .args([
+            "keys",
+            "--start",
+            "18446744073709551610",
+            "--count",
+            "5",
+            "--scenario",
+        ])
+        .arg(&p)
+        .assert()
+        .success();
+}
+
+#[test]
+fn key_file_rejects_a_cut_short_escape_with_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = write(dir.path(), "keys.txt", "row1\nab\\x4\n");
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "kind = \"sequential\"",
+            "kind = \"file\"\npath = \"keys.txt\"",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.contains(&format!("{}:2:3", keys.display())), "{e}");
+    assert!(e.contains("cut short"), "{e}");
+}
+
+#[test]
+fn shell_create_validates_table_and_family() {
+    for (table, family, field) in [
+        ("", "f", "--shell TABLE"),
+        ("it's", "f", "--shell TABLE"),
+        ("t", "", "--shell FAMILY"),
+        ("t", "f:x", "--shell FAMILY"),
+        ("t", "a\nb", "--shell FAMILY"),
+    ] {
+        bin()
+            .args([
+                "split-keys",
+                "--algorithm",
+                "hex",
+                "--regions",
+                "3",
+                "--shell",
+                table,
+                family,
+            ])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!("`{field}`")));
+    }
+}
+
+#[test]
+fn sampled_split_keys_refuse_first_row_and_generators_dedupe() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    bin()
+        .args([
+            "split-keys",
+            "--algorithm",
+            "sampled",
+            "--regions",
+            "4",
+            "--generator",
+            "seq",
+        ])
+        .args(["--first-row", "00", "--scenario"])
+        .arg(&p)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`--first-row`"));
+    let out = bin()
+        .args(["check", "--generator", "seq", "--generator", "seq"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("Run `seq`").count(), 1, "{text}");
+    let out = bin()
+        .args([
+            "keys",
+            "--count",
+            "1",
+            "--generator",
+            "seq",
+            "--generator",
+            "seq",
+            "--scenario",
+        ])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn split_keys_blame_the_row_flags() {
+    for (args, flag) in [
+        (
+            &[
+                "--algorithm",
+                "hex",
+                "--first-row",
+                "ff",
+                "--last-row",
+                "10",
+            ][..],
+            "`--last-row`",
+        ),
+        (
+            &["--algorithm", "hex", "--first-row", "ffffffff"][..],
+            "`--first-row`",
+        ),
+        (
+            &["--algorithm", "partition", "--first-row", "1"][..],
+            "`--first-row`",
+        ),
+        (
+            &["--algorithm", "md5-legacy", "--last-row", "1"][..],
+            "`--last-row`",
+        ),
+        (
+            &[
+                "--algorithm",
+                "uniform",
+                "--first-row",
+                "b",
+                "--last-row",
+                "a",
+            ][..],
+            "`--last-row`",
+        ),
+    ] {
+        bin()
+            .args(["split-keys", "--regions", "3"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(flag).and(predicate::str::contains("--regions").not()),
+            );
+    }
+}
+
+#[test]
+fn sampling_messages_say_limit_count_and_generator() {
+    let sampled = |samples: &str| {
+        BASE.replace(
+            "algorithm = \"hex\"\nregions = 4",
+            &format!("algorithm = \"sampled\"\nregions = 40{samples}"),
+        )
+    };
+    let (e, p, _d) = check_fails(&sampled("\nsamples = 20_000_001"));
+    assert_names(
+        &e,
+        &p,
+        "10:11",
+        "table.presplit.samples",
+        "limit of 20,000,000",
+    );
+    assert!(!e.contains("cannot place"), "{e}");
+    // 1,000 rows: every row is sampled, and the plan says so.
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", &sampled(""));
+    bin()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sampled: 1000 keys"));
+    let (e, _p, _d) = check_fails(&sampled("").replace(
+        "kind = \"sequential\"",
+        "kind = \"template\"\ntemplate = \"{u}\"\nfields = { u = { dist = \"uniform\", cardinality = 3 } }",
+    ));
+    assert!(
+        e.contains("generator `seq` has too few distinct keys"),
+        "{e}"
+    );
+}
+
+#[test]
+fn uniform_presplit_takes_first_and_last_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "algorithm = \"hex\"\nregions = 4",
+            "algorithm = \"uniform\"\nregions = 2\nfirst_row = \"\\\\x10\"\nlast_row = \"\\\\x70\"",
+        ),
+    );
+    bin()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("│ 2   @"));
+    bin()
+        .args(["split-keys", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("toStringBinary"));
+}
+
+#[test]
+fn template_describe_is_for_people() {
+    let (text, _p, _d) = {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(
+            dir.path(),
+            "s.toml",
+            &BASE.replace(
+                "kind = \"sequential\"",
+                "kind = \"template\"\ntemplate = \"{user}_{id}\"\nfields = { user = { dist = \"zipfian\", cardinality = 1000000 } }",
+            ),
+        );
+        let out = bin().arg("check").arg(&p).output().unwrap();
+        (String::from_utf8(out.stdout).unwrap(), p, dir)
+    };
+    assert!(text.contains("user: zipfian over 1,000,000"), "{text}");
+    assert!(!text.contains("Zipf {"), "{text}");
+}
+
+#[test]
+fn table_attribute_sanity_errors_point_at_the_attribute() {
+    let (e, p, _d) =
+        check_fails(&BASE.replace("name = \"t1\"", "name = \"t1\"\nmax_filesize = \"1MB\""));
+    assert_names(&e, &p, "7:16", "table.max_filesize", "too small");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "name = \"t1\"",
+        "name = \"t1\"\nmemstore_flushsize = \"1KB\"",
+    ));
+    assert_names(&e, &p, "7:22", "table.memstore_flushsize", "too small");
+}
+
+#[test]
+fn control_characters_in_names_are_refused() {
+    let (e, p, _d) = check_fails(&BASE.replace("name = \"seq\"", "name = \"se\\u001b[31mq\""));
+    assert_names(&e, &p, "13:8", "generator.name", "control characters");
+    assert!(!e.contains('\u{1b}'), "the name is shown escaped: {e:?}");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "name = \"t1\"",
+        "name = \"t1\"\nfamilies = [{ name = \"f\\nx\" }]",
+    ));
+    assert_names(&e, &p, "7:22", "table.families.name", "control character");
 }

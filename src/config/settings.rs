@@ -897,7 +897,11 @@ fn size_error(
 /// (int)(block cache × 100)` must not exceed `100 − (int)(0.2 × 100)` = 80. `memstore` is the
 /// fraction after HBase's own correction (values outside (0, 0.8] become 0.4). We model the
 /// fraction keys only, not the absolute `*.memory.size` byte keys.
-fn check_heap_allocation(site: &SiteConfig, memstore: f32, block_cache: f32) -> Result<(), InputError> {
+fn check_heap_allocation(
+    site: &SiteConfig,
+    memstore: f32,
+    block_cache: f32,
+) -> Result<(), InputError> {
     // Java: `(int) (fraction * 100)` in float arithmetic, truncating toward zero.
     let percent = |f: f32| (f * 100.0_f32) as i32;
     let used = percent(memstore) + percent(block_cache);
@@ -919,8 +923,10 @@ fn check_heap_allocation(site: &SiteConfig, memstore: f32, block_cache: f32) -> 
     // Place the error at whichever of the two keys was set away from its default (the block
     // cache key when both were).
     let at = if matches!(site.origin(BLOCK_CACHE_KEY), Some(o) if *o != Origin::Default)
-        || matches!(site.origin(GLOBAL_MEMSTORE_KEY), None | Some(Origin::Default))
-    {
+        || matches!(
+            site.origin(GLOBAL_MEMSTORE_KEY),
+            None | Some(Origin::Default)
+        ) {
         BLOCK_CACHE_KEY
     } else {
         GLOBAL_MEMSTORE_KEY

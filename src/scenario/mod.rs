@@ -1,7 +1,8 @@
 //! Scenario files: one experiment — a cluster, its hbase-site.xml layers, a table, a workload
 //! and the rowkey designs to compare. Parsed from TOML with spans, validated into [`Scenario`];
-//! every problem is reported with file, line, column, field and what was expected, and all
-//! problems of a file are reported together.
+//! every problem is reported with file, line, column, field and what was expected. A TOML syntax
+//! or type error stops at the first; after that all problems of each validation stage are
+//! reported together.
 
 mod raw;
 
@@ -172,9 +173,9 @@ pub enum Presplit {
         algorithm: crate::presplit::Algorithm,
         /// Number of regions.
         regions: u64,
-        /// Custom first row (hex/decimal only).
+        /// Custom first row (hex/decimal digits, or toStringBinary notation for uniform).
         first_row: Option<String>,
-        /// Custom last row (hex/decimal only).
+        /// Custom last row (hex/decimal digits, or toStringBinary notation for uniform).
         last_row: Option<String>,
     },
     /// Quantiles of each run's own generator over the planned id range.
@@ -309,7 +310,9 @@ impl Checker<'_> {
                 self.err(
                     q.span(),
                     field,
-                    format!("{written} is out of range (a TOML integer is at most 9223372036854775807)"),
+                    format!(
+                        "{written} is out of range (a TOML integer is at most 9223372036854775807)"
+                    ),
                     expected,
                 );
                 return None;
@@ -482,7 +485,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         site_files.push(p);
     }
 
-    // [hbase] inline overrides: highest precedence among site keys.
+    // [hbase] inline overrides: the last site layer (a `final` property in a site file wins).
     if let Some(h) = &raw.hbase {
         for (k, v) in h.get_ref() {
             let value = match v.get_ref() {
@@ -508,8 +511,16 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         }
     }
 
-    let table = table(&mut ck, raw.table.as_ref(), &base_dir);
+    let mut table = table(&mut ck, raw.table.as_ref(), &base_dir);
     let workload = workload(&mut ck, raw.workload.get_ref());
+    // A sample larger than the workload samples every row once: say how many keys that is.
+    if let (Some(t), Some(w)) = (&mut table, &workload)
+        && let Presplit::Sampled { regions, samples } = &mut t.presplit
+        && w.rows < *samples
+        && w.rows >= *regions
+    {
+        *samples = w.rows;
+    }
 
     // [[generator]]
     if raw.generator.is_empty() {
@@ -531,6 +542,16 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
                 "the generator name is empty",
                 "a short unique name",
             );
+        } else if gname.chars().any(char::is_control) {
+            ck.err(
+                spec.name.span(),
+                "generator.name",
+                format!(
+                    "the generator name {} contains control characters",
+                    quoted_name(gname)
+                ),
+                "a short unique name of printable characters",
+            );
         } else if let Some(first) = generators.iter().find(|o| o.name.get_ref() == gname) {
             let line = ck.line(&first.name.span());
             ck.err(
@@ -548,6 +569,10 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         Some(t) => match Settings::resolve(&site, &t.attributes) {
             Ok(s) => Some(s),
             Err(e) => {
+                let e = match raw.table.as_ref() {
+                    Some(rt) => place_table_attribute_error(&src, rt.get_ref(), e),
+                    None => e,
+                };
                 ck.errors.push(e.locate(&src, 0..0));
                 None
             }
@@ -583,6 +608,40 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         generators,
         source: src,
     })
+}
+
+/// A settings error about a table attribute (`MAX_FILESIZE`, `MEMSTORE_FLUSHSIZE`,
+/// `SPLIT_POLICY`) placed at the attribute's value in `[table]`, named by its dotted field, so
+/// the snippet shows the line. Other errors pass through.
+fn place_table_attribute_error(src: &SourceText, rt: &raw::RawTable, e: InputError) -> InputError {
+    let placed = match e.field.as_deref() {
+        Some("MAX_FILESIZE") => rt
+            .max_filesize
+            .as_ref()
+            .map(|v| (v.span(), "table.max_filesize")),
+        Some("MEMSTORE_FLUSHSIZE") => rt
+            .memstore_flushsize
+            .as_ref()
+            .map(|v| (v.span(), "table.memstore_flushsize")),
+        Some("SPLIT_POLICY") => rt
+            .split_policy
+            .as_ref()
+            .map(|v| (v.span(), "table.split_policy")),
+        _ => None,
+    };
+    let Some((span, field)) = placed else {
+        return e;
+    };
+    // The position is now in the snippet; drop the "(table attribute at FILE:LINE)" suffix.
+    let problem = match e.problem.rfind(" (table attribute at ") {
+        Some(i) => e.problem[..i].to_string(),
+        None => e.problem.clone(),
+    };
+    let mut placed = InputError::new(problem).at(src, span).field(field);
+    if let Some(x) = &e.expected {
+        placed = placed.expected(x.clone());
+    }
+    placed
 }
 
 fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
@@ -732,8 +791,11 @@ fn table(
         ck.err(
             n.span(),
             "table.name",
-            format!("`{}` is not a valid HBase table name", n.get_ref()),
-            "letters, digits, `_`, `-` and `.` (optionally `namespace:`), not starting with `.` or `-`",
+            format!(
+                "{} is not a valid HBase table name",
+                quoted_name(n.get_ref())
+            ),
+            TABLE_NAME_EXPECTED,
         );
         ok = false;
     }
@@ -753,16 +815,12 @@ fn table(
             for f in fs.get_ref() {
                 let rf = f.get_ref();
                 let fname = rf.name.get_ref();
-                if fname.is_empty()
-                    || fname.len() > 127
-                    || fname.starts_with('.')
-                    || fname.contains(':')
-                {
+                if let Some(problem) = family_name_problem(fname) {
                     ck.err(
                         rf.name.span(),
                         "table.families.name",
-                        format!("`{fname}` is not a valid column family name"),
-                        "1..=127 printable bytes, no `:`, not starting with `.`",
+                        problem,
+                        FAMILY_NAME_EXPECTED,
                     );
                     ok = false;
                 } else if families.iter().any(|x: &Family| x.name == *fname) {
@@ -911,8 +969,61 @@ fn default_family(name: &str) -> Family {
     }
 }
 
-/// HBase's `TableName.isLegalTableQualifierName` rules, with an optional namespace.
-fn valid_table_name(name: &str) -> bool {
+/// What a table name may look like (for errors about [`valid_table_name`]).
+pub const TABLE_NAME_EXPECTED: &str =
+    "letters, digits, `_`, `-` and `.` (optionally `namespace:`), not starting with `.` or `-`";
+/// What a column family name may look like (for errors from [`family_name_problem`]).
+pub const FAMILY_NAME_EXPECTED: &str = "1..=127 bytes, no control characters, `:`, `\\` or `/`, \
+     not starting with `.`, not `recovered.edits` (ColumnFamilyDescriptorBuilder.isLegalColumnFamilyName)";
+
+/// A name for messages: in backquotes, with control characters escaped so a newline or an ANSI
+/// escape in the input cannot garble the terminal.
+pub fn quoted_name(name: &str) -> String {
+    let mut out = String::from("`");
+    for c in name.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
+}
+
+/// Why `name` is not a valid column family name (HBase's `ColumnFamilyDescriptorBuilder.
+/// isLegalColumnFamilyName`, plus our 127-byte limit), or `None` if it is valid. Shared by the
+/// scenario loader and `split-keys --shell`.
+pub fn family_name_problem(name: &str) -> Option<String> {
+    let shown = quoted_name(name);
+    if name.is_empty() {
+        Some("the column family name is empty".to_string())
+    } else if name.len() > 127 {
+        Some(format!("{shown} is longer than 127 bytes"))
+    } else if name.starts_with('.') {
+        Some(format!("{shown} starts with `.`"))
+    } else if let Some(c) = name
+        .chars()
+        .find(|&c| c.is_control() || matches!(c, ':' | '\\' | '/'))
+    {
+        Some(format!(
+            "{shown} contains {}, which HBase does not allow in a column family name",
+            if c.is_control() {
+                format!("the control character {:?}", c)
+            } else {
+                format!("`{c}`")
+            }
+        ))
+    } else if name == "recovered.edits" {
+        Some(format!("{shown} is reserved by HBase"))
+    } else {
+        None
+    }
+}
+
+/// HBase's `TableName.isLegalTableQualifierName` rules, with an optional namespace. Shared by the
+/// scenario loader and `split-keys --shell`.
+pub fn valid_table_name(name: &str) -> bool {
     let (ns, q) = name.split_once(':').unwrap_or(("default", name));
     let ok_part = |s: &str, allow_dot: bool| {
         !s.is_empty()
@@ -975,18 +1086,21 @@ fn presplit(
     if alg != PresplitAlgorithm::File {
         reject(ck, rp.file.as_ref().map(|r| r.span()), "file", "file");
     }
-    if !matches!(alg, PresplitAlgorithm::Hex | PresplitAlgorithm::Decimal) {
+    if !matches!(
+        alg,
+        PresplitAlgorithm::Hex | PresplitAlgorithm::Decimal | PresplitAlgorithm::Uniform
+    ) {
         reject(
             ck,
             rp.first_row.as_ref().map(|r| r.span()),
             "first_row",
-            "hex, decimal",
+            "hex, decimal (digits) or uniform (toStringBinary notation)",
         );
         reject(
             ck,
             rp.last_row.as_ref().map(|r| r.span()),
             "last_row",
-            "hex, decimal",
+            "hex, decimal (digits) or uniform (toStringBinary notation)",
         );
     }
     let regions = if uses_regions {
@@ -1039,7 +1153,22 @@ fn presplit(
                 None => DEFAULT_SAMPLES,
                 Some(s) => {
                     let v = ck.count(s, "table.presplit.samples")?;
-                    if v < regions || v > MAX_SAMPLES {
+                    if v > MAX_SAMPLES {
+                        ck.err(
+                            s.span(),
+                            "table.presplit.samples",
+                            format!(
+                                "{} samples exceed the limit of {} (hbase-emu holds every sampled key in memory)",
+                                crate::report::thousands(u128::from(v)),
+                                crate::report::thousands(u128::from(MAX_SAMPLES))
+                            ),
+                            format!(
+                                "between the region count ({regions}) and {MAX_SAMPLES} samples"
+                            ),
+                        );
+                        return None;
+                    }
+                    if v < regions {
                         ck.err(
                             s.span(),
                             "table.presplit.samples",
