@@ -64,10 +64,13 @@ fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec
                         .iter()
                         .map(|g| g.name.get_ref().as_str())
                         .collect();
-                    InputError::new(format!("scenario has no generator named `{n}`"))
-                        .in_file(&s.source.path)
-                        .field("--generator")
-                        .expected(format!("one of: {}", known.join(", ")))
+                    InputError::new(format!(
+                        "scenario has no generator named {}",
+                        scenario::quoted_name(n)
+                    ))
+                    .in_file(&s.source.path)
+                    .field("--generator")
+                    .expected(format!("one of: {}", known.join(", ")))
                 })
         })
         .collect()
@@ -190,14 +193,29 @@ fn settings_lines(s: &Scenario) -> Result<Vec<SettingLine>, InputError> {
         .collect())
 }
 
-/// Warnings of the configuration layers (final properties kept) and of the typed settings
-/// (values HBase corrects or ignores), each once, in that order.
+/// Warnings of the configuration layers (final properties kept), of the typed settings (values
+/// HBase corrects or ignores) and about properties set in `[hbase]` or with `--set` that
+/// hbase-emu does not model, each once, in that order.
 fn all_warnings(site: &SiteConfig, settings: &Settings) -> Vec<String> {
     let mut out = site.warnings();
     for w in &settings.warnings {
         if !out.contains(w) {
             out.push(w.clone());
         }
+    }
+    let unmodelled: Vec<&str> = site
+        .properties()
+        .filter(|(k, _, o)| {
+            matches!(o, Origin::Scenario { .. } | Origin::CommandLine)
+                && config::keys::spec(k).is_none()
+        })
+        .map(|(k, _, _)| k)
+        .collect();
+    if !unmodelled.is_empty() {
+        out.push(format!(
+            "not modelled by hbase-emu (accepted, but they change nothing here): {}",
+            unmodelled.join(", ")
+        ));
     }
     out
 }
@@ -234,7 +252,11 @@ pub fn check(args: &CheckArgs) -> CmdResult {
     }
     let report = PlanReport {
         settings: settings_lines(&s)?,
-        warnings: all_warnings(&s.site, &s.settings),
+        warnings: {
+            let mut w = all_warnings(&s.site, &s.settings);
+            w.extend(s.warnings.iter().cloned());
+            w
+        },
         scenario: &s,
         runs,
         samples,

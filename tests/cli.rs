@@ -1206,3 +1206,49 @@ fn control_characters_in_names_are_refused() {
     ));
     assert_names(&e, &p, "7:22", "table.families.name", "control character");
 }
+
+#[test]
+fn unmodelled_keys_and_lower_case_escapes_are_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE
+            .replace(
+                "[table]",
+                "[hbase]\n\"hbase.rpc.timeout\" = \"60000\"\n\"hbase.zookeeper.quorum\" = \"zk1\"\n[table]",
+            )
+            .replace(
+                "algorithm = \"hex\"\nregions = 4",
+                "algorithm = \"keys\"\nkeys = [\"a\\\\xffb\", \"m\"]",
+            ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let w = text
+        .lines()
+        .filter(|l| l.contains("not modelled"))
+        .collect::<Vec<_>>();
+    assert_eq!(w.len(), 1, "{text}");
+    assert!(
+        w[0].contains("hbase.rpc.timeout, hbase.zookeeper.quorum"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`\\xff`") && text.contains("`\\xFF`"),
+        "{text}"
+    );
+    bin()
+        .args(["config", "--set", "hbase.rpc.timeout=1"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("not modelled by hbase-emu")
+                .and(predicate::str::contains("hbase.rpc.timeout")),
+        );
+}

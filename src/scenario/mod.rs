@@ -240,6 +240,9 @@ pub struct Scenario {
     pub workload: Workload,
     /// Rowkey designs to run, in file order (names unique).
     pub generators: Vec<GeneratorSpec>,
+    /// Things that are valid but probably not meant (e.g. `\\xff` in a split key, which HBase
+    /// reads as text); `check` prints them.
+    pub warnings: Vec<String>,
 }
 
 /// All problems found in one scenario (at least one).
@@ -270,6 +273,7 @@ impl From<InputError> for ScenarioErrors {
 struct Checker<'a> {
     src: &'a SourceText,
     errors: Vec<InputError>,
+    warnings: Vec<String>,
 }
 
 impl Checker<'_> {
@@ -361,6 +365,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
     let mut ck = Checker {
         src: &src,
         errors: Vec::new(),
+        warnings: Vec::new(),
     };
     let base_dir = src.path.parent().map(Path::to_path_buf).unwrap_or_default();
 
@@ -606,6 +611,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         table,
         workload,
         generators,
+        warnings: ck.warnings,
         source: src,
     })
 }
@@ -1196,6 +1202,18 @@ fn presplit(
             };
             let mut bytes = Vec::new();
             for k in keys.get_ref() {
+                if let Some(esc) = lower_case_escape(k.get_ref()) {
+                    let (line, col) = ck.src.line_col(k.span().start);
+                    ck.warnings.push(format!(
+                        "table.presplit.keys ({}:{line}:{col}): `{esc}` in `{}` is not an escape for HBase \
+                         (toBytesBinary needs upper-case hex digits): it reads as the text `{}`; \
+                         write `{}` for the byte",
+                        ck.src.path.display(),
+                        k.get_ref(),
+                        &esc[1..],
+                        esc.to_ascii_uppercase().replacen('X', "x", 1),
+                    ));
+                }
                 let b = crate::keynotation::to_bytes_binary(k.get_ref());
                 if b.is_empty() {
                     ck.err(
@@ -1264,6 +1282,21 @@ fn presplit(
             Some(Presplit::File(path))
         }
     }
+}
+
+/// The first `\\x` followed by two hex digits of which one is lower case (`\\xff`): HBase's
+/// `toBytesBinary` only decodes upper-case digits and keeps the rest as text.
+fn lower_case_escape(key: &str) -> Option<String> {
+    let b = key.as_bytes();
+    (0..b.len().saturating_sub(3)).find_map(|i| {
+        let (h, l) = (b[i + 2], b[i + 3]);
+        (b[i] == b'\\'
+            && b[i + 1] == b'x'
+            && h.is_ascii_hexdigit()
+            && l.is_ascii_hexdigit()
+            && (h.is_ascii_lowercase() || l.is_ascii_lowercase()))
+        .then(|| key[i..i + 4].to_string())
+    })
 }
 
 fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
