@@ -156,10 +156,11 @@ pub struct SplitKeysArgs {
     /// Number of regions (N−1 keys are printed).
     #[arg(long)]
     pub regions: u64,
-    /// Custom first row (hex/decimal).
+    /// Custom first row: hex or decimal digits for hex/decimal, toStringBinary notation (e.g.
+    /// `\x10`) for uniform.
     #[arg(long)]
     pub first_row: Option<String>,
-    /// Custom last row (hex/decimal).
+    /// Custom last row: hex or decimal digits for hex/decimal, toStringBinary notation for uniform.
     #[arg(long)]
     pub last_row: Option<String>,
     /// Scenario (with --algorithm sampled).
@@ -191,7 +192,10 @@ pub struct ConfigArgs {
     /// A scenario whose site files, [hbase] overrides and table attributes apply (before --config files).
     #[arg(long)]
     pub scenario: Option<PathBuf>,
-    /// Set a property, highest precedence (KEY=VALUE, repeatable).
+    /// Set a property (KEY=VALUE, repeatable), applied after the scenario and --config files. A
+    /// property marked final in an earlier layer keeps its value (the --set is ignored with a
+    /// warning), and the scenario's table attributes (MAX_FILESIZE, MEMSTORE_FLUSHSIZE,
+    /// SPLIT_POLICY, NORMALIZATION_ENABLED) still win over the keys they shadow.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
     /// Output format.
@@ -200,19 +204,41 @@ pub struct ConfigArgs {
 }
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, then rename), or to
-/// stdout when `path` is None.
+/// stdout when `path` is None. Standard output closed by its reader (`hbase-emu … | head -1`)
+/// gives [`InputError::broken_pipe`], which the binary treats as a normal end (exit 0, no
+/// message); every other failure is a real error.
 pub fn write_output(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), InputError> {
     let Some(path) = path else {
         let mut out = std::io::stdout().lock();
-        return out
-            .write_all(bytes)
-            .and_then(|_| out.flush())
-            .map_err(|e| InputError::new(format!("cannot write to standard output: {e}")));
+        return out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                InputError::broken_pipe()
+            } else {
+                InputError::new(format!("cannot write to standard output: {e}"))
+            }
+        });
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
+    if !dir.is_dir() {
+        let problem = if dir.exists() {
+            format!(
+                "cannot write output: `{}` is not a directory",
+                dir.display()
+            )
+        } else {
+            format!(
+                "cannot write output: the directory `{}` does not exist",
+                dir.display()
+            )
+        };
+        return Err(InputError::new(problem)
+            .in_file(path)
+            .expected("a file path in an existing directory"));
+    }
+    // Errors name the output path, never the hidden temporary file next to it.
     let fail =
         |e: std::io::Error| InputError::new(format!("cannot write output: {e}")).in_file(path);
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;

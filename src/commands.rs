@@ -6,14 +6,14 @@ use crate::cli::{
     CheckArgs, ConfigArgs, Format, KeysArgs, RunArgs, RunFormat, SplitAlgorithm, SplitKeysArgs,
     write_output,
 };
-use crate::config::{self, Origin, SiteConfig, TableAttributes};
+use crate::config::{self, Origin, Settings, SiteConfig, TableAttributes};
 use crate::diag::InputError;
 use crate::engine;
 use crate::keygen::GeneratorSpec;
 use crate::keynotation::{to_hex, to_string_binary};
 use crate::plan::{self, RunPlan};
 use crate::presplit::{self, Algorithm};
-use crate::report::plan::PlanReport;
+use crate::report::plan::{PlanReport, SettingLine};
 use crate::report::table;
 use crate::scenario::{self, Scenario, ScenarioErrors};
 
@@ -45,8 +45,15 @@ fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec
     if names.is_empty() {
         return Ok(s.generators.iter().collect());
     }
-    names
-        .iter()
+    // A name given twice (`--generator a --generator a`) selects the generator once.
+    let mut unique: Vec<&String> = Vec::with_capacity(names.len());
+    for n in names {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    unique
+        .into_iter()
         .map(|n| {
             s.generators
                 .iter()
@@ -57,13 +64,29 @@ fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec
                         .iter()
                         .map(|g| g.name.get_ref().as_str())
                         .collect();
-                    InputError::new(format!("scenario has no generator named `{n}`"))
-                        .in_file(&s.source.path)
-                        .field("--generator")
-                        .expected(format!("one of: {}", known.join(", ")))
+                    InputError::new(format!(
+                        "scenario has no generator named {}",
+                        scenario::quoted_name(n)
+                    ))
+                    .in_file(&s.source.path)
+                    .field("--generator")
+                    .expected(format!("one of: {}", known.join(", ")))
                 })
         })
         .collect()
+}
+
+/// Adds the generator's name to a sampled pre-split error, which the split code reports about
+/// "the generator" without knowing its scenario name.
+fn name_generator(e: InputError, name: &str) -> InputError {
+    if e.problem.starts_with("the generator ") {
+        let problem = e
+            .problem
+            .replacen("the generator ", &format!("generator `{name}` "), 1);
+        e.reword(problem)
+    } else {
+        e
+    }
 }
 
 /// `hbase-emu run SCENARIO`
@@ -192,13 +215,14 @@ pub fn run_default() -> CmdResult {
     })
 }
 
-fn settings_lines(s: &Scenario) -> Result<Vec<(String, String, String)>, InputError> {
+fn settings_lines(s: &Scenario) -> Result<Vec<SettingLine>, InputError> {
     let eff = config::effective(&s.site, &s.table.attributes)?;
     Ok(HEADLINE_KEYS
         .iter()
         .filter_map(|k| eff.iter().find(|e| e.key == *k))
         .map(|e| {
-            let value = match e.human() {
+            let human = e.human();
+            let display = match &human {
                 Some(h) => format!("{h} ({})", e.value),
                 // Class names: the simple name reads better and HBase-emu accepts it back.
                 None if e.value.starts_with("org.apache.") => {
@@ -206,9 +230,42 @@ fn settings_lines(s: &Scenario) -> Result<Vec<(String, String, String)>, InputEr
                 }
                 None => e.value.clone(),
             };
-            (e.key.clone(), value, e.origin.to_string())
+            SettingLine {
+                key: e.key.clone(),
+                value: e.value.clone(),
+                human,
+                display,
+                origin: e.origin.to_string(),
+            }
         })
         .collect())
+}
+
+/// Warnings of the configuration layers (final properties kept), of the typed settings (values
+/// HBase corrects or ignores) and about properties set in `[hbase]` or with `--set` that
+/// hbase-emu does not model, each once, in that order.
+fn all_warnings(site: &SiteConfig, settings: &Settings) -> Vec<String> {
+    let mut out = site.warnings();
+    for w in &settings.warnings {
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    let unmodelled: Vec<&str> = site
+        .properties()
+        .filter(|(k, _, o)| {
+            matches!(o, Origin::Scenario { .. } | Origin::CommandLine)
+                && config::keys::spec(k).is_none()
+        })
+        .map(|(k, _, _)| k)
+        .collect();
+    if !unmodelled.is_empty() {
+        out.push(format!(
+            "not modelled by hbase-emu (accepted, but they change nothing here): {}",
+            unmodelled.join(", ")
+        ));
+    }
+    out
 }
 
 /// `hbase-emu check SCENARIO`
@@ -235,7 +292,7 @@ pub fn check(args: &CheckArgs) -> CmdResult {
                 samples.push(keys);
                 runs.push(run);
             }
-            Err(e) => errors.push(e),
+            Err(e) => errors.push(name_generator(e, spec.name.get_ref())),
         }
     }
     if !errors.is_empty() {
@@ -243,7 +300,11 @@ pub fn check(args: &CheckArgs) -> CmdResult {
     }
     let report = PlanReport {
         settings: settings_lines(&s)?,
-        warnings: s.site.warnings(),
+        warnings: {
+            let mut w = all_warnings(&s.site, &s.settings);
+            w.extend(s.warnings.iter().cloned());
+            w
+        },
         scenario: &s,
         runs,
         samples,
@@ -261,6 +322,24 @@ pub fn keys(args: &KeysArgs) -> CmdResult {
     let s = load_scenario(&args.scenario, args.seed)?;
     let specs = select(&s, &args.generators)?;
     let first = args.start.unwrap_or(s.workload.first_id);
+    if first.checked_add(args.count).is_none() {
+        return Err(InputError::new(format!(
+            "ids {first}.. ({} keys) run past the largest row id {}",
+            args.count,
+            u64::MAX
+        ))
+        .field(if args.start.is_some() {
+            "--start"
+        } else {
+            "--count"
+        })
+        .expected(format!(
+            "--start + --count at most {} (here at most {} keys from {first})",
+            u64::MAX,
+            u64::MAX - first
+        ))
+        .into());
+    }
     let mut out = String::new();
     let several = specs.len() > 1;
     for spec in specs {
@@ -269,7 +348,7 @@ pub fn keys(args: &KeysArgs) -> CmdResult {
             out.push_str(&format!("# {}: {}\n", g.name, g.inner.describe()));
         }
         let mut buf = Vec::new();
-        for id in first..first.saturating_add(args.count) {
+        for id in first..first + args.count {
             g.key_checked(id, &mut buf)?;
             if args.hex {
                 out.push_str(&to_hex(&buf));
@@ -299,6 +378,19 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 )
                 .into());
             };
+            for (flag, given) in [
+                ("--first-row", args.first_row.is_some()),
+                ("--last-row", args.last_row.is_some()),
+            ] {
+                if given {
+                    return Err(InputError::new(format!(
+                        "{flag} does not apply to --algorithm sampled: the split keys come from the generator's own keys"
+                    ))
+                    .field(flag)
+                    .expected("--first-row/--last-row only with --algorithm hex, decimal or uniform")
+                    .into());
+                }
+            }
             let s = load_scenario(path, args.seed)?;
             let spec = select(&s, std::slice::from_ref(name))?[0];
             let g = plan::build_generator(&s, spec)?;
@@ -307,12 +399,19 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 (s.workload.first_id, s.workload.rows),
                 args.samples,
                 args.regions,
-            )?
+            )
+            .map_err(|e| {
+                let flag = match e.field.as_deref() {
+                    Some("samples") => "--samples",
+                    _ => "--regions",
+                };
+                name_generator(e, &g.name).field(flag)
+            })?
         }
         other => {
-            if args.scenario.is_some() || args.generator.is_some() {
+            if args.scenario.is_some() || args.generator.is_some() || args.seed.is_some() {
                 return Err(usage(
-                    "--scenario/--generator only apply to --algorithm sampled",
+                    "--scenario/--generator/--seed only apply to --algorithm sampled",
                     "--algorithm sampled",
                 )
                 .into());
@@ -341,6 +440,26 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
             })?
         }
     };
+    if let Some(tf) = &args.shell
+        && tf.len() == 2
+    {
+        // The same rules the scenario loader applies to [table] name and families.
+        if !scenario::valid_table_name(&tf[0]) {
+            return Err(InputError::new(format!(
+                "{} is not a valid HBase table name",
+                scenario::quoted_name(&tf[0])
+            ))
+            .field("--shell TABLE")
+            .expected(scenario::TABLE_NAME_EXPECTED)
+            .into());
+        }
+        if let Some(problem) = scenario::family_name_problem(&tf[1]) {
+            return Err(InputError::new(problem)
+                .field("--shell FAMILY")
+                .expected(scenario::FAMILY_NAME_EXPECTED)
+                .into());
+        }
+    }
     let text = match &args.shell {
         Some(tf) if tf.len() == 2 => presplit::shell_create_command(&tf[0], &tf[1], &keys) + "\n",
         _ => presplit::render_splits_file(&keys),
@@ -368,15 +487,56 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
                 .expected("e.g. --set hbase.hregion.max.filesize=2147483648")
                 .into());
         };
+        if k.trim().is_empty() {
+            return Err(InputError::new(format!("`{kv}` has an empty key"))
+                .field("--set")
+                .expected("KEY=VALUE with a property name, e.g. --set hbase.hregion.max.filesize=2147483648")
+                .into());
+        }
         site.set(k.trim(), v.trim(), Origin::CommandLine)?;
     }
-    let eff = config::effective(&site, &attrs)?;
+    // Type and range checks, as `check` makes them: a value HBase would refuse is an error here too.
+    let settings = Settings::resolve(&site, &attrs)?;
+    let warnings = all_warnings(&site, &settings);
+    let mut eff = config::effective(&site, &attrs)?;
+    // Derived keys left unset: show what HBase derives, where the configuration determines it.
+    let mut derived = vec![false; eff.len()];
+    for (e, d) in eff.iter_mut().zip(derived.iter_mut()) {
+        if e.value.is_empty()
+            && e.note.is_some()
+            && let Some(v) = config::derived_value(&settings, &e.key)
+        {
+            e.value = v.to_string();
+            e.note = e
+                .note
+                .as_ref()
+                .map(|n| n.replacen("unset: ", "derived: ", 1));
+            *d = true;
+        }
+    }
     let text = match args.format {
         Format::Json => {
             let rows: Vec<serde_json::Value> = eff
                 .iter()
-                .map(|e| serde_json::json!({"key": e.key, "value": e.value, "origin": e.origin.to_string()}))
+                .zip(&derived)
+                .map(|(e, d)| {
+                    let mut row = serde_json::json!({
+                        "key": e.key,
+                        "value": e.value,
+                        "human": e.human(),
+                        "origin": e.origin.to_string(),
+                        "derived": d,
+                    });
+                    if let Some(note) = &e.note {
+                        row["note"] = serde_json::Value::String(note.clone());
+                    }
+                    row
+                })
                 .collect();
+            // The JSON document stays an array of keys; warnings go to standard error.
+            for w in &warnings {
+                eprintln!("warning: {w}");
+            }
             serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n"
         }
         Format::Text => {
@@ -397,7 +557,7 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
             }
             let mut s = t.to_string();
             s.push('\n');
-            for w in site.warnings() {
+            for w in &warnings {
                 s.push_str(&format!("warning: {w}\n"));
             }
             s

@@ -97,6 +97,8 @@ pub struct ErrorDetail {
     /// Byte span inside `source` (for the snippet).
     pub span: Option<Range<usize>>,
     source: Option<Arc<str>>,
+    /// Standard output was closed by the reader (`| head`): not a failure, just the end.
+    broken_pipe: bool,
 }
 
 impl std::ops::Deref for InputError {
@@ -113,6 +115,26 @@ impl InputError {
             problem: problem.into(),
             ..ErrorDetail::default()
         }))
+    }
+
+    /// The "error" for standard output closed by its reader (EPIPE): the binary ends quietly
+    /// with exit status 0 when it sees one (see [`is_broken_pipe`](Self::is_broken_pipe)).
+    pub fn broken_pipe() -> InputError {
+        let mut e = InputError::new("standard output was closed by the reader");
+        e.0.broken_pipe = true;
+        e
+    }
+
+    /// Whether this is [`broken_pipe`](Self::broken_pipe): output ended early, nothing went wrong.
+    pub fn is_broken_pipe(&self) -> bool {
+        self.0.broken_pipe
+    }
+
+    /// Replaces the problem statement, keeping place, field and expectation (outer layers that
+    /// know a name the inner layer did not).
+    pub fn reword(mut self, problem: impl Into<String>) -> InputError {
+        self.0.problem = problem.into();
+        self
     }
 
     /// Names the file (no position).

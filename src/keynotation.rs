@@ -3,6 +3,8 @@
 //! Every key hbase-emu prints or reads uses this notation, so output pastes into the HBase shell
 //! and shell output pastes back. Mirrors `org.apache.hadoop.hbase.util.Bytes` (hbase-common).
 
+use crate::diag::{InputError, SourceText};
+
 /// `Bytes.toStringBinary`: bytes 0x20..=0x7E except `\` print as themselves, every other byte as
 /// `\xHH` with two **uppercase** hex digits.
 pub fn to_string_binary(bytes: &[u8]) -> String {
@@ -59,6 +61,54 @@ pub fn to_bytes_binary(s: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// Finds where `Bytes.toBytesBinary` would throw: a `\x` with fewer than two characters (UTF-16
+/// units, as Java counts) after it. `Err` holds the byte offset of that backslash.
+pub fn check_binary_escapes(s: &str) -> Result<(), usize> {
+    let units: Vec<(usize, u16)> = s
+        .char_indices()
+        .flat_map(|(at, c)| {
+            let mut buf = [0u16; 2];
+            let n = c.encode_utf16(&mut buf).len();
+            (0..n).map(move |i| (at, buf[i]))
+        })
+        .collect();
+    let is_hex = |u: u16| matches!(u, 0x30..=0x39 | 0x41..=0x46);
+    let mut i = 0;
+    while i < units.len() {
+        if units[i].1 == u16::from(b'\\') && units.get(i + 1).map(|u| u.1) == Some(u16::from(b'x'))
+        {
+            match (units.get(i + 2), units.get(i + 3)) {
+                (Some(h), Some(l)) if is_hex(h.1) && is_hex(l.1) => i += 4,
+                (Some(_), Some(_)) => i += 1,
+                _ => return Err(units[i].0),
+            }
+        } else {
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Decodes one line of a key file or SPLITS_FILE with `Bytes.toBytesBinary`, refusing what HBase
+/// refuses: a `\x` escape cut short by the end of the line is an error at `file:line:column`
+/// (`line_start` is the byte offset of `line` in `src`). Shared by the SPLITS_FILE reader and the
+/// `file` key generator.
+pub fn decode_binary_line(
+    src: &SourceText,
+    line: &str,
+    line_start: usize,
+) -> Result<Vec<u8>, InputError> {
+    if let Err(at) = check_binary_escapes(line) {
+        let at = line_start + at;
+        return Err(InputError::new(
+            "`\\x` escape cut short by the end of the line (HBase's toBytesBinary fails on it)",
+        )
+        .at(src, at..line_start + line.len())
+        .expected("`\\x` followed by two upper-case hex digits"));
+    }
+    Ok(to_bytes_binary(line))
 }
 
 /// Lowercase hex of `bytes` (for key files in hex and MD5 prefixes).

@@ -19,6 +19,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // Standard output closed by its reader (`| head`): a normal end, not an error.
+        Err(errors) if errors.0.iter().any(|e| e.is_broken_pipe()) => ExitCode::SUCCESS,
         Err(errors) => {
             for e in &errors.0 {
                 eprint!("{}", e.render());

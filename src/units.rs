@@ -44,6 +44,16 @@ fn split_number(s: &str) -> (&str, &str) {
 
 /// Parses the numeric part exactly: an integer part and an optional fraction, scaled by `mult`.
 fn scaled(num: &str, mult: u128, what: &str, expected: &'static str) -> Result<u64, UnitError> {
+    scaled_exact(num, mult, what, expected).map(|(v, _)| v)
+}
+
+/// [`scaled`], also saying whether the result is exact (no fraction was rounded away).
+fn scaled_exact(
+    num: &str,
+    mult: u128,
+    what: &str,
+    expected: &'static str,
+) -> Result<(u64, bool), UnitError> {
     let num: String = num.chars().filter(|&c| c != '_').collect();
     if num.starts_with('-') {
         return Err(err(
@@ -74,16 +84,20 @@ fn scaled(num: &str, mult: u128, what: &str, expected: &'static str) -> Result<u
         int.parse().map_err(|_| too_big())?
     };
     let mut total = int_v.checked_mul(mult).ok_or_else(too_big)?;
+    let mut exact = true;
     if !frac.is_empty() {
         // Exact decimal fraction times mult, rounded down.
         let digits = frac.len().min(30) as u32;
         let f: u128 = frac[..digits as usize].parse().map_err(|_| too_big())?;
-        total += f * mult / 10u128.pow(digits);
+        let scaled = f.checked_mul(mult).ok_or_else(too_big)?;
+        total += scaled / 10u128.pow(digits);
+        exact =
+            scaled % 10u128.pow(digits) == 0 && frac[digits as usize..].bytes().all(|b| b == b'0');
     }
     if total > i64::MAX as u128 {
         return Err(too_big());
     }
-    Ok(total as u64)
+    Ok((total as u64, exact))
 }
 
 /// Parses a size in bytes: `134217728`, `64KB`, `2 GB`, `2GiB`, `1.5TB`, `10g` (binary units).
@@ -161,7 +175,17 @@ pub fn parse_count(s: &str) -> Result<u64, UnitError> {
             ));
         }
     };
-    scaled(num, mult, "count", COUNT_EXPECTED)
+    let (n, exact) = scaled_exact(num, mult, "count", COUNT_EXPECTED)?;
+    if !exact {
+        let written = s.trim();
+        return Err(err(
+            format!(
+                "`{written}` is not a whole number: a count must be whole after its multiplier"
+            ),
+            COUNT_EXPECTED,
+        ));
+    }
+    Ok(n)
 }
 
 /// Formats bytes for people: `2.00 GiB`, `512 B`. Binary units, two decimals.
@@ -172,7 +196,8 @@ pub fn format_bytes(b: u64) -> String {
     }
     let mut v = b as f64 / 1024.0;
     let mut i = 0;
-    while v >= 1024.0 && i + 1 < UNITS.len() {
+    // Roll over when two decimals would round up to 1024.00 (e.g. 1 GiB − 1 byte).
+    while v >= 1023.995 && i + 1 < UNITS.len() {
         v /= 1024.0;
         i += 1;
     }
@@ -248,6 +273,21 @@ mod tests {
     fn formatting() {
         assert_eq!(format_bytes(512), "512 B");
         assert_eq!(format_bytes(2 << 30), "2.00 GiB");
+        // Values that round to 1024.00 of a unit roll over to the next one.
+        assert_eq!(format_bytes((1 << 30) - 1), "1.00 GiB");
+        assert_eq!(format_bytes((1 << 20) - 1), "1.00 MiB");
+        assert_eq!(format_bytes(1023), "1023 B");
+    }
+
+    #[test]
+    fn counts_must_be_whole() {
+        assert_eq!(parse_count("4.3G"), Ok(4_300_000_000));
+        assert_eq!(parse_count("1.5k"), Ok(1_500));
+        assert_eq!(parse_count("2.000"), Ok(2));
+        for bad in ["1.5", "1.2345k", "0.5", "1.0000000001G"] {
+            let e = parse_count(bad).unwrap_err();
+            assert!(e.problem.contains("whole"), "{bad}: {e:?}");
+        }
         assert_eq!(format_duration_ms(1500), "1.5 s");
         assert_eq!(format_duration_ms(200_000), "3m 20s");
     }

@@ -608,3 +608,647 @@ fn bad_sampled_low_cardinality() {
     assert!(e.contains(&format!("{}:7:1", p.display())), "{e}");
     assert!(e.contains("table.presplit"), "{e}");
 }
+
+// ---- fixes from the new-user review ----
+
+/// A one-server, one-row scenario (singular wording).
+const ONE: &str = r#"name = "one"
+[cluster]
+regionservers = 1
+[workload]
+rows = 1
+[[generator]]
+name = "seq"
+kind = "sequential"
+"#;
+
+#[test]
+fn check_text_uses_singulars_and_sub_millisecond_ingest() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", ONE);
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("1 RegionServer,"), "{text}");
+    assert!(text.contains("1 row (ids"), "{text}");
+    assert!(text.contains("under 1 ms of ingest"), "{text}");
+    assert!(!text.contains("0 ms"), "{text}");
+}
+
+#[test]
+fn broken_pipe_on_stdout_is_a_normal_end() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
+        .args([
+            "split-keys",
+            "--algorithm",
+            "uniform",
+            "--regions",
+            "200000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn output_into_a_missing_directory_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("nodir").join("x");
+    bin()
+        .args(["split-keys", "--algorithm", "hex", "--regions", "3", "-o"])
+        .arg(&target)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("does not exist")
+                .and(predicate::str::contains("nodir"))
+                .and(predicate::str::contains("os error").not()),
+        );
+}
+
+fn site_xml(dir: &Path, props: &[(&str, &str)]) -> PathBuf {
+    let mut x = String::from("<configuration>\n");
+    for (k, v) in props {
+        x.push_str(&format!(
+            "<property>\n<name>{k}</name>\n<value>{v}</value>\n</property>\n"
+        ));
+    }
+    x.push_str("</configuration>\n");
+    write(dir, "site.xml", &x)
+}
+
+#[test]
+fn check_shows_settings_corrections_in_text_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    site_xml(
+        dir.path(),
+        &[("hbase.regionserver.global.memstore.size", "0.9")],
+    );
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nhbase_site = [\"site.xml\"]",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("warning: hbase.regionserver.global.memstore.size 0.9 is outside (0, 0.8]"),
+        "{text}"
+    );
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let w = v["warnings"].as_array().unwrap();
+    assert!(
+        w.iter()
+            .any(|w| w.as_str().unwrap().contains("HBase uses 0.4")),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn memstore_plus_block_cache_above_80_percent_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = site_xml(
+        dir.path(),
+        &[
+            ("hbase.regionserver.global.memstore.size", "0.5"),
+            ("hfile.block.cache.size", "0.4"),
+        ],
+    );
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nhbase_site = [\"site.xml\"]",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        e.contains("hbase.regionserver.global.memstore.size = 0.5"),
+        "{e}"
+    );
+    assert!(e.contains("hfile.block.cache.size = 0.4"), "{e}");
+    assert!(e.contains(&format!("{}:", xml.display())), "{e}");
+    assert!(e.contains("refuses to start"), "{e}");
+    // 0.4 + 0.4 is exactly the limit: accepted.
+    bin()
+        .args(["config", "--set", "hfile.block.cache.size=0.4"])
+        .assert()
+        .success();
+    bin()
+        .args(["config", "--set", "hfile.block.cache.size=0.41"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("command line"));
+}
+
+#[test]
+fn config_type_checks_values_like_check() {
+    for set in [
+        "hbase.hregion.memstore.flush.size=banana",
+        "hbase.regionserver.region.split.policy=Bogus",
+        "hbase.hregion.memstore.flush.size=1000",
+    ] {
+        bin()
+            .args(["config", "--set", set])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(set.split('=').next().unwrap()));
+    }
+    bin()
+        .args(["config", "--set", "=5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`--set`").and(predicate::str::contains("empty key")));
+    let dir = tempfile::tempdir().unwrap();
+    let xml = site_xml(
+        dir.path(),
+        &[("hbase.hregion.memstore.flush.size", "banana")],
+    );
+    bin()
+        .args(["config", "--config"])
+        .arg(&xml)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("{}:4:", xml.display())));
+    let p = write(dir.path(), "s.toml", BASE);
+    bin()
+        .args([
+            "config",
+            "--set",
+            "hbase.hregion.memstore.flush.size=1000",
+            "--scenario",
+        ])
+        .arg(&p)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn check_json_settings_carry_raw_value_human_and_origin() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    let out = bin()
+        .args(["check", "--format", "json"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let settings = v["settings"].as_array().unwrap();
+    let max = settings
+        .iter()
+        .find(|s| s["key"] == "hbase.hregion.max.filesize")
+        .expect("key field");
+    assert_eq!(max["value"], "10737418240");
+    assert_eq!(max["human"], "10.00 GiB");
+    assert_eq!(max["origin"], "default");
+    let policy = settings
+        .iter()
+        .find(|s| s["key"] == "hbase.regionserver.region.split.policy")
+        .unwrap();
+    assert_eq!(
+        policy["value"],
+        "org.apache.hadoop.hbase.regionserver.SteppingSplitPolicy"
+    );
+    assert!(policy["human"].is_null());
+    assert!(settings.iter().all(|s| s.get("name").is_none()));
+}
+
+#[test]
+fn config_json_gives_derived_values_and_notes() {
+    let out = bin().args(["config", "--format", "json"]).output().unwrap();
+    assert!(out.status.success());
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let find = |k: &str| rows.iter().find(|r| r["key"] == k).unwrap().clone();
+    let initial = find("hbase.increasing.policy.initial.size");
+    assert_eq!(initial["value"], "268435456");
+    assert_eq!(initial["derived"], true);
+    assert!(
+        initial["note"]
+            .as_str()
+            .unwrap()
+            .contains("2 x memstore flush size")
+    );
+    let maxlogs = find("hbase.regionserver.maxlogs");
+    assert_eq!(maxlogs["value"], "");
+    assert_eq!(maxlogs["derived"], false);
+    assert!(maxlogs["note"].as_str().unwrap().contains("max(32"));
+    assert_eq!(find("hfile.block.cache.size")["value"], "0.4");
+}
+
+#[test]
+fn fractional_counts_are_errors() {
+    for rows in ["\"1.5\"", "1.5", "\"1.2345k\""] {
+        let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", &format!("rows = {rows}")));
+        assert_names(&e, &p, "11:8", "workload.rows", "not a whole number");
+    }
+}
+
+#[test]
+fn data_smaller_than_one_row_is_an_error() {
+    let (e, p, _d) =
+        check_fails(&BASE.replace("rows = 1000", "data = \"1\"\nrow = { value = \"3KB\" }"));
+    assert_names(
+        &e,
+        &p,
+        "11:8",
+        "workload.data",
+        "less than one row's payload",
+    );
+    // Not a multiple of the row payload: whole rows, no error.
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace("rows = 1000", "data = \"7KB\"\nrow = { value = \"3KB\" }"),
+    );
+    bin()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 rows (ids 0..2)"));
+}
+
+#[test]
+fn missing_tables_and_fields_are_named_by_dotted_path() {
+    let (e, p, _d) = check_fails(&BASE.replace("[workload]\nrows = 1000\n", ""));
+    assert_names(&e, &p, "1:1", "workload", "missing field `workload`");
+    assert!(!e.contains("`name`"), "{e}");
+    let (e, p, _d) = check_fails(&BASE.replace("[cluster]\nregionservers = 3\n", ""));
+    assert_names(&e, &p, "1:1", "cluster", "missing field `cluster`");
+    assert!(!e.contains("`schema_version`"), "{e}");
+    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "heap = \"8GB\""));
+    assert_names(&e, &p, "3:1", "cluster.regionservers", "missing field");
+}
+
+#[test]
+fn type_errors_use_plain_words_and_huge_integers_are_out_of_range() {
+    let (e, p, _d) = check_fails(&BASE.replace("regionservers = 3", "regionservers = \"3\""));
+    assert_names(
+        &e,
+        &p,
+        "4:17",
+        "cluster.regionservers",
+        "invalid type: string",
+    );
+    assert!(e.contains("expected an integer"), "{e}");
+    assert!(!e.contains("i64"), "{e}");
+    let (e, p, _d) = check_fails(&BASE.replace("rows = 1000", "rows = 18446744073709551615"));
+    assert_names(
+        &e,
+        &p,
+        "11:8",
+        "workload.rows",
+        "18446744073709551615 is out of range",
+    );
+    assert!(!e.contains("18446744073709552000"), "{e}");
+}
+
+#[test]
+fn keys_refuse_ids_past_u64_max() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    for (start, count) in [
+        ("18446744073709551615", "3"),
+        ("18446744073709551610", "10"),
+    ] {
+        bin()
+            .args(["keys", "--start", start, "--count", count, "--scenario"])
+            .arg(&p)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("`--start`").and(predicate::str::contains("--count")));
+    }
+    bin()
+        .args([
+            "keys",
+            "--start",
+            "18446744073709551610",
+            "--count",
+            "5",
+            "--scenario",
+        ])
+        .arg(&p)
+        .assert()
+        .success();
+}
+
+#[test]
+fn key_file_rejects_a_cut_short_escape_with_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = write(dir.path(), "keys.txt", "row1\nab\\x4\n");
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "kind = \"sequential\"",
+            "kind = \"file\"\npath = \"keys.txt\"",
+        ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.contains(&format!("{}:2:3", keys.display())), "{e}");
+    assert!(e.contains("cut short"), "{e}");
+}
+
+#[test]
+fn shell_create_validates_table_and_family() {
+    for (table, family, field) in [
+        ("", "f", "--shell TABLE"),
+        ("it's", "f", "--shell TABLE"),
+        ("t", "", "--shell FAMILY"),
+        ("t", "f:x", "--shell FAMILY"),
+        ("t", "a\nb", "--shell FAMILY"),
+    ] {
+        bin()
+            .args([
+                "split-keys",
+                "--algorithm",
+                "hex",
+                "--regions",
+                "3",
+                "--shell",
+                table,
+                family,
+            ])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!("`{field}`")));
+    }
+}
+
+#[test]
+fn sampled_split_keys_refuse_first_row_and_generators_dedupe() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", BASE);
+    bin()
+        .args([
+            "split-keys",
+            "--algorithm",
+            "sampled",
+            "--regions",
+            "4",
+            "--generator",
+            "seq",
+        ])
+        .args(["--first-row", "00", "--scenario"])
+        .arg(&p)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`--first-row`"));
+    let out = bin()
+        .args(["check", "--generator", "seq", "--generator", "seq"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("Run `seq`").count(), 1, "{text}");
+    let out = bin()
+        .args([
+            "keys",
+            "--count",
+            "1",
+            "--generator",
+            "seq",
+            "--generator",
+            "seq",
+            "--scenario",
+        ])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn split_keys_blame_the_row_flags() {
+    for (args, flag) in [
+        (
+            &[
+                "--algorithm",
+                "hex",
+                "--first-row",
+                "ff",
+                "--last-row",
+                "10",
+            ][..],
+            "`--last-row`",
+        ),
+        (
+            &["--algorithm", "hex", "--first-row", "ffffffff"][..],
+            "`--first-row`",
+        ),
+        (
+            &["--algorithm", "partition", "--first-row", "1"][..],
+            "`--first-row`",
+        ),
+        (
+            &["--algorithm", "md5-legacy", "--last-row", "1"][..],
+            "`--last-row`",
+        ),
+        (
+            &[
+                "--algorithm",
+                "uniform",
+                "--first-row",
+                "b",
+                "--last-row",
+                "a",
+            ][..],
+            "`--last-row`",
+        ),
+    ] {
+        bin()
+            .args(["split-keys", "--regions", "3"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(flag).and(predicate::str::contains("--regions").not()),
+            );
+    }
+}
+
+#[test]
+fn sampling_messages_say_limit_count_and_generator() {
+    let sampled = |samples: &str| {
+        BASE.replace(
+            "algorithm = \"hex\"\nregions = 4",
+            &format!("algorithm = \"sampled\"\nregions = 40{samples}"),
+        )
+    };
+    let (e, p, _d) = check_fails(&sampled("\nsamples = 20_000_001"));
+    assert_names(
+        &e,
+        &p,
+        "10:11",
+        "table.presplit.samples",
+        "limit of 20,000,000",
+    );
+    assert!(!e.contains("cannot place"), "{e}");
+    // 1,000 rows: every row is sampled, and the plan says so.
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "s.toml", &sampled(""));
+    bin()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sampled: 1000 keys"));
+    let (e, _p, _d) = check_fails(&sampled("").replace(
+        "kind = \"sequential\"",
+        "kind = \"template\"\ntemplate = \"{u}\"\nfields = { u = { dist = \"uniform\", cardinality = 3 } }",
+    ));
+    assert!(
+        e.contains("generator `seq` has too few distinct keys"),
+        "{e}"
+    );
+}
+
+#[test]
+fn uniform_presplit_takes_first_and_last_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "algorithm = \"hex\"\nregions = 4",
+            "algorithm = \"uniform\"\nregions = 2\nfirst_row = \"\\\\x10\"\nlast_row = \"\\\\x70\"",
+        ),
+    );
+    bin()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("│ 2   @"));
+    bin()
+        .args(["split-keys", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("toStringBinary"));
+}
+
+#[test]
+fn template_describe_is_for_people() {
+    let (text, _p, _d) = {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(
+            dir.path(),
+            "s.toml",
+            &BASE.replace(
+                "kind = \"sequential\"",
+                "kind = \"template\"\ntemplate = \"{user}_{id}\"\nfields = { user = { dist = \"zipfian\", cardinality = 1000000 } }",
+            ),
+        );
+        let out = bin().arg("check").arg(&p).output().unwrap();
+        (String::from_utf8(out.stdout).unwrap(), p, dir)
+    };
+    assert!(text.contains("user: zipfian over 1,000,000"), "{text}");
+    assert!(!text.contains("Zipf {"), "{text}");
+}
+
+#[test]
+fn table_attribute_sanity_errors_point_at_the_attribute() {
+    let (e, p, _d) =
+        check_fails(&BASE.replace("name = \"t1\"", "name = \"t1\"\nmax_filesize = \"1MB\""));
+    assert_names(&e, &p, "7:16", "table.max_filesize", "too small");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "name = \"t1\"",
+        "name = \"t1\"\nmemstore_flushsize = \"1KB\"",
+    ));
+    assert_names(&e, &p, "7:22", "table.memstore_flushsize", "too small");
+}
+
+#[test]
+fn control_characters_in_names_are_refused() {
+    let (e, p, _d) = check_fails(&BASE.replace("name = \"seq\"", "name = \"se\\u001b[31mq\""));
+    assert_names(&e, &p, "13:8", "generator.name", "control characters");
+    assert!(!e.contains('\u{1b}'), "the name is shown escaped: {e:?}");
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "name = \"t1\"",
+        "name = \"t1\"\nfamilies = [{ name = \"f\\nx\" }]",
+    ));
+    assert_names(&e, &p, "7:22", "table.families.name", "control character");
+}
+
+#[test]
+fn unmodelled_keys_and_lower_case_escapes_are_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE
+            .replace(
+                "[table]",
+                "[hbase]\n\"hbase.rpc.timeout\" = \"60000\"\n\"hbase.zookeeper.quorum\" = \"zk1\"\n[table]",
+            )
+            .replace(
+                "algorithm = \"hex\"\nregions = 4",
+                "algorithm = \"keys\"\nkeys = [\"a\\\\xffb\", \"m\"]",
+            ),
+    );
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let w = text
+        .lines()
+        .filter(|l| l.contains("not modelled"))
+        .collect::<Vec<_>>();
+    assert_eq!(w.len(), 1, "{text}");
+    assert!(
+        w[0].contains("hbase.rpc.timeout, hbase.zookeeper.quorum"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`\\xff`") && text.contains("`\\xFF`"),
+        "{text}"
+    );
+    bin()
+        .args(["config", "--set", "hbase.rpc.timeout=1"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("not modelled by hbase-emu")
+                .and(predicate::str::contains("hbase.rpc.timeout")),
+        );
+}

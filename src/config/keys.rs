@@ -166,6 +166,8 @@ pub const KEYS: &[KeySpec] = &[
       "fraction of the heap all memstores may use before writes block (valid (0, 0.8])"),
     k("hbase.regionserver.global.memstore.size.lower.limit", "0.95", Float, Empty, "flush", "MemorySizeUtil",
       "fraction of the global limit at which forced flushing starts"),
+    k("hfile.block.cache.size", "0.4", Float, Same, "flush", "MemorySizeUtil",
+      "fraction of the heap for the block cache; with the global memstore fraction at most 0.8 (else the RegionServer refuses to start)"),
     derived("hbase.regionserver.global.memstore.memory.size", Bytes, Empty, "flush", "MemorySizeUtil",
       "absolute size of all memstores (overrides the heap fraction when set)",
       "hbase.regionserver.global.memstore.size x max heap"),

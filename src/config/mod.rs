@@ -668,6 +668,22 @@ pub fn effective(
     Ok(out)
 }
 
+/// The value HBase derives for a key left unset (a `derived` key of [`KEYS`]), when the typed
+/// settings determine it: e.g. `hbase.increasing.policy.initial.size` = 2 × flush size. `None`
+/// for keys that need more than the configuration (the heap: `…global.memstore.memory.size`,
+/// `hbase.regionserver.maxlogs`) or mean "unlimited".
+pub fn derived_value(settings: &Settings, key: &str) -> Option<u64> {
+    Some(match key {
+        "hbase.increasing.policy.initial.size" => settings.increasing_initial_size,
+        "hbase.regionserver.flush.check.period" => settings.flush_check_period_ms,
+        "hbase.regionserver.compaction.check.period" => settings.compaction_check_period_ms,
+        "hbase.hstore.compaction.min" => u64::from(settings.compaction_min_files),
+        "hbase.hstore.compaction.max.size.offpeak" => settings.compaction_max_size_offpeak,
+        "hbase.balancer.max.balancing" => settings.balancer_max_balancing_ms,
+        _ => return None,
+    })
+}
+
 fn override_positive(ev: &mut EffectiveValue, attr: &Option<Attr<u64>>, name: &str) {
     if let Some(a) = attr {
         if a.value > 0 {

@@ -21,6 +21,12 @@ pub const MAX_FILESIZE_LOWER_LIMIT: i64 = 2 * 1024 * 1024;
 pub const FLUSH_SIZE_LOWER_LIMIT: i64 = 1024 * 1024;
 /// `HRegion.MAX_FLUSH_PER_CHANGES`.
 pub const MAX_FLUSH_PER_CHANGES: i64 = 1_000_000_000;
+/// The block cache's heap fraction (`HConstants.HFILE_BLOCK_CACHE_SIZE_KEY`).
+pub const BLOCK_CACHE_KEY: &str = "hfile.block.cache.size";
+/// The global memstore's heap fraction (`MemorySizeUtil.MEMSTORE_SIZE_KEY`).
+pub const GLOBAL_MEMSTORE_KEY: &str = "hbase.regionserver.global.memstore.size";
+/// `HConstants.HBASE_CLUSTER_MINIMUM_MEMORY_THRESHOLD`: heap fraction that must stay free.
+pub const MINIMUM_FREE_HEAP_FRACTION: f32 = 0.2;
 /// Key of the table-creation sanity checks (`TableDescriptorChecker`).
 pub const SANITY_CHECKS_KEY: &str = "hbase.table.sanity.checks";
 
@@ -225,6 +231,8 @@ pub struct Settings {
     pub global_memstore_fraction: f32,
     /// hbase.regionserver.global.memstore.size.lower.limit (fraction of the global limit, ≤ 1).
     pub global_memstore_lower_limit: f32,
+    /// hfile.block.cache.size (fraction of heap for the L1 block cache).
+    pub block_cache_fraction: f32,
     /// hbase.regionserver.global.memstore.memory.size if set (absolute; else fraction × heap).
     pub global_memstore_bytes: Option<u64>,
     /// hbase.regionserver.optionalcacheflushinterval; `None` when ≤ 0 (periodic flush off).
@@ -637,6 +645,13 @@ impl Settings {
             lower = 1.0;
         }
 
+        // MemorySizeUtil.validateRegionServerHeapMemoryAllocation (HRegionServer start-up): the
+        // memstore and block cache percentages, each truncated to a whole percent as Java's
+        // `(int) (fraction * 100)` does, may use at most 100 - 20 (HConstants.
+        // HBASE_CLUSTER_MINIMUM_MEMORY_THRESHOLD) percent of the heap.
+        let block_cache_fraction = r.float(BLOCK_CACHE_KEY)?;
+        check_heap_allocation(site, global, block_cache_fraction)?;
+
         let interval = r.millis("hbase.regionserver.optionalcacheflushinterval")?;
         let per_changes = r.long("hbase.regionserver.flush.per.changes")?;
         if per_changes > MAX_FLUSH_PER_CHANGES {
@@ -766,6 +781,7 @@ impl Settings {
                 .u_bytes("hbase.hregion.percolumnfamilyflush.size.lower.bound.min")?,
             global_memstore_fraction: global,
             global_memstore_lower_limit: lower,
+            block_cache_fraction,
             global_memstore_bytes: r.optional(
                 "hbase.regionserver.global.memstore.memory.size",
                 Reader::u_bytes,
@@ -874,6 +890,52 @@ fn size_error(
         Some(a) => attr_error(a, attr_name, msg, expected),
         None => site.value_error(key, msg, expected),
     }
+}
+
+/// HBase's start-up check of memstore + block cache heap fractions (`MemorySizeUtil.
+/// validateRegionServerHeapMemoryAllocation`, branch-2.6): `(int)(memstore × 100) +
+/// (int)(block cache × 100)` must not exceed `100 − (int)(0.2 × 100)` = 80. `memstore` is the
+/// fraction after HBase's own correction (values outside (0, 0.8] become 0.4). We model the
+/// fraction keys only, not the absolute `*.memory.size` byte keys.
+fn check_heap_allocation(
+    site: &SiteConfig,
+    memstore: f32,
+    block_cache: f32,
+) -> Result<(), InputError> {
+    // Java: `(int) (fraction * 100)` in float arithmetic, truncating toward zero.
+    let percent = |f: f32| (f * 100.0_f32) as i32;
+    let used = percent(memstore) + percent(block_cache);
+    let max_used = 100 - percent(MINIMUM_FREE_HEAP_FRACTION);
+    if used <= max_used {
+        return Ok(());
+    }
+    let origin = |key: &str| {
+        site.origin(key)
+            .map_or_else(|| "default".to_string(), |o| o.to_string())
+    };
+    let problem = format!(
+        "{GLOBAL_MEMSTORE_KEY} = {memstore} (from {}) plus {BLOCK_CACHE_KEY} = {block_cache} (from {}) \
+         use {used}% of the heap; HBase needs 20% free (HConstants.HBASE_CLUSTER_MINIMUM_MEMORY_THRESHOLD) \
+         and the RegionServer refuses to start (MemorySizeUtil)",
+        origin(GLOBAL_MEMSTORE_KEY),
+        origin(BLOCK_CACHE_KEY),
+    );
+    // Place the error at whichever of the two keys was set away from its default (the block
+    // cache key when both were).
+    let at = if matches!(site.origin(BLOCK_CACHE_KEY), Some(o) if *o != Origin::Default)
+        || matches!(
+            site.origin(GLOBAL_MEMSTORE_KEY),
+            None | Some(Origin::Default)
+        ) {
+        BLOCK_CACHE_KEY
+    } else {
+        GLOBAL_MEMSTORE_KEY
+    };
+    Err(site.value_error(
+        at,
+        problem,
+        "hbase.regionserver.global.memstore.size + hfile.block.cache.size <= 0.8, e.g. 0.4 + 0.4",
+    ))
 }
 
 /// Hadoop's getBoolean turns anything but true/false into the default without a word; we say so.

@@ -132,6 +132,24 @@ pub enum Draw {
 }
 
 impl Draw {
+    /// For people: `zipfian over 1,000,000`, `uniform over 10`, `sequential`.
+    pub fn describe(&self) -> String {
+        let n = |v: u64| crate::report::thousands(u128::from(v));
+        match self {
+            Draw::Sequential { cardinality: None } => "sequential (the row id)".to_string(),
+            Draw::Sequential {
+                cardinality: Some(c),
+            } => format!("sequential, cycling over {}", n(*c)),
+            Draw::Uniform { n: c } => format!("uniform over {}", n(*c)),
+            Draw::Zipfian { n: c, .. } => format!("zipfian over {}", n(*c)),
+            Draw::ZipfianOrdered { zipf } => format!("ordered zipfian over {}", n(zipf.items)),
+            Draw::Latest { zipf, .. } => format!(
+                "latest (zipfian toward the newest ids, window {})",
+                n(zipf.items)
+            ),
+        }
+    }
+
     /// Scrambled zipfian over `0..n`.
     pub fn zipfian(n: u64) -> Draw {
         Draw::Zipfian {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::spec::{self, GeneratorSpec, opt_err};
 use super::{MAX_ROW_LENGTH, RowKeyGenerator};
 use crate::diag::{InputError, SourceText};
-use crate::keynotation::to_bytes_binary;
+use crate::keynotation::decode_binary_line;
 
 /// Keys of a file in one arena.
 #[derive(Debug, Clone)]
@@ -93,7 +93,7 @@ impl KeyFile {
             let key = if hex {
                 decode_hex(line, start, &src)?
             } else {
-                to_bytes_binary(line)
+                decode_binary_line(&src, line, start)?
             };
             if key.len() > MAX_ROW_LENGTH {
                 return Err(InputError::new(format!("key of {} bytes", key.len()))
@@ -181,6 +181,18 @@ mod tests {
         let e = parse("abc\n", true).err().unwrap();
         assert_eq!(e.location().unwrap(), "keys.txt:1:3");
         assert!(parse("", false).is_err());
+    }
+
+    #[test]
+    fn cut_short_escape_is_rejected_like_a_splits_file() {
+        let e = parse("row1\nab\\x4\n", false).err().unwrap();
+        assert_eq!(e.location().unwrap(), "keys.txt:2:3");
+        assert!(e.problem.contains("cut short"), "{e}");
+        // A complete escape and a lower-case `\xff` (no escape for HBase) still decode.
+        let k = parse("\\x41\\xff\n", false).unwrap();
+        let mut out = Vec::new();
+        k.key_into(0, &mut out);
+        assert_eq!(out, b"Axff");
     }
 
     #[test]

@@ -566,11 +566,11 @@ impl RowKeyGenerator for Template {
         let fields: BTreeMap<&str, String> = self
             .fields
             .iter()
-            .map(|f| (f.name.as_str(), format!("{:?}", f.draw)))
+            .map(|f| (f.name.as_str(), f.draw.describe()))
             .collect();
         let mut s = format!("template {:?}", self.text);
         for (n, d) in fields {
-            s.push_str(&format!("; {n} = {d}"));
+            s.push_str(&format!("; {n}: {d}"));
         }
         if let Some(c) = self.clock {
             s.push_str("; ");

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::diag::{InputError, SourceText};
 use crate::keygen::MAX_ROW_LENGTH;
-use crate::keynotation::{from_hex, to_bytes_binary, to_shell_literal, to_string_binary};
+use crate::keynotation::{decode_binary_line, from_hex, to_shell_literal, to_string_binary};
 
 /// A key for messages: its `toStringBinary` form, cut short when long.
 pub(crate) fn show_key(key: &[u8]) -> String {
@@ -61,33 +61,7 @@ pub fn validate_keys(mut keys: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, InputError>
     Ok(keys)
 }
 
-/// Finds where `Bytes.toBytesBinary` would throw: a `\x` with fewer than two characters (UTF-16
-/// units, as Java counts) after it. `Err` holds the byte offset of that backslash.
-pub(crate) fn check_binary_escapes(s: &str) -> Result<(), usize> {
-    let units: Vec<(usize, u16)> = s
-        .char_indices()
-        .flat_map(|(at, c)| {
-            let mut buf = [0u16; 2];
-            let n = c.encode_utf16(&mut buf).len();
-            (0..n).map(move |i| (at, buf[i]))
-        })
-        .collect();
-    let is_hex = |u: u16| matches!(u, 0x30..=0x39 | 0x41..=0x46);
-    let mut i = 0;
-    while i < units.len() {
-        if units[i].1 == u16::from(b'\\') && units.get(i + 1).map(|u| u.1) == Some(u16::from(b'x'))
-        {
-            match (units.get(i + 2), units.get(i + 3)) {
-                (Some(h), Some(l)) if is_hex(h.1) && is_hex(l.1) => i += 4,
-                (Some(_), Some(_)) => i += 1,
-                _ => return Err(units[i].0),
-            }
-        } else {
-            i += 1;
-        }
-    }
-    Ok(())
-}
+pub(crate) use crate::keynotation::check_binary_escapes;
 
 /// How the lines of a splits file are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -148,16 +122,7 @@ pub fn parse_splits_text(
                     .at(src, span)
                     .expected("one split key per line, in toStringBinary notation"));
                 }
-                if let Err(at) = check_binary_escapes(content) {
-                    let at = span.start + at;
-                    return Err(InputError::new(
-                        "`\\x` escape cut short by the end of the line (HBase's toBytesBinary \
-                         fails on it)",
-                    )
-                    .at(src, at..span.end)
-                    .expected("`\\x` followed by two upper-case hex digits"));
-                }
-                keys.push((to_bytes_binary(content), span));
+                keys.push((decode_binary_line(src, content, span.start)?, span));
             }
             SplitsFileFormat::Hex => {
                 let trimmed = content.trim();

@@ -111,6 +111,12 @@ pub(crate) fn number_split(
             last_text,
             first_row.unwrap_or("0")
         ))
+        // Blame the row the user gave (the last row when both were given).
+        .field(if last_row.is_some() {
+            "last_row"
+        } else {
+            "first_row"
+        })
         .expected("a first row numerically smaller than the last row"));
     }
     // Safe: last > first.

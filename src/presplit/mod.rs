@@ -158,6 +158,11 @@ pub fn split_keys_in(
                 return Err(InputError::new(format!(
                     "the {algorithm} split has a fixed key range; it takes no first or last row"
                 ))
+                .field(if first_row.is_some() {
+                    "first_row"
+                } else {
+                    "last_row"
+                })
                 .expected("hex, decimal or uniform for a custom range"));
             }
             if algorithm == Algorithm::Md5Legacy {

@@ -122,6 +122,11 @@ pub(crate) fn uniform_split(
             to_string_binary(&last),
             to_string_binary(&first)
         ))
+        .field(if last_row.is_some() {
+            "last_row"
+        } else {
+            "first_row"
+        })
         .expected("a first row that sorts before the last row"));
     }
     let mut keys = bytes_split(&first, &last, true, regions - 1)?;

@@ -36,8 +36,24 @@ pub fn thousands(n: u128) -> String {
     out
 }
 
+/// `1 row`, `2 rows`, `1,000 rows`: a count with its noun, singular for exactly one.
+pub fn count_of(n: u128, singular: &str, plural: &str) -> String {
+    if n == 1 {
+        format!("1 {singular}")
+    } else {
+        format!("{} {plural}", thousands(n))
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn count_of_uses_the_singular_for_one() {
+        assert_eq!(super::count_of(1, "row", "rows"), "1 row");
+        assert_eq!(super::count_of(0, "row", "rows"), "0 rows");
+        assert_eq!(super::count_of(1000, "region", "regions"), "1,000 regions");
+    }
+
     #[test]
     fn thousands_groups_digits() {
         assert_eq!(super::thousands(0), "0");

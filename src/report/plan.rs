@@ -5,16 +5,31 @@ use serde::Serialize;
 use crate::assignment::server_name;
 use crate::keynotation::to_string_binary;
 use crate::plan::{RegionJson, RunPlan};
-use crate::report::{align_right, table, thousands};
+use crate::report::{align_right, count_of, table};
 use crate::scenario::Scenario;
 use crate::units::{format_bytes, format_duration_ms};
+
+/// One headline setting of `check`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingLine {
+    /// HBase property name.
+    pub key: String,
+    /// Raw effective value (bytes as digits, full class names), as `config` prints it.
+    pub value: String,
+    /// The value in human units (`2.00 GiB`, `5m 00s`) for byte and millisecond keys.
+    pub human: Option<String>,
+    /// What the text report shows (human units and raw value, simple class names).
+    pub display: String,
+    /// Where the value came from.
+    pub origin: String,
+}
 
 /// A checked scenario and its planned runs.
 pub struct PlanReport<'a> {
     /// The scenario.
     pub scenario: &'a Scenario,
-    /// Headline settings as (label, value, origin) lines.
-    pub settings: Vec<(String, String, String)>,
+    /// Headline settings.
+    pub settings: Vec<SettingLine>,
     /// One per generator run.
     pub runs: Vec<RunPlan>,
     /// Sample keys per run (toStringBinary), same order as `runs`.
@@ -46,8 +61,9 @@ struct ScenarioJson<'a> {
 
 #[derive(Serialize)]
 struct SettingJson<'a> {
-    name: &'a str,
+    key: &'a str,
     value: &'a str,
+    human: Option<&'a str>,
     origin: &'a str,
 }
 
@@ -90,10 +106,11 @@ impl PlanReport<'_> {
             settings: self
                 .settings
                 .iter()
-                .map(|(n, v, o)| SettingJson {
-                    name: n,
-                    value: v,
-                    origin: o,
+                .map(|l| SettingJson {
+                    key: &l.key,
+                    value: &l.value,
+                    human: l.human.as_deref(),
+                    origin: &l.origin,
                 })
                 .collect(),
             warnings: &self.warnings,
@@ -130,8 +147,12 @@ impl PlanReport<'_> {
             s.seed
         ));
         o.push_str(&format!(
-            "Cluster   {} RegionServers, heap {} each\n",
-            s.cluster.regionservers,
+            "Cluster   {}, heap {} each\n",
+            count_of(
+                u128::from(s.cluster.regionservers),
+                "RegionServer",
+                "RegionServers"
+            ),
             format_bytes(s.cluster.heap_bytes)
         ));
         for f in &s.cluster.site_files {
@@ -158,8 +179,8 @@ impl PlanReport<'_> {
         let payload = w.payload_bytes();
         let secs = payload as f64 / w.rate_bytes_per_s as f64;
         o.push_str(&format!(
-            "Workload  {} rows (ids {}..{}), {} × {} value + {} qualifier = {} payload\n",
-            thousands(w.rows as u128),
+            "Workload  {} (ids {}..{}), {} × {} value + {} qualifier = {} payload\n",
+            count_of(u128::from(w.rows), "row", "rows"),
             w.first_id,
             w.first_id as u128 + w.rows as u128,
             w.columns,
@@ -167,16 +188,21 @@ impl PlanReport<'_> {
             format_bytes(w.qualifier_bytes),
             format_bytes(payload.min(u64::MAX as u128) as u64),
         ));
+        let ingest_ms = (secs * 1000.0) as u64;
+        let ingest = if ingest_ms == 0 {
+            "under 1 ms".to_string()
+        } else {
+            format!("at least {}", format_duration_ms(ingest_ms))
+        };
         o.push_str(&format!(
-            "          offered at {}/s: at least {} of ingest\n",
+            "          offered at {}/s: {ingest} of ingest\n",
             format_bytes(w.rate_bytes_per_s),
-            format_duration_ms((secs * 1000.0) as u64)
         ));
         if !self.settings.is_empty() {
             o.push_str("\nSettings\n");
             let mut t = table(&["setting", "value", "from"]);
-            for (n, v, from) in &self.settings {
-                t.add_row(vec![n.clone(), v.clone(), from.clone()]);
+            for l in &self.settings {
+                t.add_row(vec![l.key.clone(), l.display.clone(), l.origin.clone()]);
             }
             o.push_str(&t.to_string());
             o.push('\n');

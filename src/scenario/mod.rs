@@ -1,7 +1,8 @@
 //! Scenario files: one experiment — a cluster, its hbase-site.xml layers, a table, a workload
 //! and the rowkey designs to compare. Parsed from TOML with spans, validated into [`Scenario`];
-//! every problem is reported with file, line, column, field and what was expected, and all
-//! problems of a file are reported together.
+//! every problem is reported with file, line, column, field and what was expected. A TOML syntax
+//! or type error stops at the first; after that all problems of each validation stage are
+//! reported together.
 
 mod raw;
 
@@ -172,9 +173,9 @@ pub enum Presplit {
         algorithm: crate::presplit::Algorithm,
         /// Number of regions.
         regions: u64,
-        /// Custom first row (hex/decimal only).
+        /// Custom first row (hex/decimal digits, or toStringBinary notation for uniform).
         first_row: Option<String>,
-        /// Custom last row (hex/decimal only).
+        /// Custom last row (hex/decimal digits, or toStringBinary notation for uniform).
         last_row: Option<String>,
     },
     /// Quantiles of each run's own generator over the planned id range.
@@ -239,6 +240,9 @@ pub struct Scenario {
     pub workload: Workload,
     /// Rowkey designs to run, in file order (names unique).
     pub generators: Vec<GeneratorSpec>,
+    /// Things that are valid but probably not meant (e.g. `\\xff` in a split key, which HBase
+    /// reads as text); `check` prints them.
+    pub warnings: Vec<String>,
 }
 
 /// All problems found in one scenario (at least one).
@@ -269,6 +273,7 @@ impl From<InputError> for ScenarioErrors {
 struct Checker<'a> {
     src: &'a SourceText,
     errors: Vec<InputError>,
+    warnings: Vec<String>,
 }
 
 impl Checker<'_> {
@@ -303,6 +308,19 @@ impl Checker<'_> {
     ) -> Option<u64> {
         let text = match q.get_ref() {
             Quantity::Int(i) => i.to_string(),
+            // TOML integers are signed 64-bit: a larger literal arrives here as a float, rounded.
+            Quantity::Float(f) if f.fract() == 0.0 && f.abs() >= 9.223_372_036_854_776e18 => {
+                let written = self.src.text.get(q.span()).unwrap_or("").trim().to_string();
+                self.err(
+                    q.span(),
+                    field,
+                    format!(
+                        "{written} is out of range (a TOML integer is at most 9223372036854775807)"
+                    ),
+                    expected,
+                );
+                return None;
+            }
             Quantity::Float(f) => f.to_string(),
             Quantity::Text(s) => s.clone(),
         };
@@ -347,6 +365,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
     let mut ck = Checker {
         src: &src,
         errors: Vec::new(),
+        warnings: Vec::new(),
     };
     let base_dir = src.path.parent().map(Path::to_path_buf).unwrap_or_default();
 
@@ -471,7 +490,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         site_files.push(p);
     }
 
-    // [hbase] inline overrides: highest precedence among site keys.
+    // [hbase] inline overrides: the last site layer (a `final` property in a site file wins).
     if let Some(h) = &raw.hbase {
         for (k, v) in h.get_ref() {
             let value = match v.get_ref() {
@@ -497,8 +516,16 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         }
     }
 
-    let table = table(&mut ck, raw.table.as_ref(), &base_dir);
+    let mut table = table(&mut ck, raw.table.as_ref(), &base_dir);
     let workload = workload(&mut ck, raw.workload.get_ref());
+    // A sample larger than the workload samples every row once: say how many keys that is.
+    if let (Some(t), Some(w)) = (&mut table, &workload)
+        && let Presplit::Sampled { regions, samples } = &mut t.presplit
+        && w.rows < *samples
+        && w.rows >= *regions
+    {
+        *samples = w.rows;
+    }
 
     // [[generator]]
     if raw.generator.is_empty() {
@@ -520,6 +547,16 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
                 "the generator name is empty",
                 "a short unique name",
             );
+        } else if gname.chars().any(char::is_control) {
+            ck.err(
+                spec.name.span(),
+                "generator.name",
+                format!(
+                    "the generator name {} contains control characters",
+                    quoted_name(gname)
+                ),
+                "a short unique name of printable characters",
+            );
         } else if let Some(first) = generators.iter().find(|o| o.name.get_ref() == gname) {
             let line = ck.line(&first.name.span());
             ck.err(
@@ -537,6 +574,10 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         Some(t) => match Settings::resolve(&site, &t.attributes) {
             Ok(s) => Some(s),
             Err(e) => {
+                let e = match raw.table.as_ref() {
+                    Some(rt) => place_table_attribute_error(&src, rt.get_ref(), e),
+                    None => e,
+                };
                 ck.errors.push(e.locate(&src, 0..0));
                 None
             }
@@ -570,19 +611,102 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         table,
         workload,
         generators,
+        warnings: ck.warnings,
         source: src,
     })
 }
 
+/// A settings error about a table attribute (`MAX_FILESIZE`, `MEMSTORE_FLUSHSIZE`,
+/// `SPLIT_POLICY`) placed at the attribute's value in `[table]`, named by its dotted field, so
+/// the snippet shows the line. Other errors pass through.
+fn place_table_attribute_error(src: &SourceText, rt: &raw::RawTable, e: InputError) -> InputError {
+    let placed = match e.field.as_deref() {
+        Some("MAX_FILESIZE") => rt
+            .max_filesize
+            .as_ref()
+            .map(|v| (v.span(), "table.max_filesize")),
+        Some("MEMSTORE_FLUSHSIZE") => rt
+            .memstore_flushsize
+            .as_ref()
+            .map(|v| (v.span(), "table.memstore_flushsize")),
+        Some("SPLIT_POLICY") => rt
+            .split_policy
+            .as_ref()
+            .map(|v| (v.span(), "table.split_policy")),
+        _ => None,
+    };
+    let Some((span, field)) = placed else {
+        return e;
+    };
+    // The position is now in the snippet; drop the "(table attribute at FILE:LINE)" suffix.
+    let problem = match e.problem.rfind(" (table attribute at ") {
+        Some(i) => e.problem[..i].to_string(),
+        None => e.problem.clone(),
+    };
+    let mut placed = InputError::new(problem).at(src, span).field(field);
+    if let Some(x) = &e.expected {
+        placed = placed.expected(x.clone());
+    }
+    placed
+}
+
 fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
     let message = e.message().trim().to_string();
-    let span = e.span().unwrap_or(0..0);
+    let mut span = e.span().unwrap_or(0..0);
     // serde names the expectation inside the message already ("unknown field `x`, expected one of ...").
     let (problem, expected) = match message.split_once(", expected ") {
-        Some((p, x)) => (p.to_string(), Some(x.to_string())),
+        Some((p, x)) => (p.to_string(), Some(plain_expectation(x))),
         None => (message, None),
     };
-    let field = field_at(&src.text, span.start);
+    let mut field = field_at(&src.text, span.start);
+    let mut expected = expected;
+    // "missing field `x`": serde points at the enclosing table. Name the missing field by its
+    // dotted path and point at the table's header (or line 1 for the top level).
+    if let Some(missing) = problem
+        .strip_prefix("missing field `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        // The top level comes with an empty span; a table with its header's.
+        let parent = if span.is_empty() {
+            None
+        } else {
+            enclosing_table(&src.text, span.start)
+        };
+        let line_end = src.text[span.start.min(src.text.len())..]
+            .find('\n')
+            .map_or(src.text.len(), |i| span.start + i);
+        span = match &parent {
+            None => 0..0,
+            Some(_) => span.start..line_end.max(span.start),
+        };
+        field = Some(match &parent {
+            None => missing.to_string(),
+            Some(p) => format!("{p}.{missing}"),
+        });
+        expected = Some(match &parent {
+            None if matches!(missing, "cluster" | "workload") => {
+                format!("a [{missing}] table in the scenario")
+            }
+            None => format!("`{missing}` at the top level of the scenario"),
+            Some(p) => format!("`{missing} = …` in [{p}]"),
+        });
+    }
+    let problem = if problem.contains("did not match any variant of untagged enum Quantity") {
+        expected = Some(
+            "a number, or a quoted size, count, rate or duration with units, e.g. 1000, \"4TB\", \"100M\""
+                .to_string(),
+        );
+        "invalid value: neither a number nor a string".to_string()
+    } else {
+        problem
+    };
+    // A quoted number where a number belongs: say how to write it.
+    if problem.starts_with("invalid type: string")
+        && let Some(x) = &expected
+        && (x == "an integer" || x == "a number")
+    {
+        expected = Some(format!("{x}, written without quotes"));
+    }
     let mut err = InputError::new(problem).at(src, span);
     if let Some(f) = field {
         err = err.field(f);
@@ -591,6 +715,28 @@ fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
         err = err.expected(x);
     }
     ScenarioErrors(vec![err])
+}
+
+/// serde's expectation in words people use (`i64` ⇒ "an integer").
+fn plain_expectation(x: &str) -> String {
+    match x.trim() {
+        "i64" | "u64" | "i32" | "u32" | "an integer" => "an integer".to_string(),
+        "f64" | "f32" | "a float" => "a number".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The dotted name of the table a byte offset is in: the `[header]` / `[[header]]` on the line
+/// at `offset`, or the nearest one above it; `None` at the top level.
+fn enclosing_table(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    text[..line_end]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string())
 }
 
 /// The dotted name of the TOML key on the line holding `offset` (`[workload]` + `rate = ` ⇒
@@ -651,8 +797,11 @@ fn table(
         ck.err(
             n.span(),
             "table.name",
-            format!("`{}` is not a valid HBase table name", n.get_ref()),
-            "letters, digits, `_`, `-` and `.` (optionally `namespace:`), not starting with `.` or `-`",
+            format!(
+                "{} is not a valid HBase table name",
+                quoted_name(n.get_ref())
+            ),
+            TABLE_NAME_EXPECTED,
         );
         ok = false;
     }
@@ -672,16 +821,12 @@ fn table(
             for f in fs.get_ref() {
                 let rf = f.get_ref();
                 let fname = rf.name.get_ref();
-                if fname.is_empty()
-                    || fname.len() > 127
-                    || fname.starts_with('.')
-                    || fname.contains(':')
-                {
+                if let Some(problem) = family_name_problem(fname) {
                     ck.err(
                         rf.name.span(),
                         "table.families.name",
-                        format!("`{fname}` is not a valid column family name"),
-                        "1..=127 printable bytes, no `:`, not starting with `.`",
+                        problem,
+                        FAMILY_NAME_EXPECTED,
                     );
                     ok = false;
                 } else if families.iter().any(|x: &Family| x.name == *fname) {
@@ -830,8 +975,61 @@ fn default_family(name: &str) -> Family {
     }
 }
 
-/// HBase's `TableName.isLegalTableQualifierName` rules, with an optional namespace.
-fn valid_table_name(name: &str) -> bool {
+/// What a table name may look like (for errors about [`valid_table_name`]).
+pub const TABLE_NAME_EXPECTED: &str =
+    "letters, digits, `_`, `-` and `.` (optionally `namespace:`), not starting with `.` or `-`";
+/// What a column family name may look like (for errors from [`family_name_problem`]).
+pub const FAMILY_NAME_EXPECTED: &str = "1..=127 bytes, no control characters, `:`, `\\` or `/`, \
+     not starting with `.`, not `recovered.edits` (ColumnFamilyDescriptorBuilder.isLegalColumnFamilyName)";
+
+/// A name for messages: in backquotes, with control characters escaped so a newline or an ANSI
+/// escape in the input cannot garble the terminal.
+pub fn quoted_name(name: &str) -> String {
+    let mut out = String::from("`");
+    for c in name.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
+}
+
+/// Why `name` is not a valid column family name (HBase's `ColumnFamilyDescriptorBuilder.
+/// isLegalColumnFamilyName`, plus our 127-byte limit), or `None` if it is valid. Shared by the
+/// scenario loader and `split-keys --shell`.
+pub fn family_name_problem(name: &str) -> Option<String> {
+    let shown = quoted_name(name);
+    if name.is_empty() {
+        Some("the column family name is empty".to_string())
+    } else if name.len() > 127 {
+        Some(format!("{shown} is longer than 127 bytes"))
+    } else if name.starts_with('.') {
+        Some(format!("{shown} starts with `.`"))
+    } else if let Some(c) = name
+        .chars()
+        .find(|&c| c.is_control() || matches!(c, ':' | '\\' | '/'))
+    {
+        Some(format!(
+            "{shown} contains {}, which HBase does not allow in a column family name",
+            if c.is_control() {
+                format!("the control character {:?}", c)
+            } else {
+                format!("`{c}`")
+            }
+        ))
+    } else if name == "recovered.edits" {
+        Some(format!("{shown} is reserved by HBase"))
+    } else {
+        None
+    }
+}
+
+/// HBase's `TableName.isLegalTableQualifierName` rules, with an optional namespace. Shared by the
+/// scenario loader and `split-keys --shell`.
+pub fn valid_table_name(name: &str) -> bool {
     let (ns, q) = name.split_once(':').unwrap_or(("default", name));
     let ok_part = |s: &str, allow_dot: bool| {
         !s.is_empty()
@@ -894,18 +1092,21 @@ fn presplit(
     if alg != PresplitAlgorithm::File {
         reject(ck, rp.file.as_ref().map(|r| r.span()), "file", "file");
     }
-    if !matches!(alg, PresplitAlgorithm::Hex | PresplitAlgorithm::Decimal) {
+    if !matches!(
+        alg,
+        PresplitAlgorithm::Hex | PresplitAlgorithm::Decimal | PresplitAlgorithm::Uniform
+    ) {
         reject(
             ck,
             rp.first_row.as_ref().map(|r| r.span()),
             "first_row",
-            "hex, decimal",
+            "hex, decimal (digits) or uniform (toStringBinary notation)",
         );
         reject(
             ck,
             rp.last_row.as_ref().map(|r| r.span()),
             "last_row",
-            "hex, decimal",
+            "hex, decimal (digits) or uniform (toStringBinary notation)",
         );
     }
     let regions = if uses_regions {
@@ -958,7 +1159,22 @@ fn presplit(
                 None => DEFAULT_SAMPLES,
                 Some(s) => {
                     let v = ck.count(s, "table.presplit.samples")?;
-                    if v < regions || v > MAX_SAMPLES {
+                    if v > MAX_SAMPLES {
+                        ck.err(
+                            s.span(),
+                            "table.presplit.samples",
+                            format!(
+                                "{} samples exceed the limit of {} (hbase-emu holds every sampled key in memory)",
+                                crate::report::thousands(u128::from(v)),
+                                crate::report::thousands(u128::from(MAX_SAMPLES))
+                            ),
+                            format!(
+                                "between the region count ({regions}) and {MAX_SAMPLES} samples"
+                            ),
+                        );
+                        return None;
+                    }
+                    if v < regions {
                         ck.err(
                             s.span(),
                             "table.presplit.samples",
@@ -986,6 +1202,18 @@ fn presplit(
             };
             let mut bytes = Vec::new();
             for k in keys.get_ref() {
+                if let Some(esc) = lower_case_escape(k.get_ref()) {
+                    let (line, col) = ck.src.line_col(k.span().start);
+                    ck.warnings.push(format!(
+                        "table.presplit.keys ({}:{line}:{col}): `{esc}` in `{}` is not an escape for HBase \
+                         (toBytesBinary needs upper-case hex digits): it reads as the text `{}`; \
+                         write `{}` for the byte",
+                        ck.src.path.display(),
+                        k.get_ref(),
+                        &esc[1..],
+                        esc.to_ascii_uppercase().replacen('X', "x", 1),
+                    ));
+                }
                 let b = crate::keynotation::to_bytes_binary(k.get_ref());
                 if b.is_empty() {
                     ck.err(
@@ -1054,6 +1282,21 @@ fn presplit(
             Some(Presplit::File(path))
         }
     }
+}
+
+/// The first `\\x` followed by two hex digits of which one is lower case (`\\xff`): HBase's
+/// `toBytesBinary` only decodes upper-case digits and keeps the rest as text.
+fn lower_case_escape(key: &str) -> Option<String> {
+    let b = key.as_bytes();
+    (0..b.len().saturating_sub(3)).find_map(|i| {
+        let (h, l) = (b[i + 2], b[i + 3]);
+        (b[i] == b'\\'
+            && b[i + 1] == b'x'
+            && h.is_ascii_hexdigit()
+            && l.is_ascii_hexdigit()
+            && (h.is_ascii_lowercase() || l.is_ascii_lowercase()))
+        .then(|| key[i..i + 4].to_string())
+    })
 }
 
 fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
@@ -1138,7 +1381,22 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
                 );
                 None
             }
-            Some(b) => Some((b / row_payload).max(1)),
+            Some(b) if b < row_payload => {
+                ck.err(
+                    d.span(),
+                    "workload.data",
+                    format!(
+                        "{} is less than one row's payload ({} = {columns} × {} value)",
+                        units::format_bytes(b),
+                        units::format_bytes(row_payload),
+                        units::format_bytes(value_bytes)
+                    ),
+                    format!("at least {row_payload} bytes (one row), e.g. a size such as 4TB"),
+                );
+                None
+            }
+            // Not a multiple of the row payload: whole rows, rounded down (check shows the count).
+            Some(b) => Some(b / row_payload),
             None => None,
         },
         (None, Some(r)) => match ck.count(r, "workload.rows") {
