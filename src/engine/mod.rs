@@ -411,7 +411,10 @@ impl Engine {
             write_bw: scenario.cluster.write_bandwidth,
             flush_bw: scenario.cluster.flush_bandwidth,
             compaction_bw: scenario.cluster.compaction_bandwidth,
-            transition_ns: scenario.cluster.region_transition_ms * NS_PER_MS,
+            transition_ns: scenario
+                .cluster
+                .region_transition_ms
+                .saturating_mul(NS_PER_MS),
             global_high,
             global_low,
             seed: scenario.seed,
@@ -449,7 +452,12 @@ impl Engine {
             e.routing.push((r.start.clone(), id));
             e.routing_prefix.push(prefix8(&r.start));
         }
-        let period = e.cfg.settings.flush_check_period_ms.max(1) * NS_PER_MS;
+        let period = e
+            .cfg
+            .settings
+            .flush_check_period_ms
+            .max(1)
+            .saturating_mul(NS_PER_MS);
         e.schedule(period, Event::Chore { n: 1 });
         e
     }
@@ -497,7 +505,7 @@ impl Engine {
     fn schedule(&mut self, delay: u64, event: Event) {
         self.seq += 1;
         self.events.push(Reverse(Scheduled {
-            at: self.now + delay,
+            at: self.now.saturating_add(delay),
             seq: self.seq,
             event,
         }));
@@ -546,7 +554,7 @@ impl Engine {
     fn write(&mut self, key: &[u8], weight: u64) {
         let cfg = &self.cfg;
         let payload = weight * cfg.cells_per_family.iter().sum::<u64>() * cfg.value_len;
-        self.now += payload * NS_PER_S / cfg.rate.max(1);
+        self.now += transfer_ns(payload, cfg.rate);
         self.catch_up();
         // Wait while the region is offline (split in progress) or blocked.
         let mut region = self.route(key);
@@ -649,7 +657,7 @@ impl Engine {
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
         s.busy_until_ns =
-            s.busy_until_ns.max(self.now) + data_total * NS_PER_S / self.cfg.write_bw.max(1);
+            s.busy_until_ns.max(self.now) + transfer_ns(data_total, self.cfg.write_bw);
         if s.busy_until_ns > self.now + CLIENT_LAG_NS {
             let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
             self.stats.throttled_ns += wait;
@@ -724,7 +732,7 @@ impl Engine {
             let blocking = self.cfg.compaction.blocking_store_files;
             let too_many = r.stores.iter().any(|s| s.files.len() > blocking);
             let waited = self.now - queued;
-            if too_many && waited < self.cfg.settings.blocking_wait_ms * NS_PER_MS {
+            if too_many && waited < self.cfg.settings.blocking_wait_ms.saturating_mul(NS_PER_MS) {
                 if waited == 0 {
                     self.stats.delayed_flushes += 1;
                     if !self.check_split(region) {
@@ -733,7 +741,9 @@ impl Engine {
                         }
                     }
                 }
-                let retry = (self.cfg.settings.blocking_wait_ms / 100).max(1) * NS_PER_MS;
+                let retry = (self.cfg.settings.blocking_wait_ms / 100)
+                    .max(1)
+                    .saturating_mul(NS_PER_MS);
                 self.schedule(retry, Event::FlushRetry { region, queued });
                 continue;
             }
@@ -789,7 +799,7 @@ impl Engine {
         r.snapshot_heap = heap;
         let server = r.server;
         self.servers[server].flushes_running += 1;
-        let duration = data * NS_PER_S / self.cfg.flush_bw.max(1);
+        let duration = transfer_ns(data, self.cfg.flush_bw);
         self.schedule(
             duration,
             Event::FlushDone {
@@ -1018,7 +1028,7 @@ impl Engine {
         } else {
             s.small_running += 1;
         }
-        let duration = read * NS_PER_S / self.cfg.compaction_bw.max(1);
+        let duration = transfer_ns(read, self.cfg.compaction_bw);
         self.schedule(
             duration,
             Event::CompactionDone {
@@ -1159,7 +1169,7 @@ impl Engine {
         let r = &mut self.regions[region];
         r.state = RegionState::Splitting;
         r.flush_queued = false;
-        let duration = data * NS_PER_S / self.cfg.flush_bw.max(1) + self.cfg.transition_ns;
+        let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
         self.stats.offline_ns += duration;
         self.schedule(
             duration,
@@ -1317,7 +1327,10 @@ impl Engine {
                 }
             }
         }
-        self.schedule(flush_period * NS_PER_MS, Event::Chore { n: n + 1 });
+        self.schedule(
+            flush_period.saturating_mul(NS_PER_MS),
+            Event::Chore { n: n + 1 },
+        );
     }
 
     /// After the last write: let running and queued flushes, compactions and splits finish.
@@ -1364,6 +1377,12 @@ impl Engine {
             max_filesize: cfg.settings.max_filesize,
         }
     }
+}
+
+/// Nanoseconds to move `bytes` at `per_second` bytes/s (128-bit intermediate: terabytes × 1e9
+/// overflows 64 bits).
+fn transfer_ns(bytes: u64, per_second: u64) -> u64 {
+    (bytes as u128 * NS_PER_S as u128 / per_second.max(1) as u128).min(u64::MAX as u128) as u64
 }
 
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except

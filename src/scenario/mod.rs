@@ -469,6 +469,16 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             )
             .unwrap_or(DEFAULT_REGION_TRANSITION_MS),
     };
+    if region_transition_ms > 3_600_000
+        && let Some(q) = &rc.region_transition
+    {
+        ck.err(
+            q.span(),
+            "cluster.region_transition",
+            "a region close + open longer than an hour",
+            "a duration up to 1h, such as 1s",
+        );
+    }
     let mut site = SiteConfig::with_defaults();
     let mut site_files = Vec::new();
     for f in &rc.hbase_site {
@@ -1468,6 +1478,23 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         },
     };
     let rows = rows?;
+    // Keep every byte count of the run inside 62 bits: an exabyte-scale workload is a typo.
+    let logical =
+        rows as u128 * columns as u128 * (value_bytes + qualifier_bytes + 32_768 + 64) as u128;
+    if logical >= 1u128 << 62 {
+        let span = w
+            .rows
+            .as_ref()
+            .or(w.data.as_ref())
+            .map_or(0..0, |r| r.span());
+        ck.err(
+            span,
+            "workload",
+            "the workload is too large to emulate",
+            "less than 4 EiB of cells (rows × columns × cell size)",
+        );
+        return None;
+    }
     if !ok {
         return None;
     }
