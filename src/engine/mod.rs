@@ -1004,24 +1004,19 @@ impl Engine {
         let rows: u64 = st.file_rows[first..first + count].iter().sum();
         let read: u64 = inputs.iter().map(|f| f.length()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
-        let output = storefile::compact(
-            &inputs,
-            self.cfg.shapes[store],
-            self.cfg.formats[store],
-            self.cfg.scale,
-        )
-        .map(|h| {
-            (
-                StoreFile {
-                    file: Arc::new(h),
-                    seq_id,
-                    created_ms: self.now / NS_PER_MS,
-                    major: req.is_major,
-                    kind: FileKind::Real,
-                },
-                rows,
-            )
-        });
+        let output =
+            compact_files(&inputs, self.cfg.shapes[store], self.cfg.formats[store]).map(|h| {
+                (
+                    StoreFile {
+                        file: Arc::new(h),
+                        seq_id,
+                        created_ms: self.now / NS_PER_MS,
+                        major: req.is_major,
+                        kind: FileKind::Real,
+                    },
+                    rows,
+                )
+            });
         let s = &mut self.servers[r.server];
         if large {
             s.large_running += 1;
@@ -1379,6 +1374,41 @@ impl Engine {
     }
 }
 
+/// Writes the compaction of `inputs`: their visible rows merged (a row present in several inputs
+/// is kept once: VERSIONS = 1), kept at about one emulated row per data block like flushed files,
+/// each standing for its share of the inputs' real rows.
+fn compact_files(
+    inputs: &[&StoreFile],
+    shape: CellShape,
+    format: FileFormat,
+) -> Option<storefile::HFile> {
+    let real: u128 = inputs.iter().map(|f| f.rows() as u128).sum();
+    let mut rows: Vec<&[u8]> = inputs
+        .iter()
+        .flat_map(|f| f.visible_emulated_rows())
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    if rows.is_empty() {
+        return None;
+    }
+    let bytes_per_row = shape.columns.max(1) as u128
+        * (16
+            + shape.family_len as u128
+            + shape.qualifier_len as u128
+            + shape.value_len as u128
+            + 20);
+    let blocks = (real * bytes_per_row / format.block_size.max(1) as u128).max(1);
+    let thin = (rows.len() as u128).div_ceil(blocks).max(1) as usize;
+    let kept = rows.len().div_ceil(thin);
+    let scale = (real / kept as u128).max(1) as u64;
+    let mut b = HFileBuilder::new(shape, format, scale);
+    for r in rows.iter().step_by(thin) {
+        b.append(r);
+    }
+    b.finish()
+}
+
 /// Nanoseconds to move `bytes` at `per_second` bytes/s (128-bit intermediate: terabytes × 1e9
 /// overflows 64 bits).
 fn transfer_ns(bytes: u64, per_second: u64) -> u64 {
@@ -1423,3 +1453,6 @@ fn write_file(
         kind: FileKind::Real,
     })
 }
+
+#[cfg(test)]
+mod tests;
