@@ -218,9 +218,10 @@ pub struct SplitJson {
 pub struct HotspotsJson {
     /// Window length, simulated seconds.
     pub window_seconds: f64,
-    /// Largest share any one server took in any window.
+    /// Largest share any one server took in any window (windows with under 5 % of the mean
+    /// window's writes, when the client was blocked, are left out).
     pub max_server_write_share: f64,
-    /// Fraction of windows in which some server took more than twice its fair share (2/N).
+    /// Fraction of those windows in which some server took more than twice its fair share (2/N).
     pub time_over_twice_fair_share: f64,
     /// Per window: each server's share of that window's writes.
     pub windows: Vec<Vec<f64>>,
@@ -299,9 +300,15 @@ fn run_json(r: &RunResult) -> RunJson {
                 .collect()
         })
         .collect();
+    // Windows in which the client was nearly idle (blocked) say little about balance: only
+    // windows with at least 5 % of the mean window's writes count.
+    let totals: Vec<u64> = r.windows.iter().map(|w| w.iter().sum()).collect();
+    let mean = totals.iter().sum::<u64>() / totals.len().max(1) as u64;
     let active: Vec<&Vec<f64>> = windows
         .iter()
-        .filter(|w| w.iter().any(|&x| x > 0.0))
+        .zip(&totals)
+        .filter(|&(_, &t)| t > 0 && t * 20 >= mean)
+        .map(|(w, _)| w)
         .collect();
     let max_share = active
         .iter()
