@@ -65,6 +65,17 @@ impl Memstore {
         std::mem::take(self)
     }
 
+    /// Gives a written snapshot's buffers back to an empty memstore, so the next segment reuses
+    /// their capacity instead of growing from nothing (no reallocation on the write path).
+    pub fn recycle(&mut self, mut snapshot: Memstore) {
+        if self.ends.is_empty() && self.arena.capacity() < snapshot.arena.capacity() {
+            snapshot.arena.clear();
+            snapshot.ends.clear();
+            self.arena = snapshot.arena;
+            self.ends = snapshot.ends;
+        }
+    }
+
     /// The emulated keys, sorted (unsigned lexicographic, as HBase's comparator); equal keys are
     /// kept once (VERSIONS = 1: the newest put of a row wins).
     pub fn sorted_keys(&self) -> Vec<&[u8]> {

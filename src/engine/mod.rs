@@ -212,6 +212,8 @@ struct Config {
     family_lens: Vec<u64>,
     /// Cells of a row that land in each family.
     cells_per_family: Vec<u64>,
+    /// Payload (value) bytes of one real row.
+    row_payload: u64,
     rate: u64,
     write_bw: u64,
     flush_bw: u64,
@@ -295,6 +297,23 @@ fn generate(
         let to = (from + CHUNK).min(n);
         let mut arena = Vec::with_capacity(((to - from) * 24) as usize);
         let mut ends = Vec::with_capacity((to - from) as usize);
+        if sampling.k == 1 {
+            // Exact mode: consecutive ids, so the generator's streaming path applies.
+            let first = sampling.first_id + from;
+            let mut bad: Option<u64> = None;
+            generator.inner.keys_into(first..sampling.first_id + to, &mut |id, key| {
+                if key.is_empty() || key.len() > crate::keygen::MAX_ROW_LENGTH {
+                    bad.get_or_insert(id);
+                }
+                arena.extend_from_slice(key);
+                ends.push(arena.len() as u32);
+            });
+            if let Some(id) = bad {
+                // Re-derive the key through the checked path for the error message.
+                generator.key_checked(id, &mut Vec::new())?;
+            }
+            return Ok((arena, ends));
+        }
         let mut buf = Vec::with_capacity(64);
         for b in from..to {
             generator.key_checked(sampling.id(b), &mut buf)?;
@@ -406,6 +425,7 @@ impl Engine {
             value_len: w.value_bytes,
             qualifier_len: w.qualifier_bytes,
             family_lens: fams.iter().map(|f| f.name.len() as u64).collect(),
+            row_payload: w.columns * w.value_bytes,
             cells_per_family,
             rate: w.rate_bytes_per_s,
             write_bw: scenario.cluster.write_bandwidth,
@@ -553,7 +573,7 @@ impl Engine {
     /// One emulated row of `weight` real rows arrives from the client.
     fn write(&mut self, key: &[u8], weight: u64) {
         let cfg = &self.cfg;
-        let payload = weight * cfg.cells_per_family.iter().sum::<u64>() * cfg.value_len;
+        let payload = weight * cfg.row_payload;
         self.now += transfer_ns(payload, cfg.rate);
         self.catch_up();
         // Wait while the region is offline (split in progress) or blocked.
@@ -790,6 +810,7 @@ impl Engine {
                 )
                 .map(|f| (f, snap.rows)),
             );
+            store.memstore.recycle(snap);
         }
         r.flush_queued = false;
         if data == 0 {
@@ -1412,7 +1433,12 @@ fn compact_files(
 /// Nanoseconds to move `bytes` at `per_second` bytes/s (128-bit intermediate: terabytes × 1e9
 /// overflows 64 bits).
 fn transfer_ns(bytes: u64, per_second: u64) -> u64 {
-    (bytes as u128 * NS_PER_S as u128 / per_second.max(1) as u128).min(u64::MAX as u128) as u64
+    let per_second = per_second.max(1);
+    // Fast path (the per-row case): bytes × 1e9 fits in 64 bits below 16 GiB.
+    if bytes < 1 << 34 {
+        return bytes * NS_PER_S / per_second;
+    }
+    (bytes as u128 * NS_PER_S as u128 / per_second as u128).min(u64::MAX as u128) as u64
 }
 
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
