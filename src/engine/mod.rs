@@ -214,8 +214,10 @@ struct Config {
     cells_per_family: Vec<u64>,
     /// Payload (value) bytes of one real row.
     row_payload: u64,
-    rate: u64,
-    write_bw: u64,
+    /// Nanoseconds per payload byte at the offered rate, 32.32 fixed point.
+    rate_fp: u128,
+    /// Nanoseconds per byte of a server's write bandwidth, 32.32 fixed point.
+    write_fp: u128,
     flush_bw: u64,
     compaction_bw: u64,
     transition_ns: u64,
@@ -244,6 +246,10 @@ struct Engine {
     draining: bool,
     settled: u64,
     last_region: Option<usize>,
+    /// Fraction of a nanosecond carried by the client clock (32-bit fixed point).
+    clock_frac: u32,
+    /// End of the current hotspot window, ns.
+    window_end: u64,
 }
 
 /// Runs one generator of a scenario and returns what happened.
@@ -301,13 +307,15 @@ fn generate(
             // Exact mode: consecutive ids, so the generator's streaming path applies.
             let first = sampling.first_id + from;
             let mut bad: Option<u64> = None;
-            generator.inner.keys_into(first..sampling.first_id + to, &mut |id, key| {
-                if key.is_empty() || key.len() > crate::keygen::MAX_ROW_LENGTH {
-                    bad.get_or_insert(id);
-                }
-                arena.extend_from_slice(key);
-                ends.push(arena.len() as u32);
-            });
+            generator
+                .inner
+                .keys_into(first..sampling.first_id + to, &mut |id, key| {
+                    if key.is_empty() || key.len() > crate::keygen::MAX_ROW_LENGTH {
+                        bad.get_or_insert(id);
+                    }
+                    arena.extend_from_slice(key);
+                    ends.push(arena.len() as u32);
+                });
             if let Some(id) = bad {
                 // Re-derive the key through the checked path for the error message.
                 generator.key_checked(id, &mut Vec::new())?;
@@ -426,9 +434,9 @@ impl Engine {
             qualifier_len: w.qualifier_bytes,
             family_lens: fams.iter().map(|f| f.name.len() as u64).collect(),
             row_payload: w.columns * w.value_bytes,
+            rate_fp: ((NS_PER_S as u128) << 32) / w.rate_bytes_per_s.max(1) as u128,
+            write_fp: ((NS_PER_S as u128) << 32) / scenario.cluster.write_bandwidth.max(1) as u128,
             cells_per_family,
-            rate: w.rate_bytes_per_s,
-            write_bw: scenario.cluster.write_bandwidth,
             flush_bw: scenario.cluster.flush_bandwidth,
             compaction_bw: scenario.cluster.compaction_bandwidth,
             transition_ns: scenario
@@ -459,6 +467,8 @@ impl Engine {
             draining: false,
             settled: 0,
             last_region: None,
+            clock_frac: 0,
+            window_end: 0,
         };
         for r in &plan.regions {
             let id = e.open_region(
@@ -573,8 +583,11 @@ impl Engine {
     /// One emulated row of `weight` real rows arrives from the client.
     fn write(&mut self, key: &[u8], weight: u64) {
         let cfg = &self.cfg;
-        let payload = weight * cfg.row_payload;
-        self.now += transfer_ns(payload, cfg.rate);
+        // Fixed point (32 fractional bits) with the fraction carried: no division per row, and no
+        // drift from truncating a fraction of a nanosecond on every row.
+        let t = (weight * cfg.row_payload) as u128 * cfg.rate_fp + self.clock_frac as u128;
+        self.now += (t >> 32) as u64;
+        self.clock_frac = t as u32;
         self.catch_up();
         // Wait while the region is offline (split in progress) or blocked.
         let mut region = self.route(key);
@@ -677,17 +690,18 @@ impl Engine {
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
         s.busy_until_ns =
-            s.busy_until_ns.max(self.now) + transfer_ns(data_total, self.cfg.write_bw);
+            s.busy_until_ns.max(self.now) + ((data_total as u128 * self.cfg.write_fp) >> 32) as u64;
         if s.busy_until_ns > self.now + CLIENT_LAG_NS {
             let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
             self.stats.throttled_ns += wait;
             self.now += wait;
         }
-        let window = (self.now / WINDOW_NS) as usize;
-        if self.windows.len() <= window {
-            self.windows.resize(window + 1, vec![0; self.servers.len()]);
+        while self.now >= self.window_end {
+            self.windows.push(vec![0; self.servers.len()]);
+            self.window_end += WINDOW_NS;
         }
-        self.windows[window][server] += weight;
+        let last = self.windows.len() - 1;
+        self.windows[last][server] += weight;
         if over_flush {
             self.request_flush(region);
         }
