@@ -169,6 +169,22 @@ impl Ord for Scheduled {
     }
 }
 
+/// A finished compaction, applied when its time comes.
+struct CompactionDone {
+    region: usize,
+    store: usize,
+    /// Index of the first input file and the number of inputs (a contiguous run).
+    first: usize,
+    count: usize,
+    /// The output file and the real rows behind it.
+    output: Option<(StoreFile, u64)>,
+    /// Bytes read.
+    read: u64,
+    major: bool,
+    /// Ran in the large pool.
+    large: bool,
+}
+
 enum Event {
     FlushDone {
         region: usize,
@@ -180,16 +196,7 @@ enum Event {
         region: usize,
         queued: u64,
     },
-    CompactionDone {
-        region: usize,
-        store: usize,
-        first: usize,
-        count: usize,
-        output: Option<(StoreFile, u64)>,
-        read: u64,
-        major: bool,
-        large: bool,
-    },
+    CompactionDone(CompactionDone),
     SplitDone {
         region: usize,
         row: Vec<u8>,
@@ -866,16 +873,7 @@ impl Engine {
                     self.regions[region].flush_queued = false;
                 }
             }
-            Event::CompactionDone {
-                region,
-                store,
-                first,
-                count,
-                output,
-                read,
-                major,
-                large,
-            } => self.compaction_done(region, store, first, count, output, read, major, large),
+            Event::CompactionDone(done) => self.compaction_done(done),
             Event::SplitDone {
                 region,
                 row,
@@ -1061,7 +1059,7 @@ impl Engine {
         let duration = transfer_ns(read, self.cfg.compaction_bw);
         self.schedule(
             duration,
-            Event::CompactionDone {
+            Event::CompactionDone(CompactionDone {
                 region,
                 store,
                 first,
@@ -1070,22 +1068,21 @@ impl Engine {
                 read,
                 major: req.is_major,
                 large,
-            },
+            }),
         );
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn compaction_done(
-        &mut self,
-        region: usize,
-        store: usize,
-        first: usize,
-        count: usize,
-        output: Option<(StoreFile, u64)>,
-        read: u64,
-        major: bool,
-        large: bool,
-    ) {
+    fn compaction_done(&mut self, done: CompactionDone) {
+        let CompactionDone {
+            region,
+            store,
+            first,
+            count,
+            output,
+            read,
+            major,
+            large,
+        } = done;
         let r = &mut self.regions[region];
         let server = r.server;
         let st = &mut r.stores[store];
