@@ -616,33 +616,40 @@ impl Engine {
                 // HRegion.checkResources: RegionTooBusyException until the flush completes.
                 too_busy = true;
                 self.request_flush(region);
-                let t0 = self.now;
-                if !self.advance() {
+                if !self.wait_blocked(server, Some(region)) {
                     break;
                 }
-                let waited = self.now - t0;
-                self.stats.blocked_ns += waited;
-                self.regions[region].blocked_ns += waited;
-                self.servers[server].blocked_ns += waited;
                 region = self.route(key);
                 continue;
             }
             if self.servers[server].memstore_heap >= self.cfg.global_high {
                 // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
                 self.global_pressure(server);
-                let t0 = self.now;
-                if !self.advance() {
+                if !self.wait_blocked(server, None) {
                     break;
                 }
-                let waited = self.now - t0;
-                self.stats.blocked_ns += waited;
-                self.servers[server].blocked_ns += waited;
                 region = self.route(key);
                 continue;
             }
             break;
         }
         self.apply_write(region, key, weight, too_busy);
+    }
+
+    /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
+    /// the wait as blocked time. False if nothing is scheduled that could unblock them.
+    fn wait_blocked(&mut self, server: usize, region: Option<usize>) -> bool {
+        let t0 = self.now;
+        if !self.advance() {
+            return false;
+        }
+        let waited = self.now - t0;
+        self.stats.blocked_ns += waited;
+        self.servers[server].blocked_ns += waited;
+        if let Some(r) = region {
+            self.regions[r].blocked_ns += waited;
+        }
+        true
     }
 
     fn apply_write(&mut self, region: usize, key: &[u8], weight: u64, too_busy: bool) {
