@@ -65,15 +65,15 @@ impl Memstore {
         std::mem::take(self)
     }
 
-    /// Gives a written snapshot's buffers back to an empty memstore, so the next segment reuses
-    /// their capacity instead of growing from nothing (no reallocation on the write path).
-    pub fn recycle(&mut self, mut snapshot: Memstore) {
-        if self.ends.is_empty() && self.arena.capacity() < snapshot.arena.capacity() {
-            snapshot.arena.clear();
-            snapshot.ends.clear();
-            self.arena = snapshot.arena;
-            self.ends = snapshot.ends;
-        }
+    /// Empties the memstore but keeps its buffers' capacity (for reuse as a new segment).
+    pub fn clear(&mut self) {
+        self.arena.clear();
+        self.ends.clear();
+        self.rows = 0;
+        self.cells = 0;
+        self.data_bytes = 0;
+        self.heap_bytes = 0;
+        self.oldest_edit_ms = None;
     }
 
     /// The emulated keys, sorted (unsigned lexicographic, as HBase's comparator); equal keys are

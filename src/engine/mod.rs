@@ -44,6 +44,8 @@ const NS_PER_S: u64 = 1_000_000_000;
 pub const CLIENT_LAG_NS: u64 = 100 * NS_PER_MS;
 /// Length of a hotspot window (one simulated minute).
 pub const WINDOW_NS: u64 = 60 * NS_PER_S;
+/// Emptied memstore buffers kept for reuse.
+const MAX_SPARES: usize = 64;
 /// Emulated rows generated per key chunk.
 const CHUNK: u64 = 16_384;
 /// Priority HBase gives a compaction of a store with references (`Store.PRIORITY_USER` boost).
@@ -185,10 +187,98 @@ struct CompactionDone {
     large: bool,
 }
 
+/// A flush file: written already, or being written by the background builder (job id).
+enum FlushFile {
+    Ready(Option<StoreFile>),
+    Building(u64),
+}
+
+/// What the background builder is asked to write: a flush snapshot as a store file.
+struct FlushJob {
+    id: u64,
+    snapshot: Memstore,
+    shape: CellShape,
+    format: FileFormat,
+    scale: u64,
+    seq_id: u64,
+    now_ms: u64,
+}
+
+/// A thread that sorts flush snapshots and builds their HFiles while the engine goes on. Its
+/// output is a pure function of the job, so results do not depend on timing; the engine waits
+/// for a job only when the flush's completion event comes due.
+struct Builder {
+    jobs: Option<crossbeam::channel::Sender<FlushJob>>,
+    done: crossbeam::channel::Receiver<(u64, Option<StoreFile>, Memstore)>,
+    ready: BTreeMap<u64, (Option<StoreFile>, Memstore)>,
+    next_id: u64,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Builder {
+    fn start() -> Builder {
+        let (jobs, rx) = crossbeam::channel::unbounded::<FlushJob>();
+        let (tx, done) = crossbeam::channel::unbounded();
+        let thread = std::thread::spawn(move || {
+            for job in rx {
+                let file = write_file(
+                    &job.snapshot,
+                    job.shape,
+                    job.format,
+                    job.scale,
+                    job.seq_id,
+                    job.now_ms,
+                );
+                if tx.send((job.id, file, job.snapshot)).is_err() {
+                    break;
+                }
+            }
+        });
+        Builder {
+            jobs: Some(jobs),
+            done,
+            ready: BTreeMap::new(),
+            next_id: 0,
+            thread: Some(thread),
+        }
+    }
+
+    fn submit(&mut self, mut job: FlushJob) -> Option<u64> {
+        self.next_id += 1;
+        job.id = self.next_id;
+        self.jobs.as_ref()?.send(job).ok()?;
+        Some(self.next_id)
+    }
+
+    /// The file of job `id` (waiting for it if needed) and the snapshot's buffers for reuse.
+    fn take(&mut self, id: u64) -> (Option<StoreFile>, Option<Memstore>) {
+        while !self.ready.contains_key(&id) {
+            match self.done.recv() {
+                Ok((i, f, m)) => {
+                    self.ready.insert(i, (f, m));
+                }
+                Err(_) => return (None, None),
+            }
+        }
+        let (f, m) = self.ready.remove(&id).expect("present");
+        (f, Some(m))
+    }
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        self.jobs.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 enum Event {
     FlushDone {
         region: usize,
-        files: Vec<Option<(StoreFile, u64)>>,
+        /// Per store: the flush file being written (by the builder) and the real rows behind it.
+        files: Vec<Option<(FlushFile, u64)>>,
         heap: u64,
         data: u64,
     },
@@ -257,6 +347,10 @@ struct Engine {
     clock_frac: u32,
     /// End of the current hotspot window, ns.
     window_end: u64,
+    /// Background writer of flush files (when the run has a thread to spare).
+    builder: Option<Builder>,
+    /// Emptied memstore buffers, reused by the next segments (no reallocation on the write path).
+    spares: Vec<Memstore>,
 }
 
 /// Runs one generator of a scenario and returns what happened.
@@ -280,6 +374,9 @@ pub fn run_with_progress(
         seed: scenario.seed,
     };
     let mut engine = Engine::new(scenario, &plan, k);
+    if opts.threads > 1 {
+        engine.builder = Some(Builder::start());
+    }
     let regions_initial = engine.routing.len();
     let generator = plan.generator;
     let threads = opts.threads.max(1);
@@ -476,6 +573,8 @@ impl Engine {
             last_region: None,
             clock_frac: 0,
             window_end: 0,
+            builder: None,
+            spares: Vec::new(),
         };
         for r in &plan.regions {
             let id = e.open_region(
@@ -823,22 +922,42 @@ impl Engine {
                 files.push(None);
                 continue;
             }
-            let snap: Memstore = store.memstore.take();
+            let spare = self.spares.pop().unwrap_or_default();
+            let snap: Memstore = std::mem::replace(&mut store.memstore, spare);
             heap += snap.heap_bytes;
             data += snap.data_bytes;
+            let rows = snap.rows;
             self.file_seq += 1;
-            files.push(
-                write_file(
-                    &snap,
-                    cfg.shapes[f],
-                    cfg.formats[f],
-                    scale,
-                    self.file_seq,
-                    self.now / NS_PER_MS,
-                )
-                .map(|f| (f, snap.rows)),
-            );
-            store.memstore.recycle(snap);
+            let job = FlushJob {
+                id: 0,
+                snapshot: snap,
+                shape: cfg.shapes[f],
+                format: cfg.formats[f],
+                scale,
+                seq_id: self.file_seq,
+                now_ms: self.now / NS_PER_MS,
+            };
+            let file = match self.builder.as_mut() {
+                Some(b) => match b.submit(job) {
+                    Some(id) => FlushFile::Building(id),
+                    None => FlushFile::Ready(None),
+                },
+                None => {
+                    let file = write_file(
+                        &job.snapshot,
+                        job.shape,
+                        job.format,
+                        job.scale,
+                        job.seq_id,
+                        job.now_ms,
+                    );
+                    let mut snap = job.snapshot;
+                    snap.clear();
+                    self.spares.push(snap);
+                    FlushFile::Ready(file)
+                }
+            };
+            files.push(Some((file, rows)));
         }
         r.flush_queued = false;
         if data == 0 {
@@ -893,10 +1012,30 @@ impl Engine {
     fn flush_done(
         &mut self,
         region: usize,
-        files: Vec<Option<(StoreFile, u64)>>,
+        files: Vec<Option<(FlushFile, u64)>>,
         heap: u64,
         data: u64,
     ) {
+        let files: Vec<Option<(StoreFile, u64)>> = files
+            .into_iter()
+            .map(|slot| {
+                let (file, rows) = slot?;
+                let file = match file {
+                    FlushFile::Ready(f) => f,
+                    FlushFile::Building(id) => {
+                        let (f, snap) = self.builder.as_mut().map_or((None, None), |b| b.take(id));
+                        if let Some(mut snap) = snap
+                            && self.spares.len() < MAX_SPARES
+                        {
+                            snap.clear();
+                            self.spares.push(snap);
+                        }
+                        f
+                    }
+                };
+                file.map(|f| (f, rows))
+            })
+            .collect();
         let r = &mut self.regions[region];
         let server = r.server;
         r.flushing = false;
