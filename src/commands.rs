@@ -40,6 +40,17 @@ fn load_scenario(path: &Path, seed: Option<u64>) -> Result<Scenario, ScenarioErr
     Ok(s)
 }
 
+/// The scenario at `path`, or the built-in headline scenario.
+fn load_scenario_or_default(
+    path: Option<&Path>,
+    seed: Option<u64>,
+) -> Result<Scenario, ScenarioErrors> {
+    match path {
+        Some(p) => load_scenario(p, seed),
+        None => load_scenario(&scenario::default_scenario_path(), seed),
+    }
+}
+
 /// The generators named on the command line (all when none), or an error listing the names.
 fn select<'a>(s: &'a Scenario, names: &[String]) -> Result<Vec<&'a GeneratorSpec>, InputError> {
     if names.is_empty() {
@@ -91,11 +102,7 @@ fn name_generator(e: InputError, name: &str) -> InputError {
 
 /// `hbase-emu run SCENARIO`
 pub fn run(args: &RunArgs) -> CmdResult {
-    let path = args
-        .scenario
-        .clone()
-        .unwrap_or_else(scenario::default_scenario_path);
-    let s = load_scenario(&path, args.seed)?;
+    let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -270,11 +277,7 @@ fn all_warnings(site: &SiteConfig, settings: &Settings) -> Vec<String> {
 
 /// `hbase-emu check SCENARIO`
 pub fn check(args: &CheckArgs) -> CmdResult {
-    let path = args
-        .scenario
-        .clone()
-        .unwrap_or_else(scenario::default_scenario_path);
-    let s = load_scenario(&path, args.seed)?;
+    let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
     let mut runs: Vec<RunPlan> = Vec::new();
     let mut samples = Vec::new();

@@ -204,6 +204,20 @@ struct FlushJob {
     now_ms: u64,
 }
 
+impl FlushJob {
+    /// The store file of this snapshot.
+    fn write(&self) -> Option<StoreFile> {
+        write_file(
+            &self.snapshot,
+            self.shape,
+            self.format,
+            self.scale,
+            self.seq_id,
+            self.now_ms,
+        )
+    }
+}
+
 /// A thread that sorts flush snapshots and builds their HFiles while the engine goes on. Its
 /// output is a pure function of the job, so results do not depend on timing; the engine waits
 /// for a job only when the flush's completion event comes due.
@@ -221,14 +235,7 @@ impl Builder {
         let (tx, done) = crossbeam::channel::unbounded();
         let thread = std::thread::spawn(move || {
             for job in rx {
-                let file = write_file(
-                    &job.snapshot,
-                    job.shape,
-                    job.format,
-                    job.scale,
-                    job.seq_id,
-                    job.now_ms,
-                );
+                let file = job.write();
                 if tx.send((job.id, file, job.snapshot)).is_err() {
                     break;
                 }
@@ -946,14 +953,7 @@ impl Engine {
                     None => FlushFile::Ready(None),
                 },
                 None => {
-                    let file = write_file(
-                        &job.snapshot,
-                        job.shape,
-                        job.format,
-                        job.scale,
-                        job.seq_id,
-                        job.now_ms,
-                    );
+                    let file = job.write();
                     let mut snap = job.snapshot;
                     snap.clear();
                     self.spares.push(snap);
