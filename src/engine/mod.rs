@@ -8,9 +8,11 @@
 //! - Flushes, compactions and splits are events on the simulated clock (ns), processed in
 //!   (time, sequence) order before each write that happens after them.
 
+pub mod balancer;
 pub mod cell;
 pub mod compaction;
 pub mod memstore;
+pub mod normalizer;
 pub mod region;
 pub mod regionserver;
 pub mod scale;

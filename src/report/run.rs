@@ -2,7 +2,7 @@
 //! how the cluster got there. One serializable model feeds text, JSON and CSV (docs/REPORT.md).
 
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::assignment::server_name;
 use crate::engine::{RunResult, WINDOW_NS};
@@ -17,7 +17,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 const TEXT_ROWS: usize = 40;
 
 /// The whole report.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Schema version.
     pub schema_version: u32,
@@ -28,7 +28,7 @@ pub struct Report {
 }
 
 /// Scenario facts.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScenarioJson {
     /// Title.
     pub name: String,
@@ -53,7 +53,7 @@ pub struct ScenarioJson {
 }
 
 /// One generator's run.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunJson {
     /// Generator name.
     pub generator: String,
@@ -75,10 +75,33 @@ pub struct RunJson {
     pub splits: Vec<SplitJson>,
     /// Write concentration over time.
     pub hotspots: HotspotsJson,
+    /// Per server, sampled every `timeline_interval_seconds`: the "regions per node over time"
+    /// view (issue 4).
+    #[serde(default)]
+    pub timeline: Vec<TimelineSampleJson>,
+    /// Length of one timeline sample, seconds.
+    #[serde(default)]
+    pub timeline_interval_seconds: f64,
+    /// Writes (and reads) per key bucket per time slice (issue 5's key heatmap).
+    #[serde(default)]
+    pub key_heatmap: HeatmapJson,
+    /// Region moves (balancer, decommission, failure), in order.
+    #[serde(default)]
+    pub moves: Vec<MoveJson>,
+    /// Region merges (normalizer), in order.
+    #[serde(default)]
+    pub merges: Vec<MergeJson>,
+    /// Scenario `[[event]]`s and other cluster events (balancer runs that moved regions,
+    /// normalizer runs), in order.
+    #[serde(default)]
+    pub events: Vec<EventJson>,
+    /// Balance figures.
+    #[serde(default)]
+    pub balance: BalanceJson,
 }
 
 /// Headline figures of a run.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryJson {
     /// Real rows written.
     pub rows: u64,
@@ -131,7 +154,7 @@ pub struct SummaryJson {
 }
 
 /// One RegionServer.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerJson {
     /// Name.
     pub name: String,
@@ -147,10 +170,136 @@ pub struct ServerJson {
     pub memstore_peak_bytes: u64,
     /// Seconds writes to it were blocked.
     pub blocked_seconds: f64,
+    /// Read requests served (real units).
+    #[serde(default)]
+    pub read_requests: u64,
+    /// Share of all reads.
+    #[serde(default)]
+    pub read_share: f64,
+    /// Online at the end (false: died or decommissioned).
+    #[serde(default = "yes")]
+    pub online: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One server at one timeline sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct TimelineSampleJson {
+    /// End of the sample interval, seconds since the load began.
+    pub at_seconds: f64,
+    /// Server name.
+    pub server: String,
+    /// Regions of the table hosted at `at_seconds`.
+    pub regions: usize,
+    /// Store file bytes on disk at `at_seconds`.
+    pub store_bytes: u64,
+    /// Memstore data bytes at `at_seconds`.
+    pub memstore_bytes: u64,
+    /// Write requests (real rows) per second during the interval.
+    pub write_requests_per_s: f64,
+    /// Read requests per second during the interval.
+    pub read_requests_per_s: f64,
+    /// Time writes to this server were blocked during the interval, seconds.
+    pub blocked_seconds: f64,
+    /// False once the server has died or left (and before it joined).
+    pub online: bool,
+}
+
+/// Key space × time: requests per key bucket per time slice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct HeatmapJson {
+    /// Length of one time slice, seconds.
+    pub interval_seconds: f64,
+    /// Start key of each bucket (toStringBinary); buckets hold about equal numbers of the
+    /// workload's rows, bucket i is [buckets[i], buckets[i+1]).
+    pub buckets: Vec<String>,
+    /// Real write requests, `[slice][bucket]`.
+    pub writes: Vec<Vec<u64>>,
+    /// Real read requests, `[slice][bucket]` (empty without reads).
+    pub reads: Vec<Vec<u64>>,
+}
+
+/// A region move.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MoveJson {
+    /// Time the move started (close), seconds.
+    pub at_seconds: f64,
+    /// Time the region was offline (close flush + transition, or detection + replay), seconds.
+    pub offline_seconds: f64,
+    /// Region start key.
+    pub start: String,
+    /// Region end key.
+    pub end: String,
+    /// From server.
+    pub from: String,
+    /// To server.
+    pub to: String,
+    /// Store bytes of the region (HBase moves no data; reported for context).
+    pub store_bytes: u64,
+    /// Why: which balancer rule, event or failure, with the numbers it compared.
+    pub reason: String,
+}
+
+/// A merge of adjacent regions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MergeJson {
+    /// Time the merge was requested, seconds.
+    pub at_seconds: f64,
+    /// Offline time, seconds.
+    pub offline_seconds: f64,
+    /// Start keys of the merged regions, in key order.
+    pub region_starts: Vec<String>,
+    /// The merged region's start key.
+    pub start: String,
+    /// The merged region's end key.
+    pub end: String,
+    /// Server of the merged region.
+    pub server: String,
+    /// Store bytes of the merged regions.
+    pub store_bytes: u64,
+    /// Why (the normalizer plan's numbers).
+    pub reason: String,
+}
+
+/// A cluster event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventJson {
+    /// Time, seconds.
+    pub at_seconds: f64,
+    /// Kind: `add_servers`, `decommission`, `kill`, `recovered`, `set`, `phase`, `balancer`,
+    /// `normalizer`.
+    pub kind: String,
+    /// What happened, one line with the numbers.
+    pub detail: String,
+}
+
+/// Balance figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct BalanceJson {
+    /// Balancer in force at the end (`StochasticLoadBalancer`, `SimpleLoadBalancer`, `off`).
+    pub balancer: String,
+    /// Balancer runs (chore firings that reached a decision).
+    pub balancer_runs: u64,
+    /// Regions moved by the balancer.
+    pub balancer_moves: u64,
+    /// Most regions on one online server at the end.
+    pub max_regions_per_server: usize,
+    /// Fewest regions on one online server at the end.
+    pub min_regions_per_server: usize,
+    /// Mean regions per online server at the end.
+    pub mean_regions_per_server: f64,
+    /// Largest (max − min) regions per server seen at any timeline sample.
+    pub max_spread_over_time: usize,
+    /// Time until every online server hosted at least one region of the table, seconds (None:
+    /// never).
+    pub all_servers_hosting_seconds: Option<f64>,
 }
 
 /// One region.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RegionJson {
     /// Start key (toStringBinary; empty = first).
     pub start: String,
@@ -174,10 +323,13 @@ pub struct RegionJson {
     pub memstore_bytes: u64,
     /// Simulated second of the last write (none if never written).
     pub last_write_seconds: Option<f64>,
+    /// Read requests served (real units).
+    #[serde(default)]
+    pub read_requests: u64,
 }
 
 /// Region size distribution.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SizesJson {
     /// Smallest region's store bytes.
     pub min: u64,
@@ -193,7 +345,7 @@ pub struct SizesJson {
 }
 
 /// One split.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SplitJson {
     /// Simulated second it was requested.
     pub at_seconds: f64,
@@ -214,7 +366,7 @@ pub struct SplitJson {
 }
 
 /// Write concentration.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HotspotsJson {
     /// Window length, simulated seconds.
     pub window_seconds: f64,
@@ -230,7 +382,7 @@ pub struct HotspotsJson {
 }
 
 /// A hot region.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HotRegionJson {
     /// Start key.
     pub start: String,
@@ -360,6 +512,7 @@ fn run_json(r: &RunResult) -> RunJson {
             generation: reg.generation,
             memstore_bytes: reg.memstore_data(),
             last_write_seconds: reg.last_write_ns.map(secs),
+            read_requests: 0,
         })
         .collect();
     let mut hot: Vec<&crate::engine::region::Region> = r.regions.iter().collect();
@@ -430,6 +583,9 @@ fn run_json(r: &RunResult) -> RunJson {
                 write_share: round4(s.write_requests as f64 / total_writes as f64),
                 memstore_peak_bytes: s.memstore_peak,
                 blocked_seconds: secs(s.blocked_ns),
+                read_requests: 0,
+                read_share: 0.0,
+                online: true,
             })
             .collect(),
         regions,
@@ -461,6 +617,14 @@ fn run_json(r: &RunResult) -> RunJson {
             windows,
             hottest_regions,
         },
+        // Filled by the engine work of issue 4 (timeline, heatmap, cluster dynamics).
+        timeline: Vec::new(),
+        timeline_interval_seconds: 0.0,
+        key_heatmap: HeatmapJson::default(),
+        moves: Vec::new(),
+        merges: Vec::new(),
+        events: Vec::new(),
+        balance: BalanceJson::default(),
     }
 }
 

@@ -134,6 +134,10 @@ pub struct Cluster {
     pub compaction_bandwidth: u64,
     /// Time a region is offline for a close + open (split, move), ms, besides its close flush.
     pub region_transition_ms: u64,
+    /// Time until the master notices a dead server (`zookeeper.session.timeout`), ms.
+    pub failure_detection_ms: u64,
+    /// Bytes per second at which a dead server's WAL is split and replayed into its regions.
+    pub wal_replay_bandwidth: u64,
 }
 
 /// A column family.
@@ -208,6 +212,94 @@ pub struct Workload {
     pub rate_bytes_per_s: u64,
     /// Real rows per emulated row, if the scenario fixes it (`--scale` overrides; None = automatic).
     pub scale: Option<u64>,
+    /// `[workload.reads]`: a read workload beside the writes (None = writes only).
+    pub reads: Option<Reads>,
+}
+
+/// `[workload.reads]`, validated: gets and scans over the keys written so far (YCSB's choices).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reads {
+    /// Gets per second offered, cluster-wide (real units).
+    pub gets_per_s: f64,
+    /// Scans per second offered, cluster-wide (real units).
+    pub scans_per_s: f64,
+    /// Rows one scan reads (it may cross into the next regions).
+    pub scan_rows: u64,
+    /// Which written row a read picks.
+    pub distribution: ReadDistribution,
+}
+
+/// How a read picks a row among the `n` written so far (YCSB `requestdistribution`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReadDistribution {
+    /// Every written row equally likely.
+    Uniform,
+    /// Zipfian over row ids (YCSB's scrambled = false; constant `theta`, YCSB 0.99): low ids hot.
+    Zipfian {
+        /// Zipfian constant.
+        theta: f64,
+    },
+    /// Zipfian over recency: the newest rows hottest (YCSB `latest`).
+    Latest {
+        /// Zipfian constant.
+        theta: f64,
+    },
+    /// A hot set of the first `hot_fraction` of written ids receives `hot_op_fraction` of reads
+    /// (YCSB `hotspot`, hotsetfraction 0.2, hotopnfraction 0.8 by default).
+    Hotspot {
+        /// Fraction of written rows that are hot.
+        hot_fraction: f64,
+        /// Fraction of reads going to the hot set.
+        hot_op_fraction: f64,
+    },
+}
+
+/// When a `[[event]]` fires.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EventTrigger {
+    /// At a simulated time since the load began, ns.
+    Time(u64),
+    /// When this many real rows have been written (`at_data`/`at_fraction` are converted to rows).
+    Rows(u64),
+}
+
+/// What a `[[event]]` does.
+#[derive(Debug, Clone)]
+pub enum EventAction {
+    /// `add_servers = N`: N new RegionServers join (names continue rs11, rs12, …).
+    AddServers(u64),
+    /// `decommission = "rs03"`: the server is drained (its regions moved off) and leaves.
+    Decommission(usize),
+    /// `kill = "rs03"`: the server dies; its regions are reassigned after detection + WAL replay.
+    Kill(usize),
+    /// `set = { "key" = "value", … }`: settings change; carries the settings in force afterwards
+    /// (all earlier `set` events applied too), already type-checked.
+    Set {
+        /// The changed keys and values, as written.
+        changes: Vec<(String, String)>,
+        /// Settings in force after this event.
+        settings: Box<Settings>,
+    },
+    /// `phase = { rate = "…", gets_per_s = …, scans_per_s = … }`: a new workload phase.
+    Phase {
+        /// New offered write rate, payload bytes per second.
+        rate_bytes_per_s: Option<u64>,
+        /// New gets per second.
+        gets_per_s: Option<f64>,
+        /// New scans per second.
+        scans_per_s: Option<f64>,
+    },
+}
+
+/// A `[[event]]`, validated.
+#[derive(Debug, Clone)]
+pub struct ClusterEvent {
+    /// When it fires.
+    pub trigger: EventTrigger,
+    /// What it does.
+    pub action: EventAction,
+    /// 1-based line of the `[[event]]` in the scenario file (for reports).
+    pub line: usize,
 }
 
 impl Workload {
@@ -240,6 +332,9 @@ pub struct Scenario {
     pub workload: Workload,
     /// Rowkey designs to run, in file order (names unique).
     pub generators: Vec<GeneratorSpec>,
+    /// `[[event]]` entries, in the order they fire (time and row triggers interleaved by file
+    /// order among equals).
+    pub events: Vec<ClusterEvent>,
     /// Things that are valid but probably not meant (e.g. `\\xff` in a split key, which HBase
     /// reads as text); `check` prints them.
     pub warnings: Vec<String>,
@@ -615,12 +710,18 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             flush_bandwidth,
             compaction_bandwidth,
             region_transition_ms,
+            // TODO(issue 4, scenario helper): parse `cluster.failure_detection` and
+            // `cluster.wal_replay_bandwidth`.
+            failure_detection_ms: 90_000,
+            wal_replay_bandwidth: 100 * 1024 * 1024,
         },
         site,
         settings,
         table,
         workload,
         generators,
+        // TODO(issue 4, scenario helper): parse `[[event]]`.
+        events: Vec::new(),
         warnings: ck.warnings,
         source: src,
     })
@@ -1506,6 +1607,8 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         value_bytes,
         rate_bytes_per_s,
         scale,
+        // TODO(issue 4, scenario helper): parse `[workload.reads]`.
+        reads: None,
     })
 }
 
