@@ -147,7 +147,44 @@ pub struct RunResult {
     pub windows: Vec<Vec<u64>>,
     /// The split size the settings give a region (max file size before jitter).
     pub max_filesize: u64,
+    /// The cluster every [`WINDOW_NS`], from the first window's end.
+    pub samples: Vec<Sample>,
+    /// Start keys of the key-heatmap buckets (about equal numbers of the workload's rows each).
+    pub heat_buckets: Vec<Vec<u8>>,
+    /// Real writes per window per heat bucket.
+    pub heat_writes: Vec<Vec<u64>>,
 }
+
+/// One server at one sample.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerSample {
+    /// Regions hosted (open or in transition).
+    pub regions: u32,
+    /// Store file bytes of its regions.
+    pub store_bytes: u64,
+    /// Memstore data bytes of its regions.
+    pub memstore_bytes: u64,
+    /// Cumulative blocked time, ns.
+    pub blocked_ns: u64,
+    /// Cumulative real write requests.
+    pub writes: u64,
+    /// Cumulative real read requests.
+    pub reads: u64,
+    /// Online at the sample.
+    pub online: bool,
+}
+
+/// The cluster at one simulated time.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sample {
+    /// Time, ns.
+    pub at_ns: u64,
+    /// One per server (servers added later appear from their first sample on).
+    pub servers: Vec<ServerSample>,
+}
+
+/// Buckets of the key heatmap.
+const HEAT_BUCKETS: u64 = 64;
 
 /// Scheduled work, ordered by (time, sequence).
 struct Scheduled {
@@ -304,6 +341,8 @@ enum Event {
     Chore {
         n: u64,
     },
+    /// Timeline sample, every [`WINDOW_NS`].
+    Sample,
 }
 
 /// Fixed inputs of a run.
@@ -360,6 +399,11 @@ struct Engine {
     builder: Option<Builder>,
     /// Emptied memstore buffers, reused by the next segments (no reallocation on the write path).
     spares: Vec<Memstore>,
+    samples: Vec<Sample>,
+    heat_buckets: Vec<Vec<u8>>,
+    heat_writes: Vec<Vec<u64>>,
+    /// Bucket of the last write (sequential keys stay in one bucket for long runs).
+    last_bucket: usize,
 }
 
 /// Runs one generator of a scenario and returns what happened.
@@ -383,6 +427,7 @@ pub fn run_with_progress(
         seed: scenario.seed,
     };
     let mut engine = Engine::new(scenario, &plan, k);
+    engine.heat_buckets = heat_buckets(&plan.generator, w.first_id, w.rows);
     // With a third thread to spare, flush files are built in the background. On two threads
     // the key-generation worker and the applying thread already take both cores (measured: a
     // builder thread on top slows MD5 runs by ~15 %).
@@ -402,6 +447,30 @@ pub fn run_with_progress(
     let ingest_ns = engine.now;
     engine.drain();
     Ok(engine.finish(&generator, sampling, ingest_ns, regions_initial))
+}
+
+/// Start keys of about [`HEAT_BUCKETS`] buckets holding equal numbers of the workload's rows:
+/// quantiles of keys at stratified ids (the first bucket starts at the empty key).
+fn heat_buckets(generator: &Generator, first_id: u64, rows: u64) -> Vec<Vec<u8>> {
+    let samples = (HEAT_BUCKETS * 64).min(rows.max(1));
+    let mut keys: Vec<Vec<u8>> = Vec::with_capacity(samples as usize);
+    let mut buf = Vec::new();
+    for i in 0..samples {
+        // The middle id of each of `samples` equal blocks.
+        let id = first_id + ((2 * i + 1) as u128 * rows as u128 / (2 * samples) as u128) as u64;
+        if generator.key_checked(id, &mut buf).is_ok() {
+            keys.push(buf.clone());
+        }
+    }
+    keys.sort_unstable();
+    let mut out = vec![Vec::new()];
+    let step = (keys.len() as u64).div_ceil(HEAT_BUCKETS).max(1) as usize;
+    for k in keys.into_iter().step_by(step).skip(1) {
+        if out.last().is_some_and(|l| *l < k) {
+            out.push(k);
+        }
+    }
+    out
 }
 
 /// Generates the keys of every emulated row in order, `threads` chunks at a time, and hands
@@ -587,6 +656,10 @@ impl Engine {
             window_end: 0,
             builder: None,
             spares: Vec::new(),
+            samples: Vec::new(),
+            heat_buckets: Vec::new(),
+            heat_writes: Vec::new(),
+            last_bucket: 0,
         };
         for r in &plan.regions {
             let id = e.open_region(
@@ -607,6 +680,7 @@ impl Engine {
             .max(1)
             .saturating_mul(NS_PER_MS);
         e.schedule(period, Event::Chore { n: 1 });
+        e.schedule(WINDOW_NS, Event::Sample);
         e
     }
 
@@ -823,10 +897,14 @@ impl Engine {
         }
         while self.now >= self.window_end {
             self.windows.push(vec![0; self.servers.len()]);
+            self.heat_writes
+                .push(vec![0; self.heat_buckets.len().max(1)]);
             self.window_end += WINDOW_NS;
         }
         let last = self.windows.len() - 1;
         self.windows[last][server] += weight;
+        let b = self.heat_bucket(key);
+        self.heat_writes[last][b] += weight;
         if over_flush {
             self.request_flush(region);
         }
@@ -1011,6 +1089,7 @@ impl Engine {
                 requested,
             } => self.split_done(region, row, requested),
             Event::Chore { n } => self.chore(n),
+            Event::Sample => self.sample(),
         }
     }
 
@@ -1511,6 +1590,50 @@ impl Engine {
         );
     }
 
+    /// The heat bucket holding `key`.
+    fn heat_bucket(&mut self, key: &[u8]) -> usize {
+        let b = &self.heat_buckets;
+        let i = self.last_bucket;
+        if b.len() <= 1
+            || (b[i].as_slice() <= key && b.get(i + 1).is_none_or(|n| key < n.as_slice()))
+        {
+            return i;
+        }
+        let j = b.partition_point(|s| s.as_slice() <= key).saturating_sub(1);
+        self.last_bucket = j;
+        j
+    }
+
+    /// Records every server's state (a timeline sample) and schedules the next one while
+    /// anything else is still to happen.
+    fn sample(&mut self) {
+        let mut servers: Vec<ServerSample> = self
+            .servers
+            .iter()
+            .map(|s| ServerSample {
+                regions: s.online_regions as u32,
+                blocked_ns: s.blocked_ns,
+                writes: s.write_requests,
+                online: true,
+                ..ServerSample::default()
+            })
+            .collect();
+        for &(_, id) in &self.routing {
+            let r = &self.regions[id];
+            let ss = &mut servers[r.server];
+            ss.store_bytes += r.store_bytes();
+            ss.memstore_bytes += r.memstore_data();
+        }
+        self.samples.push(Sample {
+            // The scheduled time (events are handled when the client clock passes them).
+            at_ns: (self.samples.len() as u64 + 1) * WINDOW_NS,
+            servers,
+        });
+        if !(self.draining && self.events.is_empty()) {
+            self.schedule(WINDOW_NS, Event::Sample);
+        }
+    }
+
     /// After the last write: let running and queued flushes, compactions and splits finish.
     fn drain(&mut self) {
         self.draining = true;
@@ -1553,6 +1676,9 @@ impl Engine {
             splits: self.splits,
             windows: self.windows,
             max_filesize: cfg.settings.max_filesize,
+            samples: self.samples,
+            heat_buckets: self.heat_buckets,
+            heat_writes: self.heat_writes,
         }
     }
 }

@@ -617,14 +617,86 @@ fn run_json(r: &RunResult) -> RunJson {
             windows,
             hottest_regions,
         },
-        // Filled by the engine work of issue 4 (timeline, heatmap, cluster dynamics).
-        timeline: Vec::new(),
-        timeline_interval_seconds: 0.0,
-        key_heatmap: HeatmapJson::default(),
+        timeline_interval_seconds: secs(WINDOW_NS * timeline_step(r.samples.len())),
+        timeline: timeline(r),
+        key_heatmap: heatmap(r),
+        // Filled by the engine work of issue 4 (cluster dynamics).
         moves: Vec::new(),
         merges: Vec::new(),
         events: Vec::new(),
         balance: BalanceJson::default(),
+    }
+}
+
+/// Timeline samples are merged so that a run has at most this many per server.
+const MAX_TIMELINE_SAMPLES: usize = 500;
+/// Key heatmap time slices are merged so that a run has at most this many.
+const MAX_HEAT_SLICES: usize = 300;
+
+/// Engine samples per reported timeline sample.
+fn timeline_step(n: usize) -> u64 {
+    n.div_ceil(MAX_TIMELINE_SAMPLES).max(1) as u64
+}
+
+/// Per server per sample, every `timeline_step` engine samples (plus the last one).
+fn timeline(r: &RunResult) -> Vec<TimelineSampleJson> {
+    let step = timeline_step(r.samples.len()) as usize;
+    let n = r.servers.len();
+    let mut picks: Vec<usize> = (step - 1..r.samples.len()).step_by(step).collect();
+    if let Some(last) = r.samples.len().checked_sub(1)
+        && picks.last() != Some(&last)
+    {
+        picks.push(last);
+    }
+    let mut out = Vec::with_capacity(picks.len() * n);
+    let mut prev: Option<&crate::engine::Sample> = None;
+    for &i in &picks {
+        let cur = &r.samples[i];
+        let dt = (cur.at_ns - prev.map_or(0, |p| p.at_ns)).max(1) as f64 / 1e9;
+        for (j, s) in cur.servers.iter().enumerate() {
+            let before = prev.and_then(|p| p.servers.get(j));
+            let d = |f: fn(&crate::engine::ServerSample) -> u64| {
+                f(s).saturating_sub(before.map_or(0, f))
+            };
+            out.push(TimelineSampleJson {
+                at_seconds: secs(cur.at_ns),
+                server: server_name(j, n),
+                regions: s.regions as usize,
+                store_bytes: s.store_bytes,
+                memstore_bytes: s.memstore_bytes,
+                write_requests_per_s: round4(d(|x| x.writes) as f64 / dt),
+                read_requests_per_s: round4(d(|x| x.reads) as f64 / dt),
+                blocked_seconds: secs(d(|x| x.blocked_ns)),
+                online: s.online,
+            });
+        }
+        prev = Some(cur);
+    }
+    out
+}
+
+/// Writes per key bucket per time slice (engine windows merged to at most `MAX_HEAT_SLICES`).
+fn heatmap(r: &RunResult) -> HeatmapJson {
+    let step = r.heat_writes.len().div_ceil(MAX_HEAT_SLICES).max(1);
+    let buckets = r.heat_buckets.len().max(1);
+    let writes = r
+        .heat_writes
+        .chunks(step)
+        .map(|c| {
+            let mut row = vec![0u64; buckets];
+            for w in c {
+                for (a, b) in row.iter_mut().zip(w) {
+                    *a += b;
+                }
+            }
+            row
+        })
+        .collect();
+    HeatmapJson {
+        interval_seconds: secs(WINDOW_NS * step as u64),
+        buckets: r.heat_buckets.iter().map(|k| to_string_binary(k)).collect(),
+        writes,
+        reads: Vec::new(),
     }
 }
 
