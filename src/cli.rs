@@ -86,6 +86,10 @@ pub struct RunArgs {
     /// Add wall-clock timings to the report (they make it differ between runs).
     #[arg(long)]
     pub timings: bool,
+    /// Print the life of one region: `#N` (the N-th region of the final table) or a row key
+    /// (toStringBinary), traced back through the regions that held it.
+    #[arg(long, value_name = "REGION_OR_KEY")]
+    pub explain: Option<String>,
 }
 
 /// `check`

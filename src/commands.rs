@@ -102,6 +102,11 @@ fn name_generator(e: InputError, name: &str) -> InputError {
 
 /// `hbase-emu run SCENARIO`
 pub fn run(args: &RunArgs) -> CmdResult {
+    let explain = args
+        .explain
+        .as_deref()
+        .map(crate::report::explain::Target::parse)
+        .transpose()?;
     let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
     let threads = args.threads.map_or_else(
@@ -168,6 +173,11 @@ pub fn run(args: &RunArgs) -> CmdResult {
     }
     let report = crate::report::run::build(&s, &results);
     let mut text = report.to_text();
+    if let Some(t) = &explain {
+        for r in &results {
+            text.push_str(&crate::report::explain::explain(r, t));
+        }
+    }
     let mut json = report.to_json();
     if args.timings {
         let mut t = String::from("\nWall-clock (not part of the deterministic report)\n");
@@ -219,6 +229,7 @@ pub fn run_default() -> CmdResult {
         threads: None,
         scale: None,
         timings: false,
+        explain: None,
     })
 }
 

@@ -10,9 +10,11 @@
 
 pub mod balancer;
 pub mod cell;
+pub mod cluster;
 pub mod compaction;
 pub mod memstore;
 pub mod normalizer;
+mod reads;
 pub mod region;
 pub mod regionserver;
 pub mod scale;
@@ -81,6 +83,8 @@ pub struct SplitRecord {
     pub parent_bytes: u64,
     /// Daughters' generation.
     pub generation: u32,
+    /// Why: the split policy's numbers, or the normalizer plan.
+    pub reason: String,
 }
 
 /// Counters of a run.
@@ -110,6 +114,8 @@ pub struct RunStats {
     pub throttled_ns: u64,
     /// Flushes postponed because a store had too many files.
     pub delayed_flushes: u64,
+    /// Compactions aborted because their region closed (split, move, merge).
+    pub aborted_compactions: u64,
 }
 
 /// Everything a report needs about one generator's run.
@@ -153,6 +159,10 @@ pub struct RunResult {
     pub heat_buckets: Vec<Vec<u8>>,
     /// Real writes per window per heat bucket.
     pub heat_writes: Vec<Vec<u64>>,
+    /// Real reads per window per heat bucket (empty without reads).
+    pub heat_reads: Vec<Vec<u64>>,
+    /// What the balancer, normalizer, failures and scenario events did.
+    pub dynamics: cluster::DynamicsResult,
 }
 
 /// One server at one sample.
@@ -212,7 +222,11 @@ impl Ord for Scheduled {
 
 /// A finished compaction, applied when its time comes.
 struct CompactionDone {
+    /// Matches `Store::running` unless the compaction was aborted.
+    token: u64,
     region: usize,
+    /// Server whose pool ran it.
+    server: usize,
     store: usize,
     /// Index of the first input file and the number of inputs (a contiguous run).
     first: usize,
@@ -323,6 +337,7 @@ impl Drop for Builder {
 enum Event {
     FlushDone {
         region: usize,
+        server: usize,
         /// Per store: the flush file being written (by the builder) and the real rows behind it.
         files: Vec<Option<(FlushFile, u64)>>,
         heap: u64,
@@ -337,12 +352,72 @@ enum Event {
         region: usize,
         row: Vec<u8>,
         requested: u64,
+        reason: String,
+    },
+    /// A moved (or recovered) region opens on `to`; `record` indexes the move list.
+    MoveDone {
+        region: usize,
+        to: usize,
+        record: usize,
+    },
+    /// Merged regions' replacement opens; `record` indexes the merge list.
+    MergeDone {
+        regions: Vec<usize>,
+        record: usize,
+    },
+    /// The master's balancer chore.
+    Balance,
+    /// The next move of a balancer run may start (HMaster.balanceThrottling's interval).
+    BalanceNext {
+        run: u64,
+    },
+    /// The normalizer chore.
+    Normalize,
+    /// A time-triggered scenario `[[event]]` (index into the scenario's events).
+    Cluster(usize),
+    /// A dead server's regions are reassigned (ServerCrashProcedure after WAL splitting).
+    Recover {
+        server: usize,
     },
     Chore {
         n: u64,
     },
     /// Timeline sample, every [`WINDOW_NS`].
     Sample,
+}
+
+/// Why a flush was requested (for `--explain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FlushWhy {
+    /// Memstore heap above the flush size (`HRegion.isFlushSize`).
+    Size = 0,
+    /// Memstore above the blocking size (RegionTooBusy).
+    Blocking = 1,
+    /// Server above the global memstore low mark: largest region first.
+    Global = 2,
+    /// Edits older than `hbase.regionserver.optionalcacheflushinterval`.
+    Periodic = 3,
+}
+
+impl FlushWhy {
+    fn describe(code: u8) -> &'static str {
+        match code {
+            0 => "memstore above hbase.hregion.memstore.flush.size",
+            1 => "memstore above flush.size x block.multiplier (writes blocked)",
+            2 => "RegionServer above the global memstore low mark (largest memstore first)",
+            _ => "edits older than hbase.regionserver.optionalcacheflushinterval",
+        }
+    }
+}
+
+impl Event {
+    /// Chores that reschedule themselves.
+    fn is_periodic(&self) -> bool {
+        matches!(
+            self,
+            Event::Chore { .. } | Event::Sample | Event::Balance | Event::Normalize
+        )
+    }
 }
 
 /// Fixed inputs of a run.
@@ -404,6 +479,20 @@ struct Engine {
     heat_writes: Vec<Vec<u64>>,
     /// Bucket of the last write (sequential keys stay in one bucket for long runs).
     last_bucket: usize,
+    /// Cluster dynamics (balancer, normalizer, events): see `cluster.rs`.
+    dyn_: cluster::Dynamics,
+    /// Real rows accepted so far.
+    rows_written: u64,
+    /// Scheduled events that are not chores (flushes, compactions, splits, moves, …).
+    work: u64,
+    /// The read workload.
+    reads: reads::ReadState,
+    /// Key buffer of reads.
+    read_key: Vec<u8>,
+    /// Real reads per window per heat bucket.
+    heat_reads: Vec<Vec<u64>>,
+    /// Rows at which the next row-triggered scenario event fires (`u64::MAX`: none).
+    next_row_trigger: u64,
 }
 
 /// Runs one generator of a scenario and returns what happened.
@@ -440,6 +529,7 @@ pub fn run_with_progress(
     let total = sampling.emulated();
     generate(&generator, sampling, threads, |b, key| {
         engine.write(key, sampling.weight(b));
+        engine.do_reads(&generator, sampling, b + 1);
         if (b + 1) % CHUNK == 0 || b + 1 == total {
             progress(b + 1, total);
         }
@@ -660,6 +750,16 @@ impl Engine {
             heat_buckets: Vec::new(),
             heat_writes: Vec::new(),
             last_bucket: 0,
+            dyn_: cluster::Dynamics::new(scenario),
+            rows_written: 0,
+            work: 0,
+            reads: reads::ReadState::new(
+                w.reads.as_ref(),
+                w.payload_bytes() as f64 / w.rate_bytes_per_s.max(1) as f64,
+            ),
+            read_key: Vec::new(),
+            heat_reads: Vec::new(),
+            next_row_trigger: u64::MAX,
         };
         for r in &plan.regions {
             let id = e.open_region(
@@ -681,6 +781,7 @@ impl Engine {
             .saturating_mul(NS_PER_MS);
         e.schedule(period, Event::Chore { n: 1 });
         e.schedule(WINDOW_NS, Event::Sample);
+        e.start_dynamics();
         e
     }
 
@@ -713,9 +814,11 @@ impl Engine {
             parent,
             opened_ns: self.now,
             flush_queued: false,
+            flush_why: 0,
             flushing: false,
             snapshot_heap: 0,
             write_requests: 0,
+            read_requests: 0,
             rows: 0,
             last_write_ns: None,
             blocked_ns: 0,
@@ -725,6 +828,9 @@ impl Engine {
     }
 
     fn schedule(&mut self, delay: u64, event: Event) {
+        if !event.is_periodic() {
+            self.work += 1;
+        }
         self.seq += 1;
         self.events.push(Reverse(Scheduled {
             at: self.now.saturating_add(delay),
@@ -781,6 +887,9 @@ impl Engine {
         self.now += (t >> 32) as u64;
         self.clock_frac = t as u32;
         self.catch_up();
+        if self.rows_written >= self.next_row_trigger {
+            self.fire_row_events();
+        }
         // Wait while the region is offline (split in progress) or blocked.
         let mut region = self.route(key);
         let mut too_busy = false;
@@ -800,7 +909,7 @@ impl Engine {
             if r.memstore_heap() > blocking {
                 // HRegion.checkResources: RegionTooBusyException until the flush completes.
                 too_busy = true;
-                self.request_flush(region);
+                self.request_flush(region, FlushWhy::Blocking);
                 if !self.wait_blocked(server, Some(region)) {
                     break;
                 }
@@ -874,6 +983,10 @@ impl Engine {
         }
         r.write_requests += weight;
         r.rows += weight;
+        self.rows_written += weight;
+        if !r.flush_queued && !r.flushing {
+            self.servers[r.server].pressure_futile = false;
+        }
         r.last_write_ns = Some(self.now);
         // BusyRegionSplitPolicy counts the writes that met RegionTooBusyException.
         let blocked = if too_busy { weight } else { 0 };
@@ -906,7 +1019,7 @@ impl Engine {
         let b = self.heat_bucket(key);
         self.heat_writes[last][b] += weight;
         if over_flush {
-            self.request_flush(region);
+            self.request_flush(region, FlushWhy::Size);
         }
         if self.servers[server].memstore_heap >= self.cfg.global_low {
             self.global_pressure(server);
@@ -920,14 +1033,16 @@ impl Engine {
         let busy = s.flushes_running as usize + s.flush_queue.len();
         if s.memstore_heap < self.cfg.global_low
             || busy >= self.cfg.settings.flusher_count.max(1) as usize
+            || s.pressure_futile
         {
             return;
         }
         // Largest active memstore first; ties go to the lower region id (HBase's TreeMap keyed
         // by size keeps one of equal-sized regions; any fixed choice is as faithful).
         let best = self
-            .regions
+            .routing
             .iter()
+            .map(|&(_, id)| &self.regions[id])
             .filter(|r| {
                 r.server == server
                     && r.state == RegionState::Open
@@ -937,17 +1052,21 @@ impl Engine {
             })
             .map(|r| (r.active_heap(), Reverse(r.id)))
             .max();
-        if let Some((_, Reverse(id))) = best {
-            self.request_flush(id);
+        match best {
+            Some((_, Reverse(id))) => self.request_flush(id, FlushWhy::Global),
+            // Nothing to flush until a write reaches an idle region or an event changes flush
+            // states: skip the scan until then (it would otherwise run on every write).
+            None => self.servers[server].pressure_futile = true,
         }
     }
 
-    fn request_flush(&mut self, region: usize) {
+    fn request_flush(&mut self, region: usize, why: FlushWhy) {
         let r = &mut self.regions[region];
         if r.flush_queued || r.flushing || r.state != RegionState::Open || r.active_heap() == 0 {
             return;
         }
         r.flush_queued = true;
+        r.flush_why = why as u8;
         let server = r.server;
         self.servers[server]
             .flush_queue
@@ -1055,6 +1174,7 @@ impl Engine {
             duration,
             Event::FlushDone {
                 region,
+                server,
                 files,
                 heap,
                 data,
@@ -1063,14 +1183,20 @@ impl Engine {
     }
 
     fn handle(&mut self, event: Event) {
-        self.settled = self.settled.max(self.now);
+        if event.is_periodic() {
+            // Chores alone do not keep a drained run going (see `keep_periodic`).
+        } else {
+            self.work -= 1;
+            self.settled = self.settled.max(self.now);
+        }
         match event {
             Event::FlushDone {
                 region,
+                server,
                 files,
                 heap,
                 data,
-            } => self.flush_done(region, files, heap, data),
+            } => self.flush_done(region, server, files, heap, data),
             Event::FlushRetry { region, queued } => {
                 let server = self.regions[region].server;
                 if self.regions[region].state == RegionState::Open {
@@ -1087,15 +1213,24 @@ impl Engine {
                 region,
                 row,
                 requested,
-            } => self.split_done(region, row, requested),
+                reason,
+            } => self.split_done(region, row, requested, reason),
             Event::Chore { n } => self.chore(n),
             Event::Sample => self.sample(),
+            Event::MoveDone { region, to, record } => self.move_done(region, to, record),
+            Event::MergeDone { regions, record } => self.merge_done(regions, record),
+            Event::Balance => self.balance_chore(),
+            Event::BalanceNext { run } => self.balance_next(run),
+            Event::Normalize => self.normalize_chore(),
+            Event::Cluster(i) => self.fire_event(i),
+            Event::Recover { server } => self.recover(server),
         }
     }
 
     fn flush_done(
         &mut self,
         region: usize,
+        server: usize,
         files: Vec<Option<(FlushFile, u64)>>,
         heap: u64,
         data: u64,
@@ -1121,21 +1256,36 @@ impl Engine {
             })
             .collect();
         let r = &mut self.regions[region];
-        let server = r.server;
         r.flushing = false;
         r.snapshot_heap = 0;
         let mut flushed_stores = Vec::new();
+        let mut written = 0;
         for (f, file) in files.into_iter().enumerate() {
             if let Some((file, rows)) = file {
+                written += file.length();
                 self.stats.flushed_file_bytes += file.length();
                 r.stores[f].files.push(file);
                 r.stores[f].file_rows.push(rows);
                 flushed_stores.push(f);
             }
         }
+        let files_now: usize = r.stores.iter().map(|s| s.files.len()).sum();
+        let why = FlushWhy::describe(r.flush_why);
+        self.note(
+            region,
+            format!(
+                "flushed {} of memstore ({why}) into {} of store files; {files_now} store file(s) now",
+                crate::units::format_bytes(data),
+                crate::units::format_bytes(written)
+            ),
+        );
         let s = &mut self.servers[server];
         s.memstore_heap = s.memstore_heap.saturating_sub(heap);
         s.flushes_running = s.flushes_running.saturating_sub(1);
+        // The flushed region may be a candidate for the global pressure flush again.
+        s.pressure_futile = false;
+        let now_on = self.regions[region].server;
+        self.servers[now_on].pressure_futile = false;
         self.stats.flushes += 1;
         self.stats.flushed_bytes += data;
         // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
@@ -1145,10 +1295,12 @@ impl Engine {
             }
         }
         if self.regions[region].active_heap() > self.cfg.settings.flush_size {
-            self.request_flush(region);
+            self.request_flush(region, FlushWhy::Size);
         }
-        self.start_flushes(server);
-        self.global_pressure(server);
+        if !self.servers[server].dead {
+            self.start_flushes(server);
+            self.global_pressure(server);
+        }
     }
 
     fn file_infos(store: &Store) -> Vec<FileInfo> {
@@ -1232,15 +1384,21 @@ impl Engine {
                     s.small_queue.pop()
                 };
                 let Some(q) = q else { break };
-                self.start_compaction(q.region, q.store, large);
+                self.start_compaction(server, q.region, q.store, large);
             }
         }
     }
 
-    fn start_compaction(&mut self, region: usize, store: usize, large: bool) {
+    fn start_compaction(&mut self, server: usize, region: usize, store: usize, large: bool) {
         let r = &self.regions[region];
         if r.state != RegionState::Open {
             self.regions[region].stores[store].compacting = false;
+            return;
+        }
+        if r.server != server {
+            // Moved while queued: the request follows it to its new server.
+            self.regions[region].stores[store].compacting = false;
+            self.request_compaction(region, store, false);
             return;
         }
         // Re-select now: files may have changed while queued (HBase selects when the request is made
@@ -1265,7 +1423,8 @@ impl Engine {
         let st = &r.stores[store];
         let inputs: Vec<&StoreFile> = st.files[first..first + count].iter().collect();
         let rows: u64 = st.file_rows[first..first + count].iter().sum();
-        let read: u64 = inputs.iter().map(|f| f.length()).sum();
+        // Time and bytes read follow what the compaction scans (a Reference reads its half).
+        let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
         let output =
             compact_files(&inputs, self.cfg.shapes[store], self.cfg.formats[store]).map(|h| {
@@ -1286,11 +1445,20 @@ impl Engine {
         } else {
             s.small_running += 1;
         }
+        self.seq += 1;
+        let token = self.seq;
+        self.regions[region].stores[store].running = Some(region::RunningCompaction {
+            token,
+            server,
+            large,
+        });
         let duration = transfer_ns(read, self.cfg.compaction_bw);
         self.schedule(
             duration,
             Event::CompactionDone(CompactionDone {
+                token,
                 region,
+                server,
                 store,
                 first,
                 count,
@@ -1304,7 +1472,9 @@ impl Engine {
 
     fn compaction_done(&mut self, done: CompactionDone) {
         let CompactionDone {
+            token,
             region,
+            server,
             store,
             first,
             count,
@@ -1314,9 +1484,17 @@ impl Engine {
             large,
         } = done;
         let r = &mut self.regions[region];
-        let server = r.server;
         let st = &mut r.stores[store];
+        if st.running.map(|x| x.token) != Some(token) {
+            // Aborted when the region closed (its pool slot was freed then).
+            return;
+        }
+        st.running = None;
         st.compacting = false;
+        if self.servers[server].dead {
+            // The server died mid-compaction: the output is lost, the inputs remain.
+            return;
+        }
         if let Some((f, _)) = &output {
             self.stats.compaction_written_bytes += f.length();
         }
@@ -1331,6 +1509,15 @@ impl Engine {
             }
         }
         self.stats.compacted_bytes += read;
+        let files_now = self.regions[region].stores[store].files.len();
+        self.note(
+            region,
+            format!(
+                "{} compaction (ExploringCompactionPolicy) rewrote {count} file(s), {} read; {files_now} file(s) in the store now",
+                if major { "major" } else { "minor" },
+                crate::units::format_bytes(read)
+            ),
+        );
         if major {
             self.stats.major_compactions += 1;
         } else {
@@ -1352,6 +1539,10 @@ impl Engine {
         // A flush postponed for too many files may go now.
         self.start_flushes(server);
         self.start_compactions(server);
+        let now_on = self.regions[region].server;
+        if now_on != server {
+            self.start_flushes(now_on);
+        }
     }
 
     /// `HRegion.checkSplit` + `CompactSplit.requestSplit`. True if a split was started.
@@ -1362,7 +1553,10 @@ impl Engine {
             return false;
         }
         let r = &self.regions[region];
-        if r.state != RegionState::Open || r.stores.iter().any(|s| s.compacting) {
+        // A running flush finishes before the close (HRegion.doClose waits for it); the split is
+        // checked again when it completes. Running compactions do not prevent a split: the close
+        // aborts them (CloseChecker).
+        if r.state != RegionState::Open || r.flushing {
             return false;
         }
         let sizes: Vec<u64> = r.stores.iter().map(Store::size).collect();
@@ -1377,52 +1571,103 @@ impl Engine {
         if !ignore_blocking && r.compact_priority(self.cfg.compaction.blocking_store_files) < 1 {
             return false;
         }
-        if !self.regions[region].policy.should_split(&view) {
+        let decision = self.regions[region].policy.evaluate(&view);
+        if !decision.split {
             return false;
         }
         let Ok(row) = split_point::choose(&self.regions[region]) else {
             return false;
         };
-        self.start_split(region, row);
+        let reason = format!(
+            "{}: {}",
+            self.regions[region].policy.policy().simple_name(),
+            decision.reason
+        );
+        self.start_split(region, row, reason);
         true
+    }
+
+    /// A closing region's running compactions are aborted (`CloseChecker`: the compactor checks
+    /// every `hbase.hstore.close.check.interval` bytes whether the store is closing); their pool
+    /// slots go to the next queued compactions.
+    fn abort_compactions(&mut self, region: usize) {
+        let mut freed = Vec::new();
+        for st in &mut self.regions[region].stores {
+            if let Some(run) = st.running.take() {
+                st.compacting = false;
+                let s = &mut self.servers[run.server];
+                if run.large {
+                    s.large_running = s.large_running.saturating_sub(1);
+                } else {
+                    s.small_running = s.small_running.saturating_sub(1);
+                }
+                self.stats.aborted_compactions += 1;
+                freed.push(run.server);
+            }
+        }
+        if !freed.is_empty() {
+            self.note(
+                region,
+                format!("{} running compaction(s) aborted by the close", freed.len()),
+            );
+        }
+        for s in freed {
+            self.start_compactions(s);
+        }
+    }
+
+    /// Flushes a closing region's memstore at once (`HRegion.doClose`): returns the data bytes
+    /// flushed, which the close takes `bytes / flush bandwidth` to write.
+    fn close_flush(&mut self, region: usize) -> u64 {
+        let data = self.regions[region].memstore_data();
+        if data == 0 {
+            return 0;
+        }
+        let cfg = &self.cfg;
+        let r = &mut self.regions[region];
+        let mut heap = 0;
+        for (f, store) in r.stores.iter_mut().enumerate() {
+            if store.memstore.is_empty() {
+                continue;
+            }
+            let snap = store.memstore.take();
+            heap += snap.heap_bytes;
+            self.file_seq += 1;
+            if let Some(file) = write_file(
+                &snap,
+                cfg.shapes[f],
+                cfg.formats[f],
+                cfg.scale,
+                self.file_seq,
+                self.now / NS_PER_MS,
+            ) {
+                self.stats.flushed_file_bytes += file.length();
+                store.files.push(file);
+                store.file_rows.push(snap.rows);
+            }
+        }
+        let server = r.server;
+        self.servers[server].memstore_heap =
+            self.servers[server].memstore_heap.saturating_sub(heap);
+        self.stats.flushes += 1;
+        self.stats.flushed_bytes += data;
+        data
     }
 
     /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
     /// daughters' opening.
-    fn start_split(&mut self, region: usize, row: Vec<u8>) {
+    fn start_split(&mut self, region: usize, row: Vec<u8>, reason: String) {
         let requested = self.now;
-        let data = self.regions[region].memstore_data();
         // The close flush runs on its own (not through the flush queue).
-        if data > 0 {
-            let cfg = &self.cfg;
-            let r = &mut self.regions[region];
-            let mut heap = 0;
-            for (f, store) in r.stores.iter_mut().enumerate() {
-                if store.memstore.is_empty() {
-                    continue;
-                }
-                let snap = store.memstore.take();
-                heap += snap.heap_bytes;
-                self.file_seq += 1;
-                if let Some(file) = write_file(
-                    &snap,
-                    cfg.shapes[f],
-                    cfg.formats[f],
-                    cfg.scale,
-                    self.file_seq,
-                    self.now / NS_PER_MS,
-                ) {
-                    self.stats.flushed_file_bytes += file.length();
-                    store.files.push(file);
-                    store.file_rows.push(snap.rows);
-                }
-            }
-            let server = r.server;
-            self.servers[server].memstore_heap =
-                self.servers[server].memstore_heap.saturating_sub(heap);
-            self.stats.flushes += 1;
-            self.stats.flushed_bytes += data;
-        }
+        self.abort_compactions(region);
+        let data = self.close_flush(region);
+        self.note(
+            region,
+            format!(
+                "split requested at {} ({reason})",
+                crate::keynotation::to_string_binary(&row)
+            ),
+        );
         let r = &mut self.regions[region];
         r.state = RegionState::Splitting;
         r.flush_queued = false;
@@ -1434,13 +1679,20 @@ impl Engine {
                 region,
                 row,
                 requested,
+                reason,
             },
         );
     }
 
-    fn split_done(&mut self, region: usize, row: Vec<u8>, requested: u64) {
+    fn split_done(&mut self, region: usize, row: Vec<u8>, requested: u64, reason: String) {
         let parent = &self.regions[region];
-        let server = parent.server;
+        let parent_server = parent.server;
+        // Daughters open on the parent's server unless it died or is draining meanwhile.
+        let server = if self.servers[parent_server].accepts_regions() {
+            parent_server
+        } else {
+            self.any_live_server(region as u64).unwrap_or(parent_server)
+        };
         let generation = parent.generation + 1;
         let (start, end) = (parent.start.clone(), parent.end.clone());
         let parent_bytes = parent.store_bytes();
@@ -1479,13 +1731,18 @@ impl Engine {
             b_stores.push(sb);
         }
         self.regions[region].state = RegionState::Retired;
-        self.servers[server].online_regions -= 1;
-        let servers = self.servers.len();
-        let b_server = if self.cfg.settings.auto_separate_children && servers > 1 {
-            (server
-                + 1
-                + (splitmix64(self.cfg.seed ^ region as u64) % (servers as u64 - 1)) as usize)
-                % servers
+        self.servers[parent_server].online_regions =
+            self.servers[parent_server].online_regions.saturating_sub(1);
+        let b_server = if self.cfg.settings.auto_separate_children {
+            // auto.separate.child.regions.after.split: daughter B goes to another live server.
+            let others: Vec<usize> = (0..self.servers.len())
+                .filter(|&i| i != server && self.servers[i].accepts_regions())
+                .collect();
+            if others.is_empty() {
+                server
+            } else {
+                others[(splitmix64(self.cfg.seed ^ region as u64) % others.len() as u64) as usize]
+            }
         } else {
             server
         };
@@ -1527,7 +1784,22 @@ impl Engine {
             server,
             parent_bytes,
             generation,
+            reason,
         });
+        self.note(
+            a,
+            format!(
+                "opened on {} as the lower daughter of a split",
+                self.name(server)
+            ),
+        );
+        self.note(
+            b,
+            format!(
+                "opened on {} as the upper daughter of a split",
+                self.name(b_server)
+            ),
+        );
         // HRegionServer.postOpenDeployTasks: a store with references gets a compaction.
         for d in [a, b] {
             for st in 0..nf {
@@ -1562,7 +1834,7 @@ impl Engine {
                 .map(|r| r.id)
                 .collect();
             for id in due {
-                self.request_flush(id);
+                self.request_flush(id, FlushWhy::Periodic);
             }
         }
         let flush_period = self.cfg.settings.flush_check_period_ms.max(1);
@@ -1590,6 +1862,22 @@ impl Engine {
         );
     }
 
+    /// The live region holding `key`, leaving the write path's cache alone.
+    fn route_uncached(&self, key: &[u8]) -> usize {
+        let p = prefix8(key);
+        let hi = self.routing_prefix.partition_point(|&x| x <= p);
+        let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
+        let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
+        self.routing[j.saturating_sub(1)].1
+    }
+
+    /// The heat bucket holding `key`, leaving the write path's cache alone.
+    fn heat_bucket_uncached(&self, key: &[u8]) -> usize {
+        self.heat_buckets
+            .partition_point(|s| s.as_slice() <= key)
+            .saturating_sub(1)
+    }
+
     /// The heat bucket holding `key`.
     fn heat_bucket(&mut self, key: &[u8]) -> usize {
         let b = &self.heat_buckets;
@@ -1614,6 +1902,7 @@ impl Engine {
                 regions: s.online_regions as u32,
                 blocked_ns: s.blocked_ns,
                 writes: s.write_requests,
+                reads: s.read_requests,
                 online: true,
                 ..ServerSample::default()
             })
@@ -1629,9 +1918,16 @@ impl Engine {
             at_ns: (self.samples.len() as u64 + 1) * WINDOW_NS,
             servers,
         });
-        if !(self.draining && self.events.is_empty()) {
+        self.track_hosting();
+        self.keep_draining();
+        if self.keep_periodic() {
             self.schedule(WINDOW_NS, Event::Sample);
         }
+    }
+
+    /// A chore reschedules itself while the load runs, and after it while real work remains.
+    fn keep_periodic(&self) -> bool {
+        !self.draining || self.work > 0
     }
 
     /// After the last write: let running and queued flushes, compactions and splits finish.
@@ -1647,6 +1943,7 @@ impl Engine {
         ingest_ns: u64,
         regions_initial: usize,
     ) -> RunResult {
+        self.finish_lineage();
         let routing = std::mem::take(&mut self.routing);
         let mut all: Vec<Option<Region>> = std::mem::take(&mut self.regions)
             .into_iter()
@@ -1679,6 +1976,8 @@ impl Engine {
             samples: self.samples,
             heat_buckets: self.heat_buckets,
             heat_writes: self.heat_writes,
+            heat_reads: self.heat_reads,
+            dynamics: self.dyn_.finish(),
         }
     }
 }
@@ -1770,3 +2069,6 @@ fn write_file(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests_cluster;

@@ -12,7 +12,11 @@ pub enum RegionState {
     Open,
     /// Closing for a split (flushing, creating references, opening daughters): writes wait.
     Splitting,
-    /// Split: replaced by its daughters.
+    /// Closed for a move (balancer, decommission) or reopening after its server died: writes wait.
+    Moving,
+    /// Closed for a merge: replaced by the merged region when it opens.
+    Merging,
+    /// Split or merged: replaced by its daughters or the merged region.
     Retired,
 }
 
@@ -27,6 +31,19 @@ pub struct Store {
     pub file_rows: Vec<u64>,
     /// A compaction of this store is queued or running.
     pub compacting: bool,
+    /// The running compaction, if any (a region close aborts it).
+    pub running: Option<RunningCompaction>,
+}
+
+/// A compaction in a server's pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunningCompaction {
+    /// Matches the completion event (a stale event after an abort is ignored).
+    pub token: u64,
+    /// Server whose pool runs it.
+    pub server: usize,
+    /// Large pool.
+    pub large: bool,
 }
 
 impl Store {
@@ -71,12 +88,16 @@ pub struct Region {
     pub opened_ns: u64,
     /// A flush is queued.
     pub flush_queued: bool,
+    /// Why the queued flush was requested (`FlushWhy` code).
+    pub flush_why: u8,
     /// A flush is running; its snapshot's heap is still counted.
     pub flushing: bool,
     /// Heap of the snapshot being flushed.
     pub snapshot_heap: u64,
     /// Real rows written to this region (puts it received).
     pub write_requests: u64,
+    /// Real read requests served.
+    pub read_requests: u64,
     /// Real rows the region holds (memstores + files), exact.
     pub rows: u64,
     /// Last simulated write, ns.

@@ -44,4 +44,21 @@ pub struct Server {
     pub write_requests: u64,
     /// Real data bytes written to this server.
     pub write_bytes: u64,
+    /// Real read requests served.
+    pub read_requests: u64,
+    /// Died (a `kill` event): hosts nothing, takes nothing.
+    pub dead: bool,
+    /// Decommissioned (draining): its regions are moved off and it takes no new ones.
+    pub draining: bool,
+    /// Simulated time it joined, ns (0 for the initial servers).
+    pub joined_ns: u64,
+    /// The last global-pressure scan found no region to flush, and nothing has changed since.
+    pub pressure_futile: bool,
+}
+
+impl Server {
+    /// May host regions (alive and not draining).
+    pub fn accepts_regions(&self) -> bool {
+        !self.dead && !self.draining
+    }
 }

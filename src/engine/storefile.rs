@@ -104,6 +104,19 @@ impl StoreFile {
         let (lo, hi) = self.visible();
         hi - lo
     }
+    /// Bytes a scan of this store file reads: the whole file, or for a Reference the part of
+    /// it in its half (what a compaction of the Reference really reads, unlike `length()`).
+    pub fn read_bytes(&self) -> u64 {
+        if !self.is_reference() {
+            return self.length();
+        }
+        let (lo, hi) = self.visible();
+        let (_, n) = self.file.index_range(&[], &[]);
+        if n == 0 {
+            return 0;
+        }
+        (self.length() as u128 * (hi - lo) as u128 / n as u128) as u64
+    }
     /// Real rows visible through this store file.
     pub fn rows(&self) -> u64 {
         self.emulated_rows() as u64 * self.file.scale()

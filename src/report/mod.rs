@@ -1,6 +1,7 @@
 //! Reports for people and programs. For now: the plan `hbase-emu check` prints (text and JSON).
 //! The engine's run report lands here too.
 
+pub mod explain;
 pub mod plan;
 pub mod run;
 

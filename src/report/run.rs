@@ -363,6 +363,9 @@ pub struct SplitJson {
     pub parent_bytes: u64,
     /// Daughters' generation.
     pub generation: u32,
+    /// Why: the split policy's numbers, or the normalizer plan.
+    #[serde(default)]
+    pub reason: String,
 }
 
 /// Write concentration.
@@ -423,6 +426,13 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
 
 fn run_json(r: &RunResult) -> RunJson {
     let n = r.servers.len();
+    let d = &r.dynamics;
+    let total_reads: u64 = r
+        .servers
+        .iter()
+        .map(|s| s.read_requests)
+        .sum::<u64>()
+        .max(1);
     let total_writes: u64 = r
         .servers
         .iter()
@@ -512,7 +522,7 @@ fn run_json(r: &RunResult) -> RunJson {
             generation: reg.generation,
             memstore_bytes: reg.memstore_data(),
             last_write_seconds: reg.last_write_ns.map(secs),
-            read_requests: 0,
+            read_requests: reg.read_requests,
         })
         .collect();
     let mut hot: Vec<&crate::engine::region::Region> = r.regions.iter().collect();
@@ -583,9 +593,9 @@ fn run_json(r: &RunResult) -> RunJson {
                 write_share: round4(s.write_requests as f64 / total_writes as f64),
                 memstore_peak_bytes: s.memstore_peak,
                 blocked_seconds: secs(s.blocked_ns),
-                read_requests: 0,
-                read_share: 0.0,
-                online: true,
+                read_requests: s.read_requests,
+                read_share: round4(s.read_requests as f64 / total_reads as f64),
+                online: !s.dead && !s.draining,
             })
             .collect(),
         regions,
@@ -608,6 +618,7 @@ fn run_json(r: &RunResult) -> RunJson {
                 server: server_name(sp.server, n),
                 parent_bytes: sp.parent_bytes,
                 generation: sp.generation,
+                reason: sp.reason.clone(),
             })
             .collect(),
         hotspots: HotspotsJson {
@@ -620,11 +631,83 @@ fn run_json(r: &RunResult) -> RunJson {
         timeline_interval_seconds: secs(WINDOW_NS * timeline_step(r.samples.len())),
         timeline: timeline(r),
         key_heatmap: heatmap(r),
-        // Filled by the engine work of issue 4 (cluster dynamics).
-        moves: Vec::new(),
-        merges: Vec::new(),
-        events: Vec::new(),
-        balance: BalanceJson::default(),
+        moves: d
+            .moves
+            .iter()
+            .map(|m| MoveJson {
+                at_seconds: secs(m.at_ns),
+                offline_seconds: secs(m.done_ns.saturating_sub(m.at_ns)),
+                start: to_string_binary(&m.start),
+                end: to_string_binary(&m.end),
+                from: server_name(m.from, n),
+                to: server_name(m.to, n),
+                store_bytes: m.store_bytes,
+                reason: m.reason.clone(),
+            })
+            .collect(),
+        merges: d
+            .merges
+            .iter()
+            .map(|m| MergeJson {
+                at_seconds: secs(m.at_ns),
+                offline_seconds: secs(m.done_ns.saturating_sub(m.at_ns)),
+                region_starts: m.starts.iter().map(|k| to_string_binary(k)).collect(),
+                start: to_string_binary(&m.start),
+                end: to_string_binary(&m.end),
+                server: server_name(m.server, n),
+                store_bytes: m.store_bytes,
+                reason: m.reason.clone(),
+            })
+            .collect(),
+        events: d
+            .events
+            .iter()
+            .map(|e| EventJson {
+                at_seconds: secs(e.at_ns),
+                kind: e.kind.to_string(),
+                detail: e.detail.clone(),
+            })
+            .collect(),
+        balance: balance_json(r, &region_count),
+    }
+}
+
+/// Balance figures: regions per online server at the end and over time.
+fn balance_json(r: &RunResult, region_count: &[usize]) -> BalanceJson {
+    let d = &r.dynamics;
+    let online: Vec<usize> = r
+        .servers
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.dead && !s.draining)
+        .map(|(i, _)| region_count[i])
+        .collect();
+    let max_spread = r
+        .samples
+        .iter()
+        .map(|smp| {
+            let counts = smp
+                .servers
+                .iter()
+                .zip(&r.servers)
+                .filter(|(_, s)| !s.dead && !s.draining)
+                .map(|(x, _)| x.regions as usize);
+            let (lo, hi) = counts.fold((usize::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)));
+            hi.saturating_sub(lo.min(hi))
+        })
+        .max()
+        .unwrap_or(0);
+    BalanceJson {
+        balancer: d.balancer.clone(),
+        balancer_runs: d.balancer_runs,
+        balancer_moves: d.balancer_moves,
+        max_regions_per_server: online.iter().copied().max().unwrap_or(0),
+        min_regions_per_server: online.iter().copied().min().unwrap_or(0),
+        mean_regions_per_server: round4(
+            online.iter().sum::<usize>() as f64 / online.len().max(1) as f64,
+        ),
+        max_spread_over_time: max_spread,
+        all_servers_hosting_seconds: d.all_hosting_ns.map(secs),
     }
 }
 
@@ -692,11 +775,22 @@ fn heatmap(r: &RunResult) -> HeatmapJson {
             row
         })
         .collect();
+    let mut reads: Vec<Vec<u64>> = Vec::new();
+    if !r.heat_reads.is_empty() {
+        // Same slices as the writes (reads may run a window past the last write).
+        let slices = r.heat_writes.len().max(r.heat_reads.len()).div_ceil(step);
+        reads = vec![vec![0u64; buckets]; slices];
+        for (w, row) in r.heat_reads.iter().enumerate() {
+            for (a, b) in reads[w / step].iter_mut().zip(row) {
+                *a += b;
+            }
+        }
+    }
     HeatmapJson {
         interval_seconds: secs(WINDOW_NS * step as u64),
         buckets: r.heat_buckets.iter().map(|k| to_string_binary(k)).collect(),
         writes,
-        reads: Vec::new(),
+        reads,
     }
 }
 

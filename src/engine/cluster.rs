@@ -1,0 +1,1037 @@
+//! Cluster dynamics on the simulated clock: region moves (close with flush, offline, open), the
+//! balancer chore and its throttled execution (`HMaster.balance`), the normalizer chore with its
+//! splits and merges, and the scenario's `[[event]]`s — servers joining, draining, dying (with
+//! `ServerCrashProcedure`'s reassignment after detection and WAL replay), settings changes and
+//! workload phases. The planning itself lives in `balancer/` and `normalizer.rs`.
+
+use std::collections::VecDeque;
+
+use super::balancer::{self, Balancer, ClusterView, RegionLoad};
+use super::compaction::CompactionConfig;
+use super::normalizer::{self, NormPlan, NormRegion};
+use super::region::{RegionState, Store};
+use super::regionserver::Server;
+use super::storefile::{FileKind, StoreFile};
+use super::{
+    Engine, Event, NS_PER_MS, NS_PER_S, SplitPolicyInstance, prefix8, split_point, transfer_ns,
+};
+use crate::assignment::server_name;
+use crate::keygen::rng::splitmix64;
+use crate::scenario::{ClusterEvent, EventAction, EventTrigger, Scenario};
+use crate::units::{format_bytes, format_duration_ms};
+
+/// A region move as it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveRecord {
+    /// Close started, ns.
+    pub at_ns: u64,
+    /// Reopened, ns.
+    pub done_ns: u64,
+    /// Region start key.
+    pub start: Vec<u8>,
+    /// Region end key.
+    pub end: Vec<u8>,
+    /// From server.
+    pub from: usize,
+    /// To server (where it finally opened).
+    pub to: usize,
+    /// Store bytes at the move.
+    pub store_bytes: u64,
+    /// Why.
+    pub reason: String,
+    /// Region id.
+    pub region: usize,
+}
+
+/// A merge as it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergeRecord {
+    /// Requested, ns.
+    pub at_ns: u64,
+    /// Merged region opened, ns.
+    pub done_ns: u64,
+    /// Start keys of the merged regions.
+    pub starts: Vec<Vec<u8>>,
+    /// Merged range start.
+    pub start: Vec<u8>,
+    /// Merged range end.
+    pub end: Vec<u8>,
+    /// Server the merged region opened on.
+    pub server: usize,
+    /// Store bytes of the inputs.
+    pub store_bytes: u64,
+    /// Why.
+    pub reason: String,
+}
+
+/// A cluster event (scenario event, failure recovery, balancer or normalizer run).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventRecord {
+    /// When, ns.
+    pub at_ns: u64,
+    /// Kind (see docs/REPORT.md).
+    pub kind: &'static str,
+    /// What happened.
+    pub detail: String,
+}
+
+/// One line of a region's life (for `--explain`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryEntry {
+    /// When, ns.
+    pub at_ns: u64,
+    /// Region id.
+    pub region: usize,
+    /// What happened and why.
+    pub what: String,
+}
+
+/// What the dynamics did in a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DynamicsResult {
+    /// Moves in start order.
+    pub moves: Vec<MoveRecord>,
+    /// Merges in request order.
+    pub merges: Vec<MergeRecord>,
+    /// Events in order.
+    pub events: Vec<EventRecord>,
+    /// Balancer in force at the end.
+    pub balancer: String,
+    /// Balancer runs that reached a decision.
+    pub balancer_runs: u64,
+    /// Regions the balancer moved.
+    pub balancer_moves: u64,
+    /// First sample time at which every accepting server hosted a region (since the last
+    /// server change), ns.
+    pub all_hosting_ns: Option<u64>,
+    /// Life of every region, in time order.
+    pub history: Vec<HistoryEntry>,
+    /// Parents of every region id (one for a daughter, several for a merge, none initially).
+    pub parents: Vec<Vec<usize>>,
+    /// Key range of every region id.
+    pub ranges: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// A balancer run being carried out, move by move (`HMaster.executeRegionPlansWithThrottling`).
+struct BalanceRun {
+    id: u64,
+    moves: VecDeque<balancer::Move>,
+    issued: usize,
+    start_ns: u64,
+    interval_ns: u64,
+    cutoff_ns: u64,
+    /// Move record of the balancer move in flight.
+    in_flight: Option<usize>,
+    /// The plan's reason, given to each of its moves.
+    reason: String,
+}
+
+/// State of the cluster dynamics during a run.
+pub(super) struct Dynamics {
+    events: Vec<ClusterEvent>,
+    /// Indices of row-triggered events in firing order, and the next one.
+    row_events: Vec<usize>,
+    row_next: usize,
+    balancer: Option<Box<dyn Balancer>>,
+    balancer_name: String,
+    balance_scheduled: bool,
+    normalizer_scheduled: bool,
+    run: Option<BalanceRun>,
+    run_seq: u64,
+    detection_ns: u64,
+    wal_bw: u64,
+    /// Regions of each dead server waiting for reassignment.
+    recovering: Vec<(usize, Vec<usize>)>,
+    /// Scenario line of each draining server's decommission event.
+    drain_lines: std::collections::BTreeMap<usize, usize>,
+    out: DynamicsResult,
+}
+
+impl Dynamics {
+    pub(super) fn new(scenario: &Scenario) -> Dynamics {
+        let mut row_events: Vec<usize> = scenario
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.trigger, EventTrigger::Rows(_)))
+            .map(|(i, _)| i)
+            .collect();
+        row_events.sort_by_key(|&i| match scenario.events[i].trigger {
+            EventTrigger::Rows(r) => r,
+            EventTrigger::Time(_) => 0,
+        });
+        let settings = &scenario.settings;
+        Dynamics {
+            events: scenario.events.clone(),
+            row_events,
+            row_next: 0,
+            balancer: balancer::build(settings, scenario.seed),
+            balancer_name: balancer_name(settings),
+            balance_scheduled: false,
+            normalizer_scheduled: false,
+            run: None,
+            run_seq: 0,
+            detection_ns: scenario
+                .cluster
+                .failure_detection_ms
+                .saturating_mul(NS_PER_MS),
+            wal_bw: scenario.cluster.wal_replay_bandwidth.max(1),
+            recovering: Vec::new(),
+            drain_lines: std::collections::BTreeMap::new(),
+            out: DynamicsResult::default(),
+        }
+    }
+
+    pub(super) fn finish(mut self) -> DynamicsResult {
+        self.out.balancer = self.balancer_name;
+        self.out
+    }
+}
+
+fn balancer_name(settings: &crate::config::Settings) -> String {
+    let name = settings.balancer.simple_name();
+    name.to_string()
+}
+
+impl Engine {
+    /// Schedules the chores and time-triggered events, and records the initial regions.
+    pub(super) fn start_dynamics(&mut self) {
+        for id in 0..self.regions.len() {
+            let server = self.regions[id].server;
+            self.note(
+                id,
+                format!(
+                    "opened on {} as pre-split region {} of {} (round-robin assignment)",
+                    self.name(server),
+                    id + 1,
+                    self.regions.len()
+                ),
+            );
+        }
+        self.schedule_chores();
+        for i in 0..self.dyn_.events.len() {
+            if let EventTrigger::Time(at) = self.dyn_.events[i].trigger {
+                self.schedule(at.saturating_sub(self.now), Event::Cluster(i));
+            }
+        }
+        self.set_next_row_trigger();
+    }
+
+    /// Schedules the balancer and normalizer chores if they are on and not yet scheduled.
+    fn schedule_chores(&mut self) {
+        if self.dyn_.balancer.is_some() && !self.dyn_.balance_scheduled {
+            self.dyn_.balance_scheduled = true;
+            let period = self.cfg.settings.balancer_period_ms.max(1) * NS_PER_MS;
+            self.schedule(period, Event::Balance);
+        }
+        if self.cfg.settings.normalization_enabled && !self.dyn_.normalizer_scheduled {
+            self.dyn_.normalizer_scheduled = true;
+            let period = self.cfg.settings.normalizer_period_ms.max(1) * NS_PER_MS;
+            self.schedule(period, Event::Normalize);
+        }
+    }
+
+    fn set_next_row_trigger(&mut self) {
+        self.next_row_trigger = self
+            .dyn_
+            .row_events
+            .get(self.dyn_.row_next)
+            .and_then(|&i| match self.dyn_.events[i].trigger {
+                EventTrigger::Rows(r) => Some(r),
+                EventTrigger::Time(_) => None,
+            })
+            .unwrap_or(u64::MAX);
+    }
+
+    /// Fires every row-triggered event whose row count has been reached.
+    pub(super) fn fire_row_events(&mut self) {
+        while let Some(&i) = self.dyn_.row_events.get(self.dyn_.row_next) {
+            match self.dyn_.events[i].trigger {
+                EventTrigger::Rows(r) if r <= self.rows_written => {
+                    self.dyn_.row_next += 1;
+                    self.fire_event(i);
+                }
+                _ => break,
+            }
+        }
+        self.set_next_row_trigger();
+    }
+
+    /// Server name for reports.
+    pub(super) fn name(&self, i: usize) -> String {
+        server_name(i, self.servers.len())
+    }
+
+    /// Records a line of a region's life.
+    pub(super) fn note(&mut self, region: usize, what: String) {
+        self.dyn_.out.history.push(super::cluster::HistoryEntry {
+            at_ns: self.now,
+            region,
+            what,
+        });
+    }
+
+    fn record_event(&mut self, kind: &'static str, detail: String) {
+        self.dyn_.out.events.push(EventRecord {
+            at_ns: self.now,
+            kind,
+            detail,
+        });
+    }
+
+    /// Servers that may take regions, ascending.
+    fn live_servers(&self) -> Vec<usize> {
+        (0..self.servers.len())
+            .filter(|&i| self.servers[i].accepts_regions())
+            .collect()
+    }
+
+    /// Some live server, chosen by a seeded draw salted with `salt`.
+    pub(super) fn any_live_server(&self, salt: u64) -> Option<usize> {
+        let live = self.live_servers();
+        if live.is_empty() {
+            return None;
+        }
+        let i = splitmix64(self.cfg.seed ^ 0xA551_6E ^ salt.wrapping_mul(0x9E37_79B9)) as usize;
+        Some(live[i % live.len()])
+    }
+
+    /// `BaseLoadBalancer.roundRobinAssignment` over the live servers with a seeded start.
+    fn round_robin_live(&self, count: usize, salt: u64) -> Vec<usize> {
+        let live = self.live_servers();
+        if live.is_empty() {
+            return Vec::new();
+        }
+        let start = crate::assignment::round_robin_start(self.cfg.seed ^ salt, live.len());
+        (0..count).map(|i| live[(i + start) % live.len()]).collect()
+    }
+
+    /// Regions in transition (splitting, merging, moving or waiting for recovery).
+    fn regions_in_transition(&self) -> usize {
+        self.routing
+            .iter()
+            .filter(|(_, id)| self.regions[*id].state != RegionState::Open)
+            .count()
+    }
+
+    // ---------------------------------------------------------------- moves
+
+    /// Closes `region` (flushing its memstore) and reopens it on `to` after the transition.
+    /// False if the region cannot move now (not open, flushing, or already there).
+    fn start_move(&mut self, region: usize, to: usize, reason: String) -> Option<usize> {
+        let r = &self.regions[region];
+        if r.state != RegionState::Open || r.flushing || r.server == to {
+            return None;
+        }
+        let from = r.server;
+        self.abort_compactions(region);
+        let data = self.close_flush(region);
+        let r = &mut self.regions[region];
+        r.state = RegionState::Moving;
+        r.flush_queued = false;
+        let store_bytes = r.store_bytes();
+        let (start, end) = (r.start.clone(), r.end.clone());
+        self.servers[from].online_regions = self.servers[from].online_regions.saturating_sub(1);
+        let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
+        self.stats.offline_ns += duration;
+        let record = self.dyn_.out.moves.len();
+        self.dyn_.out.moves.push(MoveRecord {
+            at_ns: self.now,
+            done_ns: self.now + duration,
+            start,
+            end,
+            from,
+            to,
+            store_bytes,
+            reason: reason.clone(),
+            region,
+        });
+        self.note(
+            region,
+            format!(
+                "closed on {} (flushed {}) to move to {}: {reason}",
+                self.name(from),
+                format_bytes(data),
+                self.name(to)
+            ),
+        );
+        self.schedule(duration, Event::MoveDone { region, to, record });
+        Some(record)
+    }
+
+    /// A moved or recovered region opens (on another live server if `to` died meanwhile).
+    pub(super) fn move_done(&mut self, region: usize, to: usize, record: usize) {
+        let to = if self.servers[to].dead {
+            self.any_live_server(region as u64).unwrap_or(to)
+        } else {
+            to
+        };
+        let r = &mut self.regions[region];
+        r.server = to;
+        r.state = RegionState::Open;
+        self.servers[to].online_regions += 1;
+        if let Some(m) = self.dyn_.out.moves.get_mut(record) {
+            m.to = to;
+            m.done_ns = self.now;
+        }
+        // A region reopens with a fresh split policy (`RegionSplitPolicy.create` on open).
+        self.regions[region].policy = self.new_policy(region);
+        self.note(region, format!("opened on {}", self.name(to)));
+        // HRegionServer.postOpenDeployTasks: compact stores with references or too many files.
+        for st in 0..self.regions[region].stores.len() {
+            let s = &self.regions[region].stores[st];
+            if s.has_references() || s.files.len() >= self.cfg.compaction.min_files {
+                self.request_compaction(region, st, false);
+            }
+        }
+        if self.regions[region].active_heap() > self.cfg.settings.flush_size {
+            self.request_flush(region, super::FlushWhy::Size);
+        }
+        if let Some(run) = &self.dyn_.run
+            && run.in_flight == Some(record)
+        {
+            let id = run.id;
+            if let Some(run) = self.dyn_.run.as_mut() {
+                run.in_flight = None;
+            }
+            self.balance_next(id);
+        }
+    }
+
+    /// A split policy instance for a region opening now.
+    pub(super) fn new_policy(&self, id: usize) -> SplitPolicyInstance {
+        let draw = (splitmix64(
+            self.cfg.seed
+                ^ 0x0005_9117_0000
+                ^ (id as u64).wrapping_mul(0xA24B_AED4_963E_E407)
+                ^ self.now.rotate_left(17),
+        ) >> 40) as f32
+            / (1u64 << 24) as f32;
+        SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw)
+    }
+
+    // ---------------------------------------------------------------- balancer
+
+    /// `HMaster.balance()` every `hbase.balancer.period`: skipped while regions are in
+    /// transition, dead servers are being processed, or the previous run is still moving.
+    pub(super) fn balance_chore(&mut self) {
+        let period = self.cfg.settings.balancer_period_ms.max(1) * NS_PER_MS;
+        if self.keep_periodic() {
+            self.schedule(period, Event::Balance);
+        } else {
+            self.dyn_.balance_scheduled = false;
+        }
+        if self.dyn_.balancer.is_none() || self.dyn_.run.is_some() {
+            return;
+        }
+        if self.regions_in_transition() > 0 || !self.dyn_.recovering.is_empty() {
+            return;
+        }
+        let servers = self.live_servers();
+        let regions: Vec<RegionLoad> = self
+            .routing
+            .iter()
+            .map(|&(_, id)| &self.regions[id])
+            .filter(|r| self.servers[r.server].accepts_regions())
+            .map(|r| RegionLoad {
+                id: r.id,
+                server: r.server,
+                region_id_ms: r.opened_ns / NS_PER_MS,
+                read_requests: r.read_requests,
+                write_requests: r.write_requests,
+                memstore_bytes: r.memstore_data(),
+                storefile_bytes: r.store_bytes(),
+            })
+            .collect();
+        let view = ClusterView {
+            servers,
+            regions,
+            now_ms: self.now / NS_PER_MS,
+        };
+        let Some(bal) = self.dyn_.balancer.as_mut() else {
+            return;
+        };
+        self.dyn_.out.balancer_runs += 1;
+        let Some(plan) = bal.balance(&view) else {
+            return;
+        };
+        if plan.moves.is_empty() {
+            return;
+        }
+        let n = plan.moves.len();
+        self.record_event(
+            "balancer",
+            format!(
+                "{} (plans {n} move{})",
+                plan.reason,
+                if n == 1 { "" } else { "s" }
+            ),
+        );
+        let max_ns = self.cfg.settings.balancer_max_balancing_ms.max(1) * NS_PER_MS;
+        self.dyn_.run_seq += 1;
+        let id = self.dyn_.run_seq;
+        self.dyn_.run = Some(BalanceRun {
+            id,
+            moves: plan.moves.into(),
+            issued: 0,
+            start_ns: self.now,
+            interval_ns: max_ns / n as u64,
+            cutoff_ns: self.now + max_ns,
+            in_flight: None,
+            reason: plan.reason,
+        });
+        self.balance_next(id);
+    }
+
+    /// Issues the next move of balancer run `id`: when the previous move finished, or at the
+    /// run's interval mark (`balanceThrottling`), until the cutoff (`hbase.balancer.max.balancing`).
+    pub(super) fn balance_next(&mut self, id: u64) {
+        loop {
+            let Some(run) = self.dyn_.run.as_mut() else {
+                return;
+            };
+            if run.id != id {
+                return;
+            }
+            if run.in_flight.is_some()
+                && self.now < run.start_ns + run.issued as u64 * run.interval_ns
+            {
+                return;
+            }
+            if run.issued > 0 && self.now > run.cutoff_ns {
+                self.dyn_.run = None;
+                return;
+            }
+            let Some(m) = run.moves.pop_front() else {
+                if run.in_flight.is_none() {
+                    self.dyn_.run = None;
+                }
+                return;
+            };
+            run.issued += 1;
+            let mark = run.start_ns + run.issued as u64 * run.interval_ns;
+            let ok = self.regions[m.region].server == m.from
+                && self.servers.get(m.to).is_some_and(Server::accepts_regions);
+            let reason = run.reason.clone();
+            let record = if ok {
+                self.start_move(m.region, m.to, reason)
+            } else {
+                None
+            };
+            if let Some(rec) = record {
+                self.dyn_.out.balancer_moves += 1;
+                if let Some(run) = self.dyn_.run.as_mut() {
+                    run.in_flight = Some(rec);
+                }
+                if mark > self.now {
+                    self.schedule(mark - self.now, Event::BalanceNext { run: id });
+                }
+                return;
+            }
+            // A failed plan is skipped (HMaster logs and goes on).
+        }
+    }
+
+    // ---------------------------------------------------------------- normalizer
+
+    /// `RegionNormalizerWorker` every `hbase.normalizer.period`: splits first, then merges.
+    pub(super) fn normalize_chore(&mut self) {
+        if !self.cfg.settings.normalization_enabled {
+            self.dyn_.normalizer_scheduled = false;
+            return;
+        }
+        let period = self.cfg.settings.normalizer_period_ms.max(1) * NS_PER_MS;
+        if self.keep_periodic() {
+            self.schedule(period, Event::Normalize);
+        } else {
+            self.dyn_.normalizer_scheduled = false;
+        }
+        let regions: Vec<NormRegion> = self
+            .routing
+            .iter()
+            .map(|&(_, id)| &self.regions[id])
+            .map(|r| NormRegion {
+                id: r.id,
+                storefile_bytes: r.store_bytes(),
+                open: r.state == RegionState::Open,
+                created_ms: r.opened_ns / NS_PER_MS,
+            })
+            .collect();
+        let plans = normalizer::plan(&regions, &self.cfg.settings, self.now / NS_PER_MS);
+        if plans.is_empty() {
+            return;
+        }
+        let (mut splits, mut merges) = (0, 0);
+        for p in plans {
+            match p {
+                NormPlan::Split { region, reason } => {
+                    if self.normalizer_split(region, reason) {
+                        splits += 1;
+                    }
+                }
+                NormPlan::Merge { regions, reason } => {
+                    if self.start_merge(regions, reason) {
+                        merges += 1;
+                    }
+                }
+            }
+        }
+        if splits + merges > 0 {
+            self.record_event(
+                "normalizer",
+                format!("SimpleRegionNormalizer: {splits} split plan(s), {merges} merge plan(s) executed"),
+            );
+        }
+    }
+
+    fn normalizer_split(&mut self, region: usize, reason: String) -> bool {
+        let r = &self.regions[region];
+        if r.state != RegionState::Open || r.flushing || r.stores.iter().any(|s| s.has_references())
+        {
+            return false;
+        }
+        let Ok(row) = split_point::choose(r) else {
+            return false;
+        };
+        self.start_split(region, row, format!("normalizer: {reason}"));
+        true
+    }
+
+    /// `MergeTableRegionsProcedure`: closes the adjacent regions (flushing them) and opens one
+    /// region over their range whose stores hold references to all their files.
+    fn start_merge(&mut self, ids: Vec<usize>, reason: String) -> bool {
+        if ids.len() < 2 {
+            return false;
+        }
+        // Adjacent in the routing table, open, not flushing, no references (HBase refuses to
+        // merge a region that still has references).
+        let Some(pos) = self.routing.iter().position(|(_, id)| *id == ids[0]) else {
+            return false;
+        };
+        let adjacent = ids
+            .iter()
+            .enumerate()
+            .all(|(k, &id)| self.routing.get(pos + k).is_some_and(|(_, r)| *r == id));
+        let ready = ids.iter().all(|&id| {
+            let r = &self.regions[id];
+            r.state == RegionState::Open
+                && !r.flushing
+                && !r.stores.iter().any(|s| s.has_references())
+        });
+        if !adjacent || !ready {
+            return false;
+        }
+        let mut longest = 0;
+        let mut store_bytes = 0;
+        for &id in &ids {
+            self.abort_compactions(id);
+            let data = self.close_flush(id);
+            longest = longest.max(transfer_ns(data, self.cfg.flush_bw));
+            let r = &mut self.regions[id];
+            r.state = RegionState::Merging;
+            r.flush_queued = false;
+            store_bytes += r.store_bytes();
+            let s = r.server;
+            self.servers[s].online_regions = self.servers[s].online_regions.saturating_sub(1);
+        }
+        let duration = longest + self.cfg.transition_ns;
+        self.stats.offline_ns += duration;
+        let first = &self.regions[ids[0]];
+        let last = &self.regions[*ids.last().expect("two or more")];
+        let record = self.dyn_.out.merges.len();
+        self.dyn_.out.merges.push(MergeRecord {
+            at_ns: self.now,
+            done_ns: self.now + duration,
+            starts: ids.iter().map(|&i| self.regions[i].start.clone()).collect(),
+            start: first.start.clone(),
+            end: last.end.clone(),
+            server: first.server,
+            store_bytes,
+            reason: reason.clone(),
+        });
+        for &id in &ids {
+            self.note(
+                id,
+                format!("closed for a merge of {} regions: {reason}", ids.len()),
+            );
+        }
+        self.schedule(
+            duration,
+            Event::MergeDone {
+                regions: ids,
+                record,
+            },
+        );
+        true
+    }
+
+    pub(super) fn merge_done(&mut self, ids: Vec<usize>, record: usize) {
+        let first = ids[0];
+        let server = {
+            let s = self.regions[first].server;
+            if self.servers[s].accepts_regions() {
+                s
+            } else {
+                self.any_live_server(first as u64).unwrap_or(s)
+            }
+        };
+        let nf = self.regions[first].stores.len();
+        let start = self.regions[first].start.clone();
+        let end = self.regions[*ids.last().expect("two or more")].end.clone();
+        let generation = ids
+            .iter()
+            .map(|&i| self.regions[i].generation)
+            .max()
+            .unwrap_or(0);
+        let mut stores: Vec<Store> = (0..nf).map(|_| Store::default()).collect();
+        let mut rows = 0;
+        for &id in &ids {
+            let parent = &mut self.regions[id];
+            parent.state = RegionState::Retired;
+            rows += parent.rows;
+            let pstart = parent.start.clone();
+            for (f, st) in parent.stores.iter_mut().enumerate() {
+                for (file, r) in st.files.drain(..).zip(st.file_rows.drain(..)) {
+                    // HRegionFileSystem.mergeStoreFile: a top reference from the parent's start.
+                    let kind = match file.kind {
+                        FileKind::Reference { .. } => file.kind.clone(),
+                        FileKind::Real | FileKind::Link => FileKind::Reference {
+                            start: pstart.clone(),
+                            end: Vec::new(),
+                        },
+                    };
+                    stores[f].files.push(StoreFile { kind, ..file });
+                    stores[f].file_rows.push(r);
+                }
+            }
+        }
+        // Store files are ordered by sequence id (oldest first), whatever parent they came from.
+        for st in &mut stores {
+            let mut pairs: Vec<(StoreFile, u64)> =
+                st.files.drain(..).zip(st.file_rows.drain(..)).collect();
+            pairs.sort_by_key(|(f, _)| f.seq_id);
+            for (f, r) in pairs {
+                st.files.push(f);
+                st.file_rows.push(r);
+            }
+        }
+        let m = self.open_region(start.clone(), end, server, generation, None, nf);
+        self.regions[m].stores = stores;
+        self.regions[m].rows = rows;
+        self.dyn_.out.parents.resize(self.regions.len(), Vec::new());
+        self.dyn_.out.parents[m] = ids.clone();
+        // Routing: the first parent's entry becomes the merged region; the others go.
+        let pos = self
+            .routing
+            .iter()
+            .position(|(_, id)| *id == first)
+            .expect("merged region is routed");
+        self.routing[pos] = (start, m);
+        self.routing.drain(pos + 1..pos + ids.len());
+        self.routing_prefix.drain(pos + 1..pos + ids.len());
+        self.routing_prefix[pos] = prefix8(&self.routing[pos].0);
+        self.last_region = None;
+        if let Some(rec) = self.dyn_.out.merges.get_mut(record) {
+            rec.done_ns = self.now;
+            rec.server = server;
+        }
+        for &id in &ids {
+            self.note(id, "merged away".to_string());
+        }
+        self.note(
+            m,
+            format!(
+                "opened on {} as the merge of {} regions",
+                self.name(server),
+                ids.len()
+            ),
+        );
+        for st in 0..nf {
+            self.request_compaction(m, st, false);
+        }
+    }
+
+    // ---------------------------------------------------------------- scenario events
+
+    /// Fires scenario event `i`.
+    pub(super) fn fire_event(&mut self, i: usize) {
+        let ev = self.dyn_.events[i].clone();
+        let line = ev.line;
+        match ev.action {
+            EventAction::AddServers(n) => self.add_servers(n as usize, line),
+            EventAction::Decommission(s) => self.decommission(s, line),
+            EventAction::Kill(s) => self.kill(s, line),
+            EventAction::Set { changes, settings } => {
+                let list: Vec<String> = changes.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                self.apply_settings(*settings);
+                self.record_event(
+                    "set",
+                    format!("scenario line {line}: set {} (split policies of open regions reconfigured, as a table alter reopens them)", list.join(", ")),
+                );
+            }
+            EventAction::Phase {
+                rate_bytes_per_s,
+                gets_per_s,
+                scans_per_s,
+            } => {
+                let mut parts = Vec::new();
+                if let Some(rate) = rate_bytes_per_s {
+                    self.cfg.rate_fp = ((NS_PER_S as u128) << 32) / rate.max(1) as u128;
+                    parts.push(format!("write rate {}/s", format_bytes(rate)));
+                }
+                if let Some(g) = gets_per_s {
+                    parts.push(format!("{g} gets/s"));
+                }
+                if let Some(s) = scans_per_s {
+                    parts.push(format!("{s} scans/s"));
+                }
+                self.set_read_rates(gets_per_s, scans_per_s);
+                self.record_event(
+                    "phase",
+                    format!(
+                        "scenario line {line}: new workload phase: {}",
+                        parts.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    fn add_servers(&mut self, n: usize, line: usize) {
+        let first = self.servers.len();
+        for _ in 0..n {
+            self.servers.push(Server {
+                joined_ns: self.now,
+                ..Server::default()
+            });
+        }
+        // The open hotspot window gains columns for the new servers.
+        if let Some(w) = self.windows.last_mut() {
+            w.resize(self.servers.len(), 0);
+        }
+        self.dyn_.out.all_hosting_ns = None;
+        let names: Vec<String> = (first..self.servers.len()).map(|i| self.name(i)).collect();
+        self.record_event(
+            "add_servers",
+            format!(
+                "scenario line {line}: {} joined ({} servers now)",
+                names.join(", "),
+                self.servers.len()
+            ),
+        );
+    }
+
+    /// `HMaster.decommissionRegionServers(offload = true)`: the server is marked draining and
+    /// its regions are moved to the other servers at once.
+    fn decommission(&mut self, s: usize, line: usize) {
+        if s >= self.servers.len() || !self.servers[s].accepts_regions() {
+            return;
+        }
+        self.servers[s].draining = true;
+        self.dyn_.drain_lines.insert(s, line);
+        let (moved, total) = self.offload(s, line);
+        let name = self.name(s);
+        self.record_event(
+            "decommission",
+            format!(
+                "scenario line {line}: {name} draining; {moved} of {total} regions moved off at once, the rest as their flushes or splits finish"
+            ),
+        );
+    }
+
+    /// Moves the open regions of draining server `s` off, round-robin over the live servers.
+    /// Regions busy flushing or in transition go at a later sample. Returns (moved, hosted).
+    fn offload(&mut self, s: usize, line: usize) -> (usize, usize) {
+        let ids: Vec<usize> = self
+            .routing
+            .iter()
+            .map(|&(_, id)| id)
+            .filter(|&id| self.regions[id].server == s)
+            .collect();
+        let targets = self.round_robin_live(ids.len(), 0xDEC0 ^ s as u64 ^ self.now);
+        let name = self.name(s);
+        let mut moved = 0;
+        for (&id, &to) in ids.iter().zip(&targets) {
+            let reason =
+                format!("{name} decommissioned (scenario line {line}): offloaded round-robin");
+            if self.start_move(id, to, reason).is_some() {
+                moved += 1;
+            }
+        }
+        (moved, ids.len())
+    }
+
+    /// At each sample: regions still on a draining server (busy when it was decommissioned,
+    /// or daughters opened there meanwhile) are moved off.
+    pub(super) fn keep_draining(&mut self) {
+        for s in 0..self.servers.len() {
+            if self.servers[s].draining
+                && !self.servers[s].dead
+                && self.servers[s].online_regions > 0
+            {
+                let line = self.dyn_.drain_lines.get(&s).copied().unwrap_or(0);
+                self.offload(s, line);
+            }
+        }
+    }
+
+    /// The server dies: its regions go offline at once and are reassigned after the master
+    /// notices (`zookeeper.session.timeout`) and its WAL has been split and replayed.
+    fn kill(&mut self, s: usize, line: usize) {
+        if s >= self.servers.len() || self.servers[s].dead {
+            return;
+        }
+        let ids: Vec<usize> = self
+            .routing
+            .iter()
+            .map(|&(_, id)| id)
+            .filter(|&id| {
+                self.regions[id].server == s && self.regions[id].state == RegionState::Open
+            })
+            .collect();
+        let wal: u64 = ids.iter().map(|&id| self.regions[id].memstore_data()).sum();
+        let srv = &mut self.servers[s];
+        srv.dead = true;
+        srv.memstore_heap = 0;
+        srv.online_regions = 0;
+        let queued: Vec<usize> = srv.flush_queue.drain(..).map(|(r, _)| r).collect();
+        let compactions: Vec<(usize, usize)> = srv
+            .small_queue
+            .drain()
+            .chain(srv.large_queue.drain())
+            .map(|q| (q.region, q.store))
+            .collect();
+        for r in queued {
+            self.regions[r].flush_queued = false;
+        }
+        for (r, st) in compactions {
+            self.regions[r].stores[st].compacting = false;
+        }
+        for &id in &ids {
+            self.regions[id].state = RegionState::Moving;
+            self.regions[id].flush_queued = false;
+        }
+        let replay = transfer_ns(wal, self.dyn_.wal_bw);
+        let delay = self.dyn_.detection_ns + replay;
+        let name = self.name(s);
+        for &id in &ids {
+            self.note(id, format!("offline: {name} died (scenario line {line})"));
+        }
+        self.dyn_.recovering.push((s, ids.clone()));
+        self.record_event(
+            "kill",
+            format!(
+                "scenario line {line}: {name} died with {} regions and {} of unflushed edits; reassignment after detection {} + WAL split/replay {}",
+                ids.len(),
+                format_bytes(wal),
+                format_duration_ms(self.dyn_.detection_ns / NS_PER_MS),
+                format_duration_ms(replay / NS_PER_MS)
+            ),
+        );
+        self.schedule(delay, Event::Recover { server: s });
+    }
+
+    /// `ServerCrashProcedure`: the dead server's regions are assigned round-robin over the
+    /// live servers; each replays its recovered edits and flushes them on open.
+    pub(super) fn recover(&mut self, s: usize) {
+        let Some(pos) = self.dyn_.recovering.iter().position(|(d, _)| *d == s) else {
+            return;
+        };
+        let (_, ids) = self.dyn_.recovering.remove(pos);
+        let targets = self.round_robin_live(ids.len(), 0xC2A5 ^ s as u64);
+        if targets.is_empty() {
+            return;
+        }
+        let name = self.name(s);
+        let detected = self.now;
+        for (&id, &to) in ids.iter().zip(&targets) {
+            // Recovered edits are flushed when the region opens (HRegion.replayRecoveredEditsIfAny).
+            let data = self.close_flush(id);
+            let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
+            self.stats.offline_ns += duration;
+            let r = &self.regions[id];
+            let record = self.dyn_.out.moves.len();
+            let reason = format!(
+                "{name} died: ServerCrashProcedure reassigned round-robin; {} of edits replayed from the WAL",
+                format_bytes(data)
+            );
+            self.dyn_.out.moves.push(MoveRecord {
+                at_ns: detected,
+                done_ns: detected + duration,
+                start: r.start.clone(),
+                end: r.end.clone(),
+                from: s,
+                to,
+                store_bytes: r.store_bytes(),
+                reason,
+                region: id,
+            });
+            self.schedule(
+                duration,
+                Event::MoveDone {
+                    region: id,
+                    to,
+                    record,
+                },
+            );
+        }
+        self.record_event(
+            "recovered",
+            format!(
+                "{name}'s {} regions reassigned over {} live servers",
+                ids.len(),
+                self.live_servers().len()
+            ),
+        );
+    }
+
+    /// Puts new settings in force: compaction settings at once (HBase's online configuration
+    /// change), split policies of open regions re-created (as a table alter reopens regions),
+    /// the balancer rebuilt if its class changed, the normalizer started if it was enabled.
+    fn apply_settings(&mut self, settings: crate::config::Settings) {
+        let class_changed = settings.balancer != self.cfg.settings.balancer;
+        self.cfg.compaction = CompactionConfig::from_settings(&settings);
+        self.cfg.settings = settings;
+        for (_, id) in self.routing.clone() {
+            if self.regions[id].state == RegionState::Open {
+                self.regions[id].policy = self.new_policy(id);
+            }
+        }
+        if class_changed {
+            self.dyn_.balancer = balancer::build(&self.cfg.settings, self.cfg.seed);
+            self.dyn_.balancer_name = balancer_name(&self.cfg.settings);
+            self.dyn_.run = None;
+        }
+        self.schedule_chores();
+    }
+
+    /// Updates the balance figure "time until every server hosts a region" at a sample.
+    pub(super) fn track_hosting(&mut self) {
+        if self.dyn_.out.all_hosting_ns.is_some() {
+            return;
+        }
+        let all = self
+            .servers
+            .iter()
+            .filter(|s| s.accepts_regions())
+            .all(|s| s.online_regions > 0);
+        if all {
+            self.dyn_.out.all_hosting_ns = Some(self.now);
+        }
+    }
+
+    /// Copies the key ranges of every region id for `--explain`.
+    pub(super) fn finish_lineage(&mut self) {
+        self.dyn_.out.parents.resize(self.regions.len(), Vec::new());
+        for r in &self.regions {
+            if let Some(p) = r.parent {
+                self.dyn_.out.parents[r.id] = vec![p];
+            }
+        }
+        self.dyn_.out.ranges = self
+            .regions
+            .iter()
+            .map(|r| (r.start.clone(), r.end.clone()))
+            .collect();
+    }
+}
