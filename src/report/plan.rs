@@ -324,5 +324,5 @@ fn event_line(e: &ClusterEvent, n_servers: usize) -> String {
             format!("phase: {}", parts.join(", "))
         }
     };
-    format!("line {:<5} {when:<28} {what}", e.line)
+    format!("line {:<5} {when:<30}  {what}", e.line)
 }

@@ -748,3 +748,213 @@ fn phase(
         scans_per_s,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::SourceText;
+    use crate::scenario::{
+        ClusterEvent, EventAction, EventTrigger, ReadDistribution, Scenario, ScenarioErrors,
+        load_source,
+    };
+
+    const BASE: &str = "name = \"t\"\n[cluster]\nregionservers = 3\n[workload]\nrows = 1000\n\
+                        row = { columns = 2, value = \"1KB\" }\n\
+                        [[generator]]\nname = \"s\"\nkind = \"sequential\"\n";
+
+    fn load(extra: &str) -> Result<Scenario, ScenarioErrors> {
+        let text = BASE.replace("[[generator]]", &format!("{extra}\n[[generator]]"));
+        let text = if extra.contains("[[event]]") {
+            format!("{BASE}{extra}")
+        } else {
+            text
+        };
+        load_source(SourceText::from_string("s.toml", text))
+    }
+
+    fn events(extra: &str) -> Vec<ClusterEvent> {
+        load(extra)
+            .map(|s| s.events)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn error(extra: &str) -> String {
+        match load(extra) {
+            Ok(_) => panic!("expected an error for {extra}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn cluster_defaults_and_overrides() {
+        let s = load("").unwrap();
+        assert_eq!(s.cluster.failure_detection_ms, 90_000);
+        assert_eq!(s.cluster.wal_replay_bandwidth, 100 << 20);
+        assert!(s.events.is_empty() && s.workload.reads.is_none());
+        let text = BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nfailure_detection = \"30s\"\nwal_replay_bandwidth = \"1GB/s\"",
+        );
+        let s = load_source(SourceText::from_string("s.toml", text)).unwrap();
+        assert_eq!(s.cluster.failure_detection_ms, 30_000);
+        assert_eq!(s.cluster.wal_replay_bandwidth, 1 << 30);
+    }
+
+    #[test]
+    fn reads_defaults_and_distributions() {
+        let r = load("[workload.reads]\ngets_per_s = 10")
+            .unwrap()
+            .workload
+            .reads
+            .unwrap();
+        assert_eq!(r.gets_per_s, 10.0);
+        assert_eq!(r.scans_per_s, 0.0);
+        assert_eq!(r.scan_rows, 100);
+        assert_eq!(r.distribution, ReadDistribution::Zipfian { theta: 0.99 });
+        let r = load(
+            "[workload.reads]\nscans_per_s = 1.5\ndistribution = \"hotspot\"\nhot_fraction = 0.1",
+        )
+        .unwrap()
+        .workload
+        .reads
+        .unwrap();
+        assert_eq!(
+            r.distribution,
+            ReadDistribution::Hotspot {
+                hot_fraction: 0.1,
+                hot_op_fraction: 0.8
+            }
+        );
+        let r = load("[workload.reads]\ngets_per_s = 1\ndistribution = \"latest\"\ntheta = 0.5")
+            .unwrap()
+            .workload
+            .reads
+            .unwrap();
+        assert_eq!(r.distribution, ReadDistribution::Latest { theta: 0.5 });
+    }
+
+    #[test]
+    fn reads_errors() {
+        let e = error("[workload.reads]\ngets_per_s = 1\nhot_fraction = 0.5");
+        assert!(
+            e.contains("s.toml:9:16") && e.contains("workload.reads.hot_fraction"),
+            "{e}"
+        );
+        assert!(
+            error("[workload.reads]\ngets_per_s = 1\ntheta = 1.0").contains("Zipfian constant")
+        );
+        assert!(error("[workload.reads]\ngets_per_s = -1").contains("not an operation rate"));
+        assert!(error("[workload.reads]\nscan_rows = 5").contains("never reads"));
+        assert!(
+            error(
+                "[workload.reads]\ngets_per_s = 1\ndistribution = \"hotspot\"\nhot_op_fraction = 2"
+            )
+            .contains("not a fraction")
+        );
+        // Reads switched on later by a phase are fine.
+        let s = load(
+            "[workload.reads]\ndistribution = \"uniform\"\n[[event]]\nat = \"1m\"\nphase = { gets_per_s = 5 }",
+        );
+        assert!(s.is_ok());
+    }
+
+    #[test]
+    fn triggers_convert_to_rows_or_time() {
+        let ev = events(
+            "[[event]]\nat = \"2h\"\nadd_servers = 1\n\
+             [[event]]\nat_data = \"3KB\"\nkill = \"rs01\"\n\
+             [[event]]\nat_fraction = 0.25\ndecommission = \"rs04\"\n\
+             [[event]]\nat_rows = \"1k\"\nphase = { rate = \"50MB/s\" }\n",
+        );
+        assert_eq!(ev.len(), 4);
+        assert_eq!(ev[0].trigger, EventTrigger::Time(7_200_000_000_000));
+        assert_eq!(ev[0].line, 10);
+        // 3 KB of 2 × 1 KB rows: 1.5 rows, rounded up.
+        assert_eq!(ev[1].trigger, EventTrigger::Rows(2));
+        assert!(matches!(ev[1].action, EventAction::Kill(0)));
+        assert_eq!(ev[2].trigger, EventTrigger::Rows(250));
+        assert!(matches!(ev[2].action, EventAction::Decommission(3)));
+        assert_eq!(ev[3].trigger, EventTrigger::Rows(1000));
+        assert!(matches!(
+            ev[3].action,
+            EventAction::Phase {
+                rate_bytes_per_s: Some(52_428_800),
+                gets_per_s: None,
+                scans_per_s: None
+            }
+        ));
+    }
+
+    #[test]
+    fn set_layers_over_earlier_settings() {
+        let ev = events(
+            "[[event]]\nat = \"1m\"\nset = { \"hbase.hregion.max.filesize\" = \"1GB\" }\n\
+             [[event]]\nat = \"2m\"\nset = { \"hbase.hregion.memstore.flush.size\" = 67108864 }\n",
+        );
+        let EventAction::Set { changes, settings } = &ev[1].action else {
+            panic!("not a set");
+        };
+        assert_eq!(changes[0].1, "67108864");
+        assert_eq!(settings.max_filesize, 1 << 30);
+        assert_eq!(settings.flush_size, 64 << 20);
+    }
+
+    #[test]
+    fn event_errors_name_place_and_problem() {
+        let two = error("[[event]]\nat = \"1h\"\nat_rows = 5\nkill = \"rs01\"");
+        assert!(
+            two.contains("s.toml:12:11") && two.contains("two triggers"),
+            "{two}"
+        );
+        let none = error("[[event]]\nat = \"1h\"");
+        assert!(
+            none.contains("s.toml:10:1") && none.contains("no action"),
+            "{none}"
+        );
+        let last = error(
+            "[[event]]\nat = \"1h\"\nkill = \"rs01\"\n[[event]]\nat = \"2h\"\nkill = \"rs02\"\n[[event]]\nat = \"3h\"\nkill = \"rs03\"",
+        );
+        assert!(
+            last.contains("s.toml:18:8") && last.contains("no live RegionServer"),
+            "{last}"
+        );
+        let again = error(
+            "[[event]]\nat = \"1h\"\nkill = \"rs01\"\n[[event]]\nat = \"2h\"\ndecommission = \"rs01\"",
+        );
+        assert!(
+            again.contains("already killed by the event on line 10"),
+            "{again}"
+        );
+        let added = events(
+            "[[event]]\nat = \"1h\"\nadd_servers = 2\n[[event]]\nat = \"2h\"\nkill = \"rs05\"",
+        );
+        assert!(matches!(added[1].action, EventAction::Kill(4)));
+        assert!(error("[[event]]\nat = \"1h\"\nkill = \"rs4\"").contains("no RegionServer `rs4`"));
+        assert!(error("[[event]]\nat = \"1h\"\nkill = \"rs3\"").contains("expected `rs03`"));
+        assert!(error("[[event]]\nat_rows = 1001\nadd_servers = 1").contains("never fire"));
+        assert!(
+            error("[[event]]\nat_fraction = 1.0\nadd_servers = 1")
+                .contains("strictly between 0 and 1")
+        );
+        let order = error(
+            "[[event]]\nat_rows = 10\nadd_servers = 1\n[[event]]\nat = \"1h\"\nadd_servers = 1\n[[event]]\nat_fraction = 0.001\nadd_servers = 1",
+        );
+        assert!(order.contains("row trigger on line 10"), "{order}");
+        let unknown = error("[[event]]\nat = \"1h\"\nset = { \"hbase.foo\" = 1 }");
+        assert!(
+            unknown.contains("event.set.\"hbase.foo\"")
+                && unknown.contains("not a property hbase-emu models"),
+            "{unknown}"
+        );
+        let bad =
+            error("[[event]]\nat = \"1h\"\nset = { \"hbase.hregion.max.filesize\" = \"huge\" }");
+        assert!(
+            bad.contains("s.toml:12:40") && bad.contains("`huge` is not a byte count"),
+            "{bad}"
+        );
+        assert!(error("[[event]]\nat = \"1h\"\nphase = {}").contains("changes nothing"));
+        assert!(
+            error("[[event]]\nat = \"1h\"\nphase = { gets_per_s = 3 }")
+                .contains("no [workload.reads]")
+        );
+    }
+}

@@ -65,6 +65,22 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../scenarios/classic-partition-20-regions.toml"),
     ),
     (
+        "scenarios/node-failure.toml",
+        include_str!("../../scenarios/node-failure.toml"),
+    ),
+    (
+        "scenarios/scale-out.toml",
+        include_str!("../../scenarios/scale-out.toml"),
+    ),
+    (
+        "scenarios/normalizer.toml",
+        include_str!("../../scenarios/normalizer.toml"),
+    ),
+    (
+        "scenarios/read-hotspot.toml",
+        include_str!("../../scenarios/read-hotspot.toml"),
+    ),
+    (
         "configs/2gb-regions.xml",
         include_str!("../../configs/2gb-regions.xml"),
     ),
