@@ -355,8 +355,9 @@ pub struct Scenario {
     pub workload: Workload,
     /// Rowkey designs to run, in file order (names unique).
     pub generators: Vec<GeneratorSpec>,
-    /// `[[event]]` entries, in the order they fire (time and row triggers interleaved by file
-    /// order among equals).
+    /// `[[event]]` entries in file order, which is firing order: an event fires once its trigger
+    /// is reached and every event before it has fired (time and row triggers cannot be compared
+    /// before a run; each kind is non-decreasing among itself).
     pub events: Vec<ClusterEvent>,
     /// Things that are valid but probably not meant (e.g. `\\xff` in a split key, which HBase
     /// reads as text); `check` prints them.
