@@ -1252,3 +1252,180 @@ fn unmodelled_keys_and_lower_case_escapes_are_warned_about() {
                 .and(predicate::str::contains("hbase.rpc.timeout")),
         );
 }
+
+// ---- [[event]] and [workload.reads] (BASE has 14 lines; an appended [[event]] starts on 15) ----
+
+fn with_events(events: &str) -> String {
+    format!("{BASE}{events}")
+}
+
+#[test]
+fn check_passes_on_event_and_read_scenarios() {
+    for f in ["node-failure", "scale-out", "normalizer", "read-hotspot"] {
+        let out = bin()
+            .arg("check")
+            .arg(root().join(format!("scenarios/{f}.toml")))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{f}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        match f {
+            "node-failure" => assert!(text.contains("kill rs03"), "{text}"),
+            "scale-out" => assert!(text.contains("add 5 RegionServers"), "{text}"),
+            "read-hotspot" => assert!(text.contains("Reads     20000 gets/s"), "{text}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn bad_event_two_triggers() {
+    let (e, p, _d) = check_fails(&with_events(
+        "[[event]]\nat = \"1h\"\nat_rows = 10\nkill = \"rs01\"\n",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "17:11",
+        "event.at_rows",
+        "two triggers, `at` and `at_rows`",
+    );
+}
+
+#[test]
+fn bad_event_no_action() {
+    let (e, p, _d) = check_fails(&with_events("[[event]]\nat = \"1h\"\n"));
+    assert_names(&e, &p, "15:1", "event", "the event has no action");
+}
+
+#[test]
+fn bad_event_unknown_server() {
+    let (e, p, _d) = check_fails(&with_events("[[event]]\nat = \"1h\"\nkill = \"rs07\"\n"));
+    assert_names(
+        &e,
+        &p,
+        "17:8",
+        "event.kill",
+        "there is no RegionServer `rs07`",
+    );
+}
+
+#[test]
+fn bad_event_kills_last_server() {
+    let (e, p, _d) = check_fails(&with_events(
+        "[[event]]\nat = \"1h\"\nkill = \"rs01\"\n\
+         [[event]]\nat = \"2h\"\ndecommission = \"rs02\"\n\
+         [[event]]\nat = \"3h\"\nkill = \"rs03\"\n",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "23:8",
+        "event.kill",
+        "would leave no live RegionServer",
+    );
+}
+
+#[test]
+fn bad_event_set_unknown_key() {
+    let (e, p, _d) = check_fails(&with_events(
+        "[[event]]\nat = \"1h\"\nset = { \"hbase.no.such.key\" = 1 }\n",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "17:9",
+        "event.set.\"hbase.no.such.key\"",
+        "is not a property hbase-emu models",
+    );
+}
+
+#[test]
+fn bad_event_set_bad_value() {
+    let (e, p, _d) = check_fails(&with_events(
+        "[[event]]\nat = \"1h\"\nset = { \"hbase.hregion.max.filesize\" = \"huge\" }\n",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "17:40",
+        "event.set.\"hbase.hregion.max.filesize\"",
+        "`huge` is not a byte count",
+    );
+}
+
+#[test]
+fn bad_event_fraction_out_of_range() {
+    let (e, p, _d) = check_fails(&with_events(
+        "[[event]]\nat_fraction = 1.5\nadd_servers = 1\n",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "16:15",
+        "event.at_fraction",
+        "strictly between 0 and 1",
+    );
+}
+
+#[test]
+fn bad_event_decreasing_times() {
+    let (e, p, _d) = check_fails(&with_events(
+        "[[event]]\nat = \"2h\"\nadd_servers = 1\n[[event]]\nat = \"1h\"\nadd_servers = 1\n",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "19:6",
+        "event.at",
+        "the time trigger on line 15 is later",
+    );
+}
+
+#[test]
+fn bad_event_rows_beyond_workload() {
+    let (e, p, _d) = check_fails(&with_events(
+        "[[event]]\nat_data = \"1GB\"\nadd_servers = 1\n",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "16:11",
+        "event.at_data",
+        "the event would never fire",
+    );
+}
+
+#[test]
+fn bad_event_unknown_field() {
+    let (e, p, _d) = check_fails(&with_events("[[event]]\nat = \"1h\"\nrestart = \"rs01\"\n"));
+    assert_names(&e, &p, "17:1", "event.restart", "unknown field `restart`");
+}
+
+#[test]
+fn bad_reads_option_of_other_distribution() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "[[generator]]",
+        "[workload.reads]\ngets_per_s = 100\nhot_fraction = 0.3\n[[generator]]",
+    ));
+    assert_names(
+        &e,
+        &p,
+        "14:16",
+        "workload.reads.hot_fraction",
+        "`hot_fraction` does not apply to distribution \"zipfian\"",
+    );
+}
+
+#[test]
+fn bad_reads_never_read() {
+    let (e, p, _d) = check_fails(&BASE.replace(
+        "[[generator]]",
+        "[workload.reads]\ndistribution = \"uniform\"\n[[generator]]",
+    ));
+    assert_names(&e, &p, "12:1", "workload.reads", "never reads");
+}

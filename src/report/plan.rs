@@ -6,7 +6,7 @@ use crate::assignment::server_name;
 use crate::keynotation::to_string_binary;
 use crate::plan::{RegionJson, RunPlan};
 use crate::report::{align_right, count_of, table};
-use crate::scenario::Scenario;
+use crate::scenario::{ClusterEvent, EventAction, EventTrigger, ReadDistribution, Reads, Scenario};
 use crate::units::{format_bytes, format_duration_ms};
 
 /// One headline setting of `check`.
@@ -155,6 +155,16 @@ impl PlanReport<'_> {
             ),
             format_bytes(s.cluster.heap_bytes)
         ));
+        if s.events
+            .iter()
+            .any(|e| matches!(e.action, EventAction::Kill(_)))
+        {
+            o.push_str(&format!(
+                "          failure detection {}, WAL replay at {}/s\n",
+                format_duration_ms(s.cluster.failure_detection_ms),
+                format_bytes(s.cluster.wal_replay_bandwidth)
+            ));
+        }
         for f in &s.cluster.site_files {
             o.push_str(&format!("          site file {}\n", f.display()));
         }
@@ -198,6 +208,15 @@ impl PlanReport<'_> {
             "          offered at {}/s: {ingest} of ingest\n",
             format_bytes(w.rate_bytes_per_s),
         ));
+        if let Some(r) = &w.reads {
+            o.push_str(&format!("Reads     {}\n", reads_line(r)));
+        }
+        if !s.events.is_empty() {
+            o.push_str("Events\n");
+            for e in &s.events {
+                o.push_str(&format!("  {}\n", event_line(e, n_servers)));
+            }
+        }
         if !self.settings.is_empty() {
             o.push_str("\nSettings\n");
             let mut t = table(&["setting", "value", "from"]);
@@ -243,4 +262,67 @@ impl PlanReport<'_> {
         }
         o
     }
+}
+
+/// `[workload.reads]` in one line.
+fn reads_line(r: &Reads) -> String {
+    let dist = match r.distribution {
+        ReadDistribution::Uniform => "uniform over the rows written".to_string(),
+        ReadDistribution::Zipfian { theta } => format!("zipfian (theta {theta}), low ids hot"),
+        ReadDistribution::Latest { theta } => format!("latest (theta {theta}), newest rows hot"),
+        ReadDistribution::Hotspot {
+            hot_fraction,
+            hot_op_fraction,
+        } => format!(
+            "hotspot: the first {}% of rows get {}% of reads",
+            hot_fraction * 100.0,
+            hot_op_fraction * 100.0
+        ),
+    };
+    format!(
+        "{} gets/s, {} scans/s of {}, {dist}",
+        r.gets_per_s,
+        r.scans_per_s,
+        count_of(u128::from(r.scan_rows), "row", "rows")
+    )
+}
+
+/// One `[[event]]` in one line: where it is, when it fires, what it does.
+fn event_line(e: &ClusterEvent, n_servers: usize) -> String {
+    let when = match e.trigger {
+        EventTrigger::Time(ns) => format!("at {}", format_duration_ms(ns / 1_000_000)),
+        EventTrigger::Rows(n) => {
+            format!("after {} written", count_of(u128::from(n), "row", "rows"))
+        }
+    };
+    let what = match &e.action {
+        EventAction::AddServers(n) => format!(
+            "add {}",
+            count_of(u128::from(*n), "RegionServer", "RegionServers")
+        ),
+        EventAction::Decommission(i) => format!("decommission {}", server_name(*i, n_servers)),
+        EventAction::Kill(i) => format!("kill {}", server_name(*i, n_servers)),
+        EventAction::Set { changes, .. } => {
+            let c: Vec<String> = changes.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            format!("set {}", c.join(", "))
+        }
+        EventAction::Phase {
+            rate_bytes_per_s,
+            gets_per_s,
+            scans_per_s,
+        } => {
+            let mut parts = Vec::new();
+            if let Some(r) = rate_bytes_per_s {
+                parts.push(format!("write rate {}/s", format_bytes(*r)));
+            }
+            if let Some(g) = gets_per_s {
+                parts.push(format!("{g} gets/s"));
+            }
+            if let Some(x) = scans_per_s {
+                parts.push(format!("{x} scans/s"));
+            }
+            format!("phase: {}", parts.join(", "))
+        }
+    };
+    format!("line {:<5} {when:<30}  {what}", e.line)
 }

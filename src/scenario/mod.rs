@@ -4,6 +4,7 @@
 //! or type error stops at the first; after that all problems of each validation stage are
 //! reported together.
 
+mod events;
 mod raw;
 
 use std::ops::Range;
@@ -36,6 +37,12 @@ pub const DEFAULT_FLUSH_BANDWIDTH: u64 = 100 << 20;
 pub const DEFAULT_COMPACTION_BANDWIDTH: u64 = 50 << 20;
 /// Region close + open time around a split, when absent.
 pub const DEFAULT_REGION_TRANSITION_MS: u64 = 1_000;
+/// Time until the master declares a silent RegionServer dead, when `[cluster] failure_detection`
+/// is absent: hbase-default.xml's `zookeeper.session.timeout` (90000 ms). That key is not one of
+/// the modelled keys, so a site file setting it does not change this default.
+pub const DEFAULT_FAILURE_DETECTION_MS: u64 = 90_000;
+/// Bytes per second a dead server's WAL is split and replayed at, when absent.
+pub const DEFAULT_WAL_REPLAY_BANDWIDTH: u64 = 100 << 20;
 
 /// Keys sampled for `algorithm = "sampled"` when `samples` is absent.
 pub const DEFAULT_SAMPLES: u64 = 1_000_000;
@@ -56,6 +63,22 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     (
         "scenarios/classic-partition-20-regions.toml",
         include_str!("../../scenarios/classic-partition-20-regions.toml"),
+    ),
+    (
+        "scenarios/node-failure.toml",
+        include_str!("../../scenarios/node-failure.toml"),
+    ),
+    (
+        "scenarios/scale-out.toml",
+        include_str!("../../scenarios/scale-out.toml"),
+    ),
+    (
+        "scenarios/normalizer.toml",
+        include_str!("../../scenarios/normalizer.toml"),
+    ),
+    (
+        "scenarios/read-hotspot.toml",
+        include_str!("../../scenarios/read-hotspot.toml"),
     ),
     (
         "configs/2gb-regions.xml",
@@ -332,8 +355,9 @@ pub struct Scenario {
     pub workload: Workload,
     /// Rowkey designs to run, in file order (names unique).
     pub generators: Vec<GeneratorSpec>,
-    /// `[[event]]` entries, in the order they fire (time and row triggers interleaved by file
-    /// order among equals).
+    /// `[[event]]` entries in file order, which is firing order: an event fires once its trigger
+    /// is reached and every event before it has fired (time and row triggers cannot be compared
+    /// before a run; each kind is non-decreasing among itself).
     pub events: Vec<ClusterEvent>,
     /// Things that are valid but probably not meant (e.g. `\\xff` in a split key, which HBase
     /// reads as text); `check` prints them.
@@ -553,6 +577,11 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         "cluster.compaction_bandwidth",
         DEFAULT_COMPACTION_BANDWIDTH,
     );
+    let wal_replay_bandwidth = rate_of(
+        &rc.wal_replay_bandwidth,
+        "cluster.wal_replay_bandwidth",
+        DEFAULT_WAL_REPLAY_BANDWIDTH,
+    );
     let region_transition_ms = match &rc.region_transition {
         None => DEFAULT_REGION_TRANSITION_MS,
         Some(q) => ck
@@ -574,6 +603,27 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             "a duration up to 1h, such as 1s",
         );
     }
+    let failure_detection_ms = match &rc.failure_detection {
+        None => DEFAULT_FAILURE_DETECTION_MS,
+        Some(q) => match ck.quantity(
+            q,
+            "cluster.failure_detection",
+            units::parse_duration_ms,
+            units::DURATION_EXPECTED,
+        ) {
+            Some(v) if v > 3_600_000 => {
+                ck.err(
+                    q.span(),
+                    "cluster.failure_detection",
+                    "failure detection longer than an hour",
+                    "a duration up to 1h, such as 90s (zookeeper.session.timeout)",
+                );
+                DEFAULT_FAILURE_DETECTION_MS
+            }
+            Some(v) => v,
+            None => DEFAULT_FAILURE_DETECTION_MS,
+        },
+    };
     let mut site = SiteConfig::with_defaults();
     let mut site_files = Vec::new();
     for f in &rc.hbase_site {
@@ -690,6 +740,41 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         None => None,
     };
 
+    // [[event]]: after the workload (row triggers) and the base settings (`set`).
+    let events = events::events(
+        &mut ck,
+        &raw.event,
+        &events::EventContext {
+            regionservers,
+            workload: workload.as_ref(),
+            base: match (&table, &settings) {
+                (Some(t), Some(_)) => Some((&site, &t.attributes)),
+                _ => None,
+            },
+        },
+    );
+    // Reads must happen at some point: from the start or from a `phase` event.
+    if let (Some(w), Some(rr)) = (&workload, &raw.workload.get_ref().reads)
+        && let Some(r) = &w.reads
+        && r.gets_per_s == 0.0
+        && r.scans_per_s == 0.0
+        && !raw.event.iter().any(|e| {
+            e.get_ref().phase.as_ref().is_some_and(|p| {
+                let p = p.get_ref();
+                [&p.gets_per_s, &p.scans_per_s]
+                    .iter()
+                    .any(|x| x.as_ref().is_some_and(|x| *x.get_ref() > 0.0))
+            })
+        })
+    {
+        ck.err(
+            rr.span(),
+            "workload.reads",
+            "the read workload never reads: `gets_per_s` and `scans_per_s` are both 0",
+            "`gets_per_s` or `scans_per_s` > 0 (here or in a later `phase` event)",
+        );
+    }
+
     if !ck.errors.is_empty() {
         return Err(ScenarioErrors(ck.errors));
     }
@@ -710,18 +795,15 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             flush_bandwidth,
             compaction_bandwidth,
             region_transition_ms,
-            // TODO(issue 4, scenario helper): parse `cluster.failure_detection` and
-            // `cluster.wal_replay_bandwidth`.
-            failure_detection_ms: 90_000,
-            wal_replay_bandwidth: 100 * 1024 * 1024,
+            failure_detection_ms,
+            wal_replay_bandwidth,
         },
         site,
         settings,
         table,
         workload,
         generators,
-        // TODO(issue 4, scenario helper): parse `[[event]]`.
-        events: Vec::new(),
+        events,
         warnings: ck.warnings,
         source: src,
     })
@@ -1568,6 +1650,16 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
             }
         },
     };
+    let reads = match &w.reads {
+        None => None,
+        Some(r) => match events::reads(ck, r.get_ref()) {
+            Some(r) => Some(r),
+            None => {
+                ok = false;
+                None
+            }
+        },
+    };
     let scale = match &w.scale {
         None => None,
         Some(k) => match ck.positive(k, "workload.scale", 1 << 40) {
@@ -1607,8 +1699,7 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         value_bytes,
         rate_bytes_per_s,
         scale,
-        // TODO(issue 4, scenario helper): parse `[workload.reads]`.
-        reads: None,
+        reads,
     })
 }
 

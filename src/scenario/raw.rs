@@ -34,6 +34,8 @@ pub struct RawScenario {
     pub workload: Spanned<RawWorkload>,
     #[serde(default)]
     pub generator: Vec<Spanned<GeneratorSpec>>,
+    #[serde(default)]
+    pub event: Vec<Spanned<RawEvent>>,
 }
 
 /// `[cluster]`
@@ -48,6 +50,8 @@ pub struct RawCluster {
     pub flush_bandwidth: Option<Spanned<Quantity>>,
     pub compaction_bandwidth: Option<Spanned<Quantity>>,
     pub region_transition: Option<Spanned<Quantity>>,
+    pub failure_detection: Option<Spanned<Quantity>>,
+    pub wal_replay_bandwidth: Option<Spanned<Quantity>>,
 }
 
 /// `[table]`
@@ -112,6 +116,7 @@ pub struct RawWorkload {
     pub row: Option<Spanned<RawRow>>,
     pub rate: Option<Spanned<Quantity>>,
     pub scale: Option<Spanned<i64>>,
+    pub reads: Option<Spanned<RawReads>>,
 }
 
 /// `workload.row`
@@ -121,4 +126,51 @@ pub struct RawRow {
     pub columns: Option<Spanned<i64>>,
     pub qualifier: Option<Spanned<Quantity>>,
     pub value: Option<Spanned<Quantity>>,
+}
+
+/// How reads pick rows (YCSB `requestdistribution`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawDistribution {
+    Uniform,
+    Zipfian,
+    Latest,
+    Hotspot,
+}
+
+/// `[workload.reads]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReads {
+    pub gets_per_s: Option<Spanned<f64>>,
+    pub scans_per_s: Option<Spanned<f64>>,
+    pub scan_rows: Option<Spanned<i64>>,
+    pub distribution: Option<Spanned<RawDistribution>>,
+    pub theta: Option<Spanned<f64>>,
+    pub hot_fraction: Option<Spanned<f64>>,
+    pub hot_op_fraction: Option<Spanned<f64>>,
+}
+
+/// One `[[event]]`: exactly one trigger (`at*`) and exactly one action.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEvent {
+    pub at: Option<Spanned<Quantity>>,
+    pub at_data: Option<Spanned<Quantity>>,
+    pub at_fraction: Option<Spanned<f64>>,
+    pub at_rows: Option<Spanned<Quantity>>,
+    pub add_servers: Option<Spanned<i64>>,
+    pub decommission: Option<Spanned<String>>,
+    pub kill: Option<Spanned<String>>,
+    pub set: Option<Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>>,
+    pub phase: Option<Spanned<RawPhase>>,
+}
+
+/// `phase = { … }` of an event.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPhase {
+    pub rate: Option<Spanned<Quantity>>,
+    pub gets_per_s: Option<Spanned<f64>>,
+    pub scans_per_s: Option<Spanned<f64>>,
 }
