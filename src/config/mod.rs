@@ -578,6 +578,10 @@ pub struct TableAttributes {
     pub prefix_delimiter: Option<Attr<String>>,
     /// NORMALIZATION_ENABLED.
     pub normalization_enabled: Option<Attr<bool>>,
+    /// NORMALIZER_TARGET_REGION_SIZE_MB; the normalizer's average when > 0.
+    pub normalizer_target_region_size_mb: Option<Attr<u64>>,
+    /// NORMALIZER_TARGET_REGION_COUNT; average = total / this when > 0 and no target size.
+    pub normalizer_target_region_count: Option<Attr<u64>>,
 }
 
 /// One modelled key's effective value (for `hbase-emu config`).
@@ -664,6 +668,25 @@ pub fn effective(
             origin: a.origin.clone(),
             note: None,
         });
+    }
+    for (name, attr) in [
+        (
+            settings::NORMALIZER_TARGET_REGION_SIZE_MB_ATTR,
+            &table.normalizer_target_region_size_mb,
+        ),
+        (
+            settings::NORMALIZER_TARGET_REGION_COUNT_ATTR,
+            &table.normalizer_target_region_count,
+        ),
+    ] {
+        if let Some(a) = attr {
+            out.push(EffectiveValue {
+                key: name.to_string(),
+                value: a.value.to_string(),
+                origin: a.origin.clone(),
+                note: (a.value == 0).then(|| format!("{name}=0 ignored: only a value > 0 applies")),
+            });
+        }
     }
     Ok(out)
 }

@@ -13,6 +13,10 @@ use crate::diag::InputError;
 pub const PREFIX_LENGTH_ATTR: &str = "KeyPrefixRegionSplitPolicy.prefix_length";
 /// Table attribute read by DelimitedKeyPrefixRegionSplitPolicy.
 pub const DELIMITER_ATTR: &str = "DelimitedKeyPrefixRegionSplitPolicy.delimiter";
+/// Table attribute: the normalizer's target region size, MB (`TableDescriptor`).
+pub const NORMALIZER_TARGET_REGION_SIZE_MB_ATTR: &str = "NORMALIZER_TARGET_REGION_SIZE_MB";
+/// Table attribute: the normalizer's target region count (`TableDescriptor`).
+pub const NORMALIZER_TARGET_REGION_COUNT_ATTR: &str = "NORMALIZER_TARGET_REGION_COUNT";
 /// `HConstants.DEFAULT_BLOCKSIZE`: a column family's BLOCKSIZE unless the scenario sets one.
 pub const DEFAULT_BLOCKSIZE: u64 = 65_536;
 /// `TableDescriptorChecker`: smallest max file size accepted while sanity checks are on.
@@ -117,6 +121,9 @@ pub enum BalancerClass {
     Stochastic,
     /// SimpleLoadBalancer (region counts only).
     Simple,
+    /// No balancer runs: an hbase-emu extension (`none` or `off`) standing for HBase's
+    /// `balance_switch false`, since HBase itself has no "no balancer" class.
+    Off,
 }
 
 impl BalancerClass {
@@ -125,12 +132,16 @@ impl BalancerClass {
         match self {
             BalancerClass::Stochastic => "StochasticLoadBalancer",
             BalancerClass::Simple => "SimpleLoadBalancer",
+            BalancerClass::Off => "off",
         }
     }
 
     /// Reads a full or simple class name.
     pub fn parse(name: &str) -> Result<BalancerClass, String> {
         let name = name.trim();
+        if name.eq_ignore_ascii_case("none") || name.eq_ignore_ascii_case("off") {
+            return Ok(BalancerClass::Off);
+        }
         let simple = name.strip_prefix(BALANCER_PKG).unwrap_or(name);
         [BalancerClass::Stochastic, BalancerClass::Simple]
             .into_iter()
@@ -320,6 +331,10 @@ pub struct Settings {
     pub merge_max_regions: u64,
     /// hbase.normalizer.plans_size_limit.mb; `None` = unlimited.
     pub normalizer_plans_size_limit_mb: Option<u64>,
+    /// Table NORMALIZER_TARGET_REGION_SIZE_MB when > 0 (SimpleRegionNormalizer ignores ≤ 0).
+    pub normalizer_target_region_size_mb: Option<u64>,
+    /// Table NORMALIZER_TARGET_REGION_COUNT when > 0 (used only without a target size).
+    pub normalizer_target_region_count: Option<u64>,
     // --- HFile and cells ---
     /// Column family BLOCKSIZE default (`HConstants.DEFAULT_BLOCKSIZE`; not a site key).
     pub default_block_size: u64,
@@ -722,7 +737,7 @@ impl Settings {
             site.value_error(
                 balancer_key,
                 p,
-                "StochasticLoadBalancer or SimpleLoadBalancer (simple or full class name)",
+                "StochasticLoadBalancer or SimpleLoadBalancer (simple or full class name), or none/off (balance_switch false)",
             )
         })?;
 
@@ -858,6 +873,16 @@ impl Settings {
             },
             normalizer_plans_size_limit_mb: r
                 .optional("hbase.normalizer.plans_size_limit.mb", Reader::u_long)?,
+            normalizer_target_region_size_mb: table
+                .normalizer_target_region_size_mb
+                .as_ref()
+                .map(|a| a.value)
+                .filter(|&v| v > 0),
+            normalizer_target_region_count: table
+                .normalizer_target_region_count
+                .as_ref()
+                .map(|a| a.value)
+                .filter(|&v| v > 0),
             default_block_size: DEFAULT_BLOCKSIZE,
             hfile_format_version: r.u_int("hfile.format.version")?,
             index_block_max_size: r.u_bytes("hfile.index.block.max.size")?,
@@ -987,5 +1012,8 @@ mod tests {
             Ok(BalancerClass::Stochastic)
         );
         assert!(BalancerClass::parse("FavoredStochasticBalancer").is_err());
+        assert_eq!(BalancerClass::parse("none"), Ok(BalancerClass::Off));
+        assert_eq!(BalancerClass::parse("off"), Ok(BalancerClass::Off));
+        assert_eq!(BalancerClass::Off.simple_name(), "off");
     }
 }

@@ -5,7 +5,16 @@
 //! CONTRACT (issue 4): the engine builds a [`ClusterView`] and calls [`Balancer::balance`]; it
 //! executes the returned moves in order. Implementations must be deterministic from `seed`.
 
+use crate::assignment::server_name;
 use crate::config::{BalancerClass, Settings};
+use crate::keygen::rng::{below, splitmix64, unit};
+
+pub mod cost;
+pub mod simple;
+pub mod stochastic;
+
+pub use simple::SimpleBalancer;
+pub use stochastic::StochasticBalancer;
 
 /// One region as the balancer sees it (the `RegionMetrics` HBase's master has).
 #[derive(Debug, Clone, PartialEq)]
@@ -67,12 +76,237 @@ pub trait Balancer: Send {
     fn last_reason(&self) -> String;
 }
 
-/// The balancer `settings` select, seeded.
+/// The balancer `settings` select, seeded; `None` for [`BalancerClass::Off`] (balance_switch
+/// false: the chore never plans).
 pub fn build(settings: &Settings, seed: u64) -> Option<Box<dyn Balancer>> {
-    let _ = seed;
     match settings.balancer {
-        // TODO(issue 4, balancer helper): SimpleLoadBalancer, StochasticLoadBalancer, and an
-        // `Off` class (balance_switch false) added to BalancerClass.
-        BalancerClass::Simple | BalancerClass::Stochastic => None,
+        BalancerClass::Simple => Some(Box::new(SimpleBalancer::new(settings, seed))),
+        BalancerClass::Stochastic => Some(Box::new(StochasticBalancer::new(settings, seed))),
+        BalancerClass::Off => None,
     }
+}
+
+/// A sequential deterministic RNG (SplitMix64 stepping) standing in for HBase's unseeded
+/// `ThreadLocalRandom` / `Collections.shuffle`: same seed, same draws.
+#[derive(Debug, Clone)]
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64, stream: u64) -> Rng {
+        Rng(splitmix64(seed ^ splitmix64(stream)))
+    }
+
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(1);
+        splitmix64(self.0)
+    }
+
+    /// Uniform in `0..n` (0 when `n` is 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        below(self.next_u64(), n as u64) as usize
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub(crate) fn unit(&mut self) -> f64 {
+        unit(self.next_u64())
+    }
+
+    /// `Collections.shuffle`'s walk: from the end, swap each slot with a random earlier one.
+    pub(crate) fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}
+
+/// The view grouped by server: what HBase's `Map<ServerName, List<RegionInfo>>` holds.
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    /// Server ids (the view's servers, deduplicated, ascending = ServerName order).
+    pub servers: Vec<usize>,
+    /// Positions in `view.regions` (key order) of each server's regions.
+    pub per_server: Vec<Vec<usize>>,
+    /// Width for server names (`rs01`..).
+    name_width: usize,
+}
+
+impl Layout {
+    /// Groups `view`; regions on servers outside `view.servers` (draining or gone) are left out,
+    /// as HMaster drops draining servers from the balancer's input.
+    pub(crate) fn new(view: &ClusterView) -> Layout {
+        let mut servers = view.servers.clone();
+        servers.sort_unstable();
+        servers.dedup();
+        let mut per_server = vec![Vec::new(); servers.len()];
+        for (pos, r) in view.regions.iter().enumerate() {
+            if let Ok(s) = servers.binary_search(&r.server) {
+                per_server[s].push(pos);
+            }
+        }
+        let name_width = servers.last().map_or(1, |&m| m + 1);
+        Layout {
+            servers,
+            per_server,
+            name_width,
+        }
+    }
+
+    pub(crate) fn num_regions(&self) -> usize {
+        self.per_server.iter().map(Vec::len).sum()
+    }
+
+    /// Name of layout server `s` (`rs03`).
+    pub(crate) fn name(&self, s: usize) -> String {
+        server_name(self.servers[s], self.name_width)
+    }
+}
+
+/// BaseLoadBalancer's cheap checks, in the order HBase runs them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Gate {
+    /// Fewer than `MIN_SERVER_BALANCE` (2) servers: never balance.
+    TooFewServers(usize),
+    /// `idleRegionServerExist`: a server with 0 regions while another has more than 1.
+    Idle {
+        idle: usize,
+        busy: usize,
+        busy_load: usize,
+    },
+    /// `sloppyRegionServerExist`: a load outside [floor, ceiling].
+    Sloppy(Slop),
+    /// Neither: the cheap checks find the cluster balanced.
+    Within(Slop),
+}
+
+/// The numbers of the sloppy check (`ClusterLoadState` with float arithmetic, as Java does).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Slop {
+    pub avg: f32,
+    pub slop: f32,
+    pub floor: i64,
+    pub ceiling: i64,
+    /// (server, load) of the most and least loaded servers (first by load then name).
+    pub max: (usize, usize),
+    pub min: (usize, usize),
+}
+
+impl Slop {
+    /// The check over `loads`; `None` without servers.
+    pub(crate) fn of(loads: &[usize], slop: f32) -> Option<Slop> {
+        let n = loads.len();
+        if n == 0 {
+            return None;
+        }
+        let total: usize = loads.iter().sum();
+        let avg = total as f32 / n as f32;
+        // ServerAndLoad orders by load then name: the last max and the first min.
+        let mut max = (0, loads[0]);
+        let mut min = (0, loads[0]);
+        for (s, &l) in loads.iter().enumerate() {
+            if l >= max.1 {
+                max = (s, l);
+            }
+            if l < min.1 {
+                min = (s, l);
+            }
+        }
+        Some(Slop {
+            avg,
+            slop,
+            floor: (avg * (1.0 - slop)).floor() as i64,
+            ceiling: (avg * (1.0 + slop)).ceil() as i64,
+            max,
+            min,
+        })
+    }
+
+    /// A load outside [floor, ceiling] (Java's check, without the slop < 0 switch-off).
+    pub(crate) fn outside(&self) -> bool {
+        self.max.1 as i64 > self.ceiling || (self.min.1 as i64) < self.floor
+    }
+
+    /// The rule in words with its numbers.
+    pub(crate) fn describe(&self, layout: &Layout) -> String {
+        let (hi, lo) = (1.0 + self.slop, 1.0 - self.slop);
+        if self.max.1 as i64 > self.ceiling {
+            format!(
+                "{} has {} regions > ceil(avg {:.2} × {hi:.2})={} (slop {})",
+                layout.name(self.max.0),
+                self.max.1,
+                self.avg,
+                self.ceiling,
+                self.slop
+            )
+        } else if (self.min.1 as i64) < self.floor {
+            format!(
+                "{} has {} regions < floor(avg {:.2} × {lo:.2})={} (slop {})",
+                layout.name(self.min.0),
+                self.min.1,
+                self.avg,
+                self.floor,
+                self.slop
+            )
+        } else {
+            format!(
+                "loads {}..{} within floor(avg {:.2} × {lo:.2})={} and ceil(avg {:.2} × {hi:.2})={} (slop {})",
+                self.min.1, self.max.1, self.avg, self.floor, self.avg, self.ceiling, self.slop
+            )
+        }
+    }
+}
+
+impl Gate {
+    /// BaseLoadBalancer's checks over per-server region counts. A negative slop switches the
+    /// sloppy check off (`sloppyRegionServerExist`); callers that must ignore that (Simple's
+    /// `overallNeedsBalance`) use [`Slop::outside`].
+    pub(crate) fn check(loads: &[usize], slop: f32) -> Gate {
+        let n = loads.len();
+        if n < 2 {
+            return Gate::TooFewServers(n);
+        }
+        let idle = loads.iter().position(|&l| l == 0);
+        let busy = loads.iter().position(|&l| l > 1);
+        if let (Some(idle), Some(busy)) = (idle, busy) {
+            return Gate::Idle {
+                idle,
+                busy,
+                busy_load: loads[busy],
+            };
+        }
+        let Some(s) = Slop::of(loads, slop) else {
+            return Gate::TooFewServers(0);
+        };
+        if slop >= 0.0 && s.outside() {
+            Gate::Sloppy(s)
+        } else {
+            Gate::Within(s)
+        }
+    }
+
+    pub(crate) fn describe(&self, layout: &Layout) -> String {
+        match self {
+            Gate::TooFewServers(n) => {
+                format!("only {n} active regionserver(s); balancing needs at least 2")
+            }
+            Gate::Idle {
+                idle,
+                busy,
+                busy_load,
+            } => format!(
+                "{} has 0 regions while {} has {busy_load} (idle server)",
+                layout.name(*idle),
+                layout.name(*busy)
+            ),
+            Gate::Sloppy(s) | Gate::Within(s) => s.describe(layout),
+        }
+    }
+}
+
+/// Default settings for unit tests.
+#[cfg(test)]
+pub(crate) fn test_settings() -> Settings {
+    use crate::config::{SiteConfig, TableAttributes};
+    Settings::resolve(&SiteConfig::with_defaults(), &TableAttributes::default())
+        .expect("defaults resolve")
 }

@@ -1,0 +1,844 @@
+//! `StochasticLoadBalancer` (HBase 2.6) for one ensemble table without replicas: the cost
+//! functions RegionCountSkew, Move, ServerLocality, RackLocality, TableSkew, ReadRequest,
+//! WriteRequest, MemStoreSize and StoreFileSize, a random walk of Random/Load candidate moves and
+//! swaps, each kept only when the weighted total cost drops.
+//!
+//! Modelling choices (HBase behaviour otherwise):
+//! * Locality: the emulator has no HDFS block locations, which HBase treats as perfect locality
+//!   (`bestLocality == 0` ⇒ cost 0). The two locality functions therefore cost 0 but their
+//!   multipliers (25, 15) still count in the weighted average, as in HBase.
+//! * Move cost off-peak multiplier is not modelled (always `moveCost`).
+//! * `maxRunningTime` is a step budget, not wall clock: [`SIMULATED_STEPS_PER_MS`] steps per
+//!   simulated millisecond, so the default 30 s allows 1.5 M steps (more than maxSteps 1 M;
+//!   the cap binds only with `runMaxSteps`). A run is then a pure function of inputs and seed.
+//! * Randomness comes from the seeded [`Rng`]; generator choice, server and region picks follow
+//!   HBase's probabilities but not Java's `ThreadLocalRandom` stream.
+//! * Per-server load sums are updated by delta on each move instead of re-summing the server's
+//!   regions (HBase's `computeCostForRegionServer`); equal up to float rounding, and it keeps
+//!   5000 regions × 20 servers well under a second.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::cost::{DoubleArrayCost, Sample, move_cost, region_load_costs};
+use super::{BalancePlan, Balancer, ClusterView, Gate, Layout, Move, Rng};
+use crate::config::{Settings, StochasticParams};
+
+/// Simulated walk speed used to turn `maxRunningTime` into a step budget.
+pub const SIMULATED_STEPS_PER_MS: u64 = 50;
+
+/// Stream id of the walk's randomness.
+const WALK_STREAM: u64 = 0x5354_4F43;
+
+/// Bytes per MB as RegionMetrics reports sizes.
+const MB: u64 = 1 << 20;
+
+/// Cost function names in HBase's order (those modelled).
+pub const FUNCTIONS: [&str; 9] = [
+    "RegionCountSkewCostFunction",
+    "MoveCostFunction",
+    "ServerLocalityCostFunction",
+    "RackLocalityCostFunction",
+    "TableSkewCostFunction",
+    "ReadRequestCostFunction",
+    "WriteRequestCostFunction",
+    "MemStoreSizeCostFunction",
+    "StoreFileCostFunction",
+];
+const COUNT: usize = 0;
+const MOVE: usize = 1;
+const TABLE: usize = 4;
+const READ: usize = 5;
+
+/// The balancer with its region load history (`loads`, `numRegionLoadsToRemember` samples per
+/// region) carried between runs.
+#[derive(Debug, Clone)]
+pub struct StochasticBalancer {
+    params: StochasticParams,
+    slop: f32,
+    seed: u64,
+    runs: u64,
+    loads: HashMap<usize, VecDeque<Sample>>,
+    last_reason: String,
+    last_costs: Option<CostReport>,
+}
+
+/// Per-function costs (unweighted, HBase's `cost()`) and the weighted average of one layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostReport {
+    /// `cost()` of each of [`FUNCTIONS`] (0 for a function left out with multiplier 0).
+    pub costs: [f64; 9],
+    /// Multipliers (0 = function not added, as `addCostFunction` skips it).
+    pub multipliers: [f32; 9],
+    /// Σ multiplier × cost.
+    pub total: f64,
+    /// Σ multipliers of the functions in use.
+    pub sum_multiplier: f32,
+}
+
+impl CostReport {
+    /// total / sumMultiplier, the number compared with minCostNeedBalance.
+    pub fn weighted(&self) -> f64 {
+        if self.sum_multiplier > 0.0 {
+            self.total / f64::from(self.sum_multiplier)
+        } else {
+            0.0
+        }
+    }
+
+    fn describe(&self) -> String {
+        let parts: Vec<String> = (0..FUNCTIONS.len())
+            .filter(|&i| self.multipliers[i] > 0.0 && self.costs[i] > 0.0)
+            .map(|i| {
+                let name = FUNCTIONS[i].trim_end_matches("CostFunction");
+                format!("{name} {:.4}×{}", self.costs[i], self.multipliers[i])
+            })
+            .collect();
+        let parts = if parts.is_empty() {
+            "all 0".to_string()
+        } else {
+            parts.join(" + ")
+        };
+        format!(
+            "({parts}) / {} = {:.5}",
+            self.sum_multiplier,
+            self.weighted()
+        )
+    }
+}
+
+impl StochasticBalancer {
+    /// From the `hbase.master.balancer.stochastic.*` settings and `hbase.regions.slop`.
+    pub fn new(settings: &Settings, seed: u64) -> StochasticBalancer {
+        StochasticBalancer {
+            params: settings.stochastic.clone(),
+            slop: settings.slop,
+            seed,
+            runs: 0,
+            loads: HashMap::new(),
+            last_reason: String::new(),
+            last_costs: None,
+        }
+    }
+
+    /// `updateRegionLoad`: appends one sample per region of `view` (dropping the oldest beyond
+    /// numRegionLoadsToRemember) and forgets regions no longer reported. HMaster does this when
+    /// ClusterStatusChore runs (`hbase.balancer.statusPeriod`, 60 s) and right before every
+    /// balancer run; [`Balancer::balance`] does the latter itself.
+    pub fn record_loads(&mut self, view: &ClusterView) {
+        let keep = self.params.num_region_loads_to_remember as usize;
+        let mut old = std::mem::take(&mut self.loads);
+        for r in &view.regions {
+            let mut h = old.remove(&r.id).unwrap_or_default();
+            while !h.is_empty() && h.len() >= keep {
+                h.pop_front();
+            }
+            h.push_back(Sample {
+                read: r.read_requests,
+                write: r.write_requests,
+                memstore_mb: r.memstore_bytes / MB,
+                storefile_mb: r.storefile_bytes / MB,
+            });
+            self.loads.insert(r.id, h);
+        }
+    }
+
+    /// Samples held for region `id`.
+    pub fn history_len(&self, id: usize) -> usize {
+        self.loads.get(&id).map_or(0, VecDeque::len)
+    }
+
+    /// The costs of the last run's starting layout (after the gate computed them).
+    pub fn last_costs(&self) -> Option<&CostReport> {
+        self.last_costs.as_ref()
+    }
+
+    /// Plans one run (records a load sample first, as HMaster.balance does).
+    pub fn plan(&mut self, view: &ClusterView) -> Option<BalancePlan> {
+        self.record_loads(view);
+        self.runs += 1;
+        let prefix = "StochasticLoadBalancer";
+        let layout = Layout::new(view);
+        let n = layout.servers.len();
+        if n <= 1 {
+            self.last_reason = format!("{prefix}: {}", Gate::TooFewServers(n).describe(&layout));
+            return None;
+        }
+        let mut walk = Walk::new(view, &layout, &self.loads, &self.params);
+        if walk.sum_multiplier <= 0.0 {
+            self.last_reason = format!(
+                "{prefix}: every cost multiplier is 0; set regionCountCost to a positive value"
+            );
+            return None;
+        }
+        let init = walk.report();
+        self.last_costs = Some(init.clone());
+        let loads: Vec<usize> = layout.per_server.iter().map(Vec::len).collect();
+        let gate = Gate::check(&loads, self.slop);
+        let why = match &gate {
+            Gate::TooFewServers(_) => None,
+            Gate::Idle { .. } | Gate::Sloppy(_) => Some(gate.describe(&layout)),
+            Gate::Within(_) => {
+                let w = init.weighted();
+                let min = f64::from(self.params.min_cost_need_balance);
+                if w < min {
+                    None
+                } else {
+                    Some(format!(
+                        "weighted cost {} ≥ minCostNeedBalance {}",
+                        init.describe(),
+                        self.params.min_cost_need_balance
+                    ))
+                }
+            }
+        };
+        let Some(why) = why else {
+            self.last_reason = match gate {
+                Gate::TooFewServers(_) => format!("{prefix}: {}", gate.describe(&layout)),
+                _ => format!(
+                    "{prefix}: balanced: {}; weighted cost {} < minCostNeedBalance {}",
+                    gate.describe(&layout),
+                    init.describe(),
+                    self.params.min_cost_need_balance
+                ),
+            };
+            return None;
+        };
+
+        let (steps, budget) = step_budget(&self.params, walk.num_regions(), n);
+        let mut rng = Rng::new(self.seed, WALK_STREAM ^ self.runs);
+        let init_total = walk.total;
+        let (tried, accepted) = walk.run(steps, &mut rng);
+        let end = walk.report();
+        let moves = if init_total > walk.total {
+            walk.moves(view, &layout)
+        } else {
+            Vec::new()
+        };
+        let outcome = if moves.is_empty() {
+            format!("no cheaper layout in {tried} steps ({budget})")
+        } else {
+            format!(
+                "{tried} steps ({budget}), {accepted} accepted: weighted cost {:.5} → {}; {} moves",
+                init.weighted(),
+                end.describe(),
+                moves.len()
+            )
+        };
+        let reason = format!("{prefix}: {why}; {outcome}");
+        self.last_reason = reason.clone();
+        Some(BalancePlan { moves, reason })
+    }
+}
+
+impl Balancer for StochasticBalancer {
+    fn balance(&mut self, view: &ClusterView) -> Option<BalancePlan> {
+        self.plan(view)
+    }
+
+    fn last_reason(&self) -> String {
+        self.last_reason.clone()
+    }
+}
+
+/// computedMaxSteps with the time limit as a step budget; returns the steps and how they were
+/// chosen, in words.
+fn step_budget(p: &StochasticParams, regions: usize, servers: usize) -> (u64, String) {
+    let calc = regions as u64 * u64::from(p.steps_per_region) * servers as u64;
+    let max = u64::from(p.max_steps);
+    let (steps, rule) = if p.run_max_steps {
+        (
+            max.max(calc),
+            format!(
+                "runMaxSteps: max(maxSteps {max}, {regions} regions × {} × {servers} servers)",
+                p.steps_per_region
+            ),
+        )
+    } else {
+        (
+            max.min(calc),
+            format!(
+                "min(maxSteps {max}, {regions} regions × {} × {servers} servers)",
+                p.steps_per_region
+            ),
+        )
+    };
+    let time_cap = p.max_running_time_ms.saturating_mul(SIMULATED_STEPS_PER_MS);
+    if time_cap < steps {
+        (
+            time_cap,
+            format!(
+                "{rule} capped by maxRunningTime {} ms at {SIMULATED_STEPS_PER_MS} steps/ms",
+                p.max_running_time_ms
+            ),
+        )
+    } else {
+        (steps, rule)
+    }
+}
+
+/// A candidate action (`BalanceAction`).
+#[derive(Debug, Clone, Copy)]
+enum Action {
+    Move { region: u32, from: u32, to: u32 },
+    Swap { a: u32, sa: u32, b: u32, sb: u32 },
+}
+
+/// `BalancerClusterState` plus the cost functions' incremental state.
+#[derive(Debug, Clone)]
+struct Walk {
+    server_of: Vec<u32>,
+    initial: Vec<u32>,
+    /// Regions per server (any order; swap-removal) and each region's slot in it.
+    on: Vec<Vec<u32>>,
+    slot: Vec<u32>,
+    /// Layout region positions (key order) of each walk region.
+    pos: Vec<usize>,
+    moved: usize,
+    /// Per-region load costs (read, write, memstore, storefile).
+    region_costs: Vec<[f64; 4]>,
+    count_cost: DoubleArrayCost,
+    table_cost: DoubleArrayCost,
+    load_cost: [DoubleArrayCost; 4],
+    multipliers: [f32; 9],
+    sum_multiplier: f32,
+    max_move_percent: f32,
+    /// Current per-function costs and weighted total.
+    costs: [f64; 9],
+    total: f64,
+}
+
+impl Walk {
+    fn new(
+        view: &ClusterView,
+        layout: &Layout,
+        loads: &HashMap<usize, VecDeque<Sample>>,
+        p: &StochasticParams,
+    ) -> Walk {
+        let n = layout.servers.len();
+        let mut server_of = Vec::new();
+        let mut on = vec![Vec::new(); n];
+        let mut slot = Vec::new();
+        let mut pos = Vec::new();
+        let mut region_costs = Vec::new();
+        let mut sums = [vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]];
+        for (s, list) in layout.per_server.iter().enumerate() {
+            for &at in list {
+                let r = server_of.len() as u32;
+                server_of.push(s as u32);
+                slot.push(on[s].len() as u32);
+                on[s].push(r);
+                pos.push(at);
+                let c = loads
+                    .get(&view.regions[at].id)
+                    .map_or([0.0; 4], region_load_costs);
+                for (f, sum) in sums.iter_mut().enumerate() {
+                    sum[s] += c[f];
+                }
+                region_costs.push(c);
+            }
+        }
+        let counts: Vec<f64> = on.iter().map(|l| l.len() as f64).collect();
+        let multipliers = [
+            p.region_count_cost,
+            p.move_cost,
+            p.locality_cost,
+            p.rack_locality_cost,
+            p.table_skew_cost,
+            p.read_request_cost,
+            p.write_request_cost,
+            p.memstore_size_cost,
+            p.storefile_size_cost,
+        ]
+        .map(|m| if m > 0.0 { m } else { 0.0 });
+        let sum_multiplier = multipliers.iter().sum();
+        let [r, w, m, f] = sums;
+        let mut walk = Walk {
+            initial: server_of.clone(),
+            server_of,
+            on,
+            slot,
+            pos,
+            moved: 0,
+            region_costs,
+            count_cost: DoubleArrayCost::new(counts.clone()),
+            table_cost: DoubleArrayCost::new(counts),
+            load_cost: [
+                DoubleArrayCost::new(r),
+                DoubleArrayCost::new(w),
+                DoubleArrayCost::new(m),
+                DoubleArrayCost::new(f),
+            ],
+            multipliers,
+            sum_multiplier,
+            max_move_percent: p.max_move_percent,
+            costs: [0.0; 9],
+            total: 0.0,
+        };
+        walk.compute();
+        walk
+    }
+
+    fn num_regions(&self) -> usize {
+        self.server_of.len()
+    }
+
+    /// Recomputes every function's cost (lazily per array) and the weighted total.
+    fn compute(&mut self) {
+        let mut c = [0.0; 9];
+        c[COUNT] = self.count_cost.cost();
+        c[MOVE] = move_cost(self.moved, self.num_regions(), self.max_move_percent);
+        c[TABLE] = self.table_cost.cost();
+        for (slot, arr) in c[READ..].iter_mut().zip(self.load_cost.iter_mut()) {
+            *slot = arr.cost();
+        }
+        self.total = (0..9).map(|i| f64::from(self.multipliers[i]) * c[i]).sum();
+        self.costs = c;
+    }
+
+    fn report(&self) -> CostReport {
+        CostReport {
+            costs: self.costs,
+            multipliers: self.multipliers,
+            total: self.total,
+            sum_multiplier: self.sum_multiplier,
+        }
+    }
+
+    /// `regionMoved` for the cluster state and every cost function.
+    fn relocate(&mut self, region: u32, from: u32, to: u32) {
+        let (r, f, t) = (region as usize, from as usize, to as usize);
+        // Cluster: swap-remove from `from`, append to `to`.
+        let i = self.slot[r] as usize;
+        self.on[f].swap_remove(i);
+        if let Some(&other) = self.on[f].get(i) {
+            self.slot[other as usize] = i as u32;
+        }
+        self.slot[r] = self.on[t].len() as u32;
+        self.on[t].push(region);
+        self.server_of[r] = to;
+        if self.initial[r] == to {
+            self.moved -= 1;
+        } else if self.initial[r] == from {
+            self.moved += 1;
+        }
+        let (nf, nt) = (self.on[f].len() as f64, self.on[t].len() as f64);
+        self.count_cost.set(f, nf);
+        self.count_cost.set(t, nt);
+        self.table_cost.set(f, nf);
+        self.table_cost.set(t, nt);
+        let c = self.region_costs[r];
+        for (k, arr) in self.load_cost.iter_mut().enumerate() {
+            if c[k] != 0.0 {
+                arr.add(f, -c[k]);
+                arr.add(t, c[k]);
+            }
+        }
+    }
+
+    fn apply(&mut self, a: Action) {
+        match a {
+            Action::Move { region, from, to } => self.relocate(region, from, to),
+            Action::Swap { a, sa, b, sb } => {
+                self.relocate(a, sa, sb);
+                self.relocate(b, sb, sa);
+            }
+        }
+    }
+
+    fn undo(a: Action) -> Action {
+        match a {
+            Action::Move { region, from, to } => Action::Move {
+                region,
+                from: to,
+                to: from,
+            },
+            Action::Swap { a, sa, b, sb } => Action::Swap {
+                a,
+                sa: sb,
+                b,
+                sb: sa,
+            },
+        }
+    }
+
+    /// `getRandomGenerator`: Load with probability (its weight) / (all weights), where
+    /// RegionCountSkew weighs for Load, the locality functions for the locality generator (cost 0
+    /// here), and every other function for Random. All weights 0 ⇒ any generator.
+    fn pick_load_generator(&self, rng: &mut Rng) -> bool {
+        let load = self.costs[COUNT];
+        let random: f64 = (0..9)
+            .filter(|&i| i != COUNT && self.multipliers[i] > 0.0)
+            .map(|i| self.costs[i])
+            .sum();
+        let sum = load + random;
+        if sum == 0.0 {
+            return rng.below(2) == 0;
+        }
+        rng.unit() * sum < load
+    }
+
+    /// `pickRandomRegion`: none when the server is empty or with probability `no_swap`.
+    fn pick_region(&self, rng: &mut Rng, server: usize, no_swap: f64) -> Option<u32> {
+        let list = &self.on[server];
+        if list.is_empty() || (no_swap > 0.0 && rng.unit() < no_swap) {
+            return None;
+        }
+        Some(list[rng.below(list.len())])
+    }
+
+    /// `pickRandomRegions` + `getAction` for a server pair.
+    fn pick_action(&self, rng: &mut Rng, this: usize, other: usize) -> Option<Action> {
+        let (tc, oc) = (self.on[this].len(), self.on[other].len());
+        let this_chance = if tc > oc { 0.0 } else { 0.5 };
+        let other_chance = if tc <= oc { 0.0 } else { 0.5 };
+        let tr = self.pick_region(rng, this, this_chance);
+        let or = self.pick_region(rng, other, other_chance);
+        let (t, o) = (this as u32, other as u32);
+        match (tr, or) {
+            (Some(a), Some(b)) => Some(Action::Swap { a, sa: t, b, sb: o }),
+            (Some(a), None) => Some(Action::Move {
+                region: a,
+                from: t,
+                to: o,
+            }),
+            (None, Some(b)) => Some(Action::Move {
+                region: b,
+                from: o,
+                to: t,
+            }),
+            (None, None) => None,
+        }
+    }
+
+    /// A uniformly chosen server among those with the extreme count (`most`: highest), skipping
+    /// `except` (LoadCandidateGenerator's tie-break: the largest random double wins).
+    fn pick_extreme(&self, rng: &mut Rng, most: bool, except: Option<usize>) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        let mut ties = 0;
+        for (s, list) in self.on.iter().enumerate() {
+            if Some(s) == except {
+                continue;
+            }
+            let c = list.len();
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    let bc = self.on[b].len();
+                    if most { c > bc } else { c < bc }
+                }
+            };
+            if better {
+                best = Some(s);
+                ties = 1;
+            } else if best.is_some_and(|b| self.on[b].len() == c) {
+                // Reservoir sampling keeps the choice uniform among ties.
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    best = Some(s);
+                }
+            }
+        }
+        best
+    }
+
+    fn next_action(&self, rng: &mut Rng) -> Option<Action> {
+        let n = self.on.len();
+        if n < 2 {
+            return None;
+        }
+        let (this, other) = if self.pick_load_generator(rng) {
+            let this = self.pick_extreme(rng, true, None)?;
+            let other = self.pick_extreme(rng, false, Some(this))?;
+            (this, other)
+        } else {
+            let this = rng.below(n);
+            let mut other = rng.below(n - 1);
+            if other >= this {
+                other += 1;
+            }
+            (this, other)
+        };
+        self.pick_action(rng, this, other)
+    }
+
+    /// The walk: `steps` candidate actions, each kept only if the weighted total drops.
+    /// Returns (steps tried, actions accepted).
+    fn run(&mut self, steps: u64, rng: &mut Rng) -> (u64, u64) {
+        let mut accepted = 0;
+        for _ in 0..steps {
+            let Some(action) = self.next_action(rng) else {
+                continue;
+            };
+            let (before_costs, before_total) = (self.costs, self.total);
+            let saved = self.array_costs();
+            self.apply(action);
+            self.compute();
+            if self.total < before_total {
+                accepted += 1;
+            } else {
+                self.apply(Self::undo(action));
+                // The arrays hold the previous values again: put their costs back rather than
+                // recomputing them.
+                self.restore_array_costs(saved);
+                self.costs = before_costs;
+                self.total = before_total;
+            }
+        }
+        (steps, accepted)
+    }
+
+    fn array_costs(&mut self) -> [f64; 6] {
+        [
+            self.count_cost.cost(),
+            self.table_cost.cost(),
+            self.load_cost[0].cost(),
+            self.load_cost[1].cost(),
+            self.load_cost[2].cost(),
+            self.load_cost[3].cost(),
+        ]
+    }
+
+    fn restore_array_costs(&mut self, c: [f64; 6]) {
+        self.count_cost.restore(c[0]);
+        self.table_cost.restore(c[1]);
+        for (arr, &cost) in self.load_cost.iter_mut().zip(&c[2..]) {
+            arr.restore(cost);
+        }
+    }
+
+    /// `createRegionPlans`: regions whose server changed, in the cluster's region order (by
+    /// initial server, then key).
+    fn moves(&self, view: &ClusterView, layout: &Layout) -> Vec<Move> {
+        (0..self.num_regions())
+            .filter(|&r| self.initial[r] != self.server_of[r])
+            .map(|r| Move {
+                region: view.regions[self.pos[r]].id,
+                from: layout.servers[self.initial[r] as usize],
+                to: layout.servers[self.server_of[r] as usize],
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Hand-computed checks of `StochasticLoadBalancer` (HBase 2.6) in the spirit of
+    //! `TestStochasticLoadBalancer` (needsBalance, cost functions on small clusters,
+    //! `testMoveCost`, `testSkewCost`) and `StochasticBalancerTestBase` (the walk balances).
+    use super::*;
+    use crate::engine::balancer::RegionLoad;
+
+    fn settings() -> Settings {
+        crate::engine::balancer::test_settings()
+    }
+
+    fn region(id: usize, server: usize) -> RegionLoad {
+        RegionLoad {
+            id,
+            server,
+            region_id_ms: id as u64,
+            read_requests: 0,
+            write_requests: 0,
+            memstore_bytes: 0,
+            storefile_bytes: 0,
+        }
+    }
+
+    fn view(counts: &[usize]) -> ClusterView {
+        let mut regions = Vec::new();
+        for (s, &c) in counts.iter().enumerate() {
+            for _ in 0..c {
+                regions.push(region(regions.len(), s));
+            }
+        }
+        ClusterView {
+            servers: (0..counts.len()).collect(),
+            regions,
+            now_ms: 0,
+        }
+    }
+
+    fn loads_after(v: &ClusterView, p: &BalancePlan) -> Vec<usize> {
+        let mut at: Vec<usize> = v.regions.iter().map(|r| r.server).collect();
+        for m in &p.moves {
+            assert_eq!(at[m.region], m.from);
+            at[m.region] = m.to;
+        }
+        let mut l = vec![0; v.servers.len()];
+        for s in at {
+            l[s] += 1;
+        }
+        l
+    }
+
+    #[test]
+    fn default_sum_of_multipliers_is_602() {
+        // 500 + 7 + 25 + 15 + 35 + 5 + 5 + 5 + 5: locality functions count although they cost 0.
+        let v = view(&[2, 2]);
+        let mut b = StochasticBalancer::new(&settings(), 1);
+        assert!(b.balance(&v).is_none());
+        let c = b.last_costs().expect("costs");
+        assert_eq!(c.sum_multiplier, 602.0);
+        assert_eq!(c.total, 0.0);
+    }
+
+    #[test]
+    fn cost_functions_on_a_small_cluster() {
+        // 3 servers with 6/4/0 regions: RegionCountSkew = TableSkew = 0.476834 (see cost.rs);
+        // Move 0. Storefile: every region 10 MB in both samples ⇒ mean 10 ⇒ servers 60/40/0:
+        // dev √(5600/3) = 43.205, max √(20000/3) = 81.650, but the min skew stays the
+        // whole-unit one, √(2/3) = 0.8165 ⇒ (43.205 − 0.8165)/(81.650 − 0.8165) = 0.52439.
+        // Reads: two samples 0 → 100 on rs01's regions only ⇒ rate 100 each ⇒ 600/0/0 ⇒ 1.0.
+        let mut v = view(&[6, 4, 0]);
+        for r in &mut v.regions {
+            r.storefile_bytes = 10 * MB;
+        }
+        let p = StochasticParams {
+            max_steps: 0,
+            ..settings().stochastic
+        };
+        let mut b = StochasticBalancer::new(
+            &Settings {
+                stochastic: p,
+                ..settings()
+            },
+            1,
+        );
+        b.record_loads(&v);
+        for r in v.regions.iter_mut().filter(|r| r.server == 0) {
+            r.read_requests = 100;
+        }
+        let plan = b.balance(&v).expect("idle server");
+        assert!(plan.moves.is_empty(), "no steps ⇒ no moves");
+        let c = b.last_costs().expect("costs").clone();
+        let skew = 0.476_834;
+        assert!((c.costs[COUNT] - skew).abs() < 1e-6, "{:?}", c.costs);
+        assert!((c.costs[TABLE] - skew).abs() < 1e-6);
+        assert_eq!(c.costs[MOVE], 0.0);
+        assert_eq!(c.costs[READ], 1.0);
+        assert_eq!(c.costs[READ + 1], 0.0);
+        assert!((c.costs[READ + 3] - 0.524_39).abs() < 1e-5, "{:?}", c.costs);
+        let total = 500.0 * c.costs[COUNT] + 35.0 * c.costs[TABLE] + 5.0 + 5.0 * c.costs[8];
+        assert!((c.total - total).abs() < 1e-9);
+        assert!(
+            plan.reason.contains("0 regions while rs01 has 6"),
+            "{}",
+            plan.reason
+        );
+    }
+
+    #[test]
+    fn history_is_capped() {
+        let v = view(&[1, 1]);
+        let mut b = StochasticBalancer::new(&settings(), 1);
+        for _ in 0..20 {
+            b.record_loads(&v);
+        }
+        assert_eq!(b.history_len(0), 15);
+        b.record_loads(&view(&[1]));
+        assert_eq!(b.history_len(1), 0, "a region not reported is forgotten");
+    }
+
+    #[test]
+    fn gate_uses_weighted_cost() {
+        // 9/8/7: within slop (avg 8, floor 6, ceil 10), no idle server. Count cost: dev √2,
+        // min 0, max √(16² + 2·8²) = √384 ⇒ 0.07217; × (500 + 35) / 602 = 0.06414 ≥ 0.025.
+        let v = view(&[9, 8, 7]);
+        let p = StochasticParams {
+            max_steps: 0,
+            ..settings().stochastic
+        };
+        let s = Settings {
+            stochastic: p.clone(),
+            ..settings()
+        };
+        let mut b = StochasticBalancer::new(&s, 1);
+        let plan = b.balance(&v).expect("cost gate fires");
+        let w = b.last_costs().expect("costs").weighted();
+        let want = (2f64.sqrt() / 384f64.sqrt()) * 535.0 / 602.0;
+        assert!((w - want).abs() < 1e-9, "{w} vs {want}");
+        assert!(
+            plan.reason.contains("≥ minCostNeedBalance"),
+            "{}",
+            plan.reason
+        );
+        // Raise the threshold: balanced.
+        let s = Settings {
+            stochastic: StochasticParams {
+                min_cost_need_balance: 0.1,
+                ..p
+            },
+            ..settings()
+        };
+        let mut b = StochasticBalancer::new(&s, 1);
+        assert!(b.balance(&v).is_none());
+        assert!(
+            b.last_reason().contains("< minCostNeedBalance 0.1"),
+            "{}",
+            b.last_reason()
+        );
+    }
+
+    #[test]
+    fn walk_reduces_cost_and_is_deterministic() {
+        let v = view(&[30, 2, 0, 4]);
+        let run = |seed| {
+            let mut b = StochasticBalancer::new(&settings(), seed);
+            let p = b.balance(&v).expect("idle server");
+            (p, b.last_reason())
+        };
+        let (a, reason) = run(5);
+        assert_eq!(run(5).0, a, "same seed, same plan");
+        let l = loads_after(&v, &a);
+        assert!(l.iter().all(|&x| (8..=10).contains(&x)), "{l:?} {reason}");
+        assert!(reason.contains("accepted"), "{reason}");
+    }
+
+    #[test]
+    fn step_budget_rules() {
+        let p = settings().stochastic;
+        assert_eq!(step_budget(&p, 10, 3).0, 24_000);
+        assert_eq!(step_budget(&p, 5000, 20).0, 1_000_000);
+        let rp = StochasticParams {
+            run_max_steps: true,
+            ..p.clone()
+        };
+        // max(1e6, 8e7) capped by 30 000 ms × 50.
+        assert_eq!(step_budget(&rp, 5000, 20).0, 1_500_000);
+        assert_eq!(step_budget(&rp, 1, 2).0, 1_000_000);
+    }
+
+    #[test]
+    fn degenerate_clusters_do_not_panic() {
+        let mut b = StochasticBalancer::new(&settings(), 0);
+        assert!(b.balance(&view(&[])).is_none());
+        assert!(b.balance(&view(&[7])).is_none());
+        assert!(b.last_reason().contains("only 1"));
+        assert!(b.balance(&view(&[0, 0])).is_none());
+        assert!(b.balance(&view(&[1, 0])).is_none());
+        let mut v = view(&[3, 3]);
+        v.regions[0].server = 9; // a region on a server outside the view is left out
+        assert!(b.balance(&v).is_none());
+    }
+
+    #[test]
+    fn load_generator_prefers_count_skew() {
+        // With TableSkew off only RegionCountSkew has a cost, so its generator (Load) is picked
+        // every time and moves from the most to the least loaded server.
+        let v = view(&[4, 0]);
+        let layout = Layout::new(&v);
+        let p = StochasticParams {
+            table_skew_cost: 0.0,
+            ..settings().stochastic
+        };
+        let w = Walk::new(&v, &layout, &HashMap::new(), &p);
+        let mut rng = Rng::new(1, 2);
+        assert!(w.pick_load_generator(&mut rng));
+        for _ in 0..20 {
+            match w.next_action(&mut rng) {
+                Some(Action::Move { from, to, .. }) => assert_eq!((from, to), (0, 1)),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}
