@@ -38,6 +38,9 @@ pub enum Command {
     SplitKeys(SplitKeysArgs),
     /// Print the effective value of every modelled HBase key and where it came from.
     Config(ConfigArgs),
+    /// Recommend a pre-split for a generator: region count, split keys, SPLITS_FILE and shell
+    /// `create`, emulated against the scenario's own pre-split.
+    Advise(crate::advise::AdviseArgs),
 }
 
 /// Output format of `check`.

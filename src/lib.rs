@@ -2,6 +2,7 @@
 //! RegionServers, for designing rowkeys, pre-splits and region sizes before loading a table.
 #![deny(missing_docs)]
 
+pub mod advise;
 pub mod assignment;
 pub mod cli;
 pub mod commands;

@@ -33,6 +33,7 @@ pub use explicit::{
     shell_create_command, validate_keys,
 };
 pub use sampled::MAX_SAMPLES;
+pub(crate) use sampled::Sample;
 pub use uniform::{bytes_split, create_table_split_keys};
 
 /// The most regions hbase-emu pre-splits a table into. An emulator limit, not HBase's (whose

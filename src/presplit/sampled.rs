@@ -16,6 +16,9 @@ use super::{MAX_PRESPLIT_REGIONS, check_region_count};
 use crate::diag::InputError;
 use crate::keygen::{MAX_ROW_LENGTH, RowKeyGenerator};
 
+/// Stream of the stratified sample's draws (apart from the generators' streams).
+const SAMPLE_STREAM: u64 = 0x5A3B1E;
+
 /// The most keys [`sampled`](super::sampled) will hold in memory.
 pub const MAX_SAMPLES: u64 = 20_000_000;
 
@@ -35,6 +38,119 @@ fn prefix_of(key: &[u8]) -> u64 {
     u64::from_be_bytes(p)
 }
 
+/// A sorted sample of a generator's keys, held in one arena (no allocation per key).
+pub(crate) struct Sample {
+    arena: Vec<u8>,
+    entries: Vec<Entry>,
+}
+
+impl Sample {
+    /// Samples the middle id of each of `min(samples, count)` equal blocks of `ids`, sorted as
+    /// bytes. Errors on an empty or overflowing id range, `samples` over [`MAX_SAMPLES`], or a
+    /// key over HBase's row limit.
+    pub(crate) fn collect(
+        generator: &dyn RowKeyGenerator,
+        ids: (u64, u64),
+        samples: u64,
+    ) -> Result<Sample, InputError> {
+        Self::collect_with(generator, ids, samples, None)
+    }
+
+    /// [`collect`](Sample::collect), but with `Some(seed)` each block's id is drawn uniformly
+    /// from the block (stratified random sampling) instead of its middle: a fixed offset aliases
+    /// with keys periodic in the id (`id % 20` with blocks of 100 ids sees one partition only).
+    pub(crate) fn collect_with(
+        generator: &dyn RowKeyGenerator,
+        ids: (u64, u64),
+        samples: u64,
+        jitter: Option<u64>,
+    ) -> Result<Sample, InputError> {
+        let (first_id, count) = ids;
+        if count == 0 {
+            return Err(InputError::new("there are no row ids to sample keys from")
+                .expected("a workload that writes at least one row"));
+        }
+        if first_id.checked_add(count - 1).is_none() {
+            return Err(InputError::new(format!(
+                "the ids {first_id}.. ({count} rows) run past the largest id {}",
+                u64::MAX
+            )));
+        }
+        if samples > MAX_SAMPLES {
+            return Err(InputError::new(format!(
+                "{samples} samples is more than hbase-emu keeps in memory"
+            ))
+            .field("samples")
+            .expected(format!("at most {MAX_SAMPLES} samples")));
+        }
+        let m = samples.min(count);
+        let mut arena: Vec<u8> = Vec::with_capacity((m as usize).saturating_mul(16));
+        let mut entries: Vec<Entry> = Vec::with_capacity(m as usize);
+        let mut buf = Vec::with_capacity(64);
+        let (c, mm) = (u128::from(count), u128::from(m));
+        for b in 0..mm {
+            let lo = b * c / mm;
+            let hi = (b + 1) * c / mm;
+            let offset = match jitter {
+                // hi > lo: m ≤ count, so every block holds at least one id.
+                Some(seed) => {
+                    let span = (hi - lo) as u64;
+                    lo as u64
+                        + crate::keygen::rng::below(
+                            crate::keygen::rng::draw(seed, SAMPLE_STREAM, b as u64),
+                            span,
+                        )
+                }
+                None => ((lo + hi) / 2) as u64,
+            };
+            let id = first_id + offset; // < first_id + count: no overflow
+            buf.clear();
+            generator.key_into(id, &mut buf);
+            if buf.len() > MAX_ROW_LENGTH {
+                return Err(InputError::new(format!(
+                    "the generator's key for row id {id} is {} bytes; HBase rows are at most \
+                     {MAX_ROW_LENGTH} bytes",
+                    buf.len()
+                )));
+            }
+            entries.push(Entry {
+                prefix: prefix_of(&buf),
+                offset: arena.len(),
+                len: buf.len() as u32,
+            });
+            arena.extend_from_slice(&buf);
+        }
+        let mut sample = Sample { arena, entries };
+        let mut entries = std::mem::take(&mut sample.entries);
+        entries.sort_unstable_by(|x, y| {
+            x.prefix
+                .cmp(&y.prefix)
+                .then_with(|| sample.entry_key(x).cmp(sample.entry_key(y)))
+        });
+        sample.entries = entries;
+        Ok(sample)
+    }
+
+    fn entry_key(&self, e: &Entry) -> &[u8] {
+        &self.arena[e.offset..e.offset + e.len as usize]
+    }
+
+    /// Number of sampled keys.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The `i`-th smallest sampled key.
+    pub(crate) fn key(&self, i: usize) -> &[u8] {
+        self.entry_key(&self.entries[i])
+    }
+
+    /// Total bytes of the sampled keys (for the mean key length).
+    pub(crate) fn key_bytes(&self) -> usize {
+        self.arena.len()
+    }
+}
+
 pub(crate) fn sampled_split(
     generator: &dyn RowKeyGenerator,
     ids: (u64, u64),
@@ -45,17 +161,7 @@ pub(crate) fn sampled_split(
     if regions > MAX_PRESPLIT_REGIONS {
         return Err(too_many(regions));
     }
-    let (first_id, count) = ids;
-    if count == 0 {
-        return Err(InputError::new("there are no row ids to sample keys from")
-            .expected("a workload that writes at least one row"));
-    }
-    if first_id.checked_add(count - 1).is_none() {
-        return Err(InputError::new(format!(
-            "the ids {first_id}.. ({count} rows) run past the largest id {}",
-            u64::MAX
-        )));
-    }
+    let (_, count) = ids;
     if samples < regions {
         return Err(InputError::new(format!(
             "{samples} samples cannot place split keys for {regions} regions"
@@ -65,48 +171,16 @@ pub(crate) fn sampled_split(
             "at least {regions} samples (many more give better quantiles)"
         )));
     }
-    if samples > MAX_SAMPLES {
-        return Err(InputError::new(format!(
-            "{samples} samples is more than hbase-emu keeps in memory"
-        ))
-        .field("samples")
-        .expected(format!("at most {MAX_SAMPLES} samples")));
-    }
-    let m = samples.min(count);
-    if m < regions {
+    if count > 0 && samples.min(count) < regions && samples <= MAX_SAMPLES {
         return Err(InputError::new(format!(
             "the workload writes only {count} rows, too few to place {regions} regions"
         ))
         .expected(format!("at least {regions} rows, or fewer regions")));
     }
-
-    // Sample: the middle id of each of the m blocks.
-    let mut arena: Vec<u8> = Vec::with_capacity((m as usize).saturating_mul(16));
-    let mut entries: Vec<Entry> = Vec::with_capacity(m as usize);
-    let mut buf = Vec::with_capacity(64);
-    let (c, mm) = (u128::from(count), u128::from(m));
-    for b in 0..mm {
-        let lo = b * c / mm;
-        let hi = (b + 1) * c / mm;
-        let id = first_id + ((lo + hi) / 2) as u64; // < first_id + count: no overflow
-        buf.clear();
-        generator.key_into(id, &mut buf);
-        if buf.len() > MAX_ROW_LENGTH {
-            return Err(InputError::new(format!(
-                "the generator's key for row id {id} is {} bytes; HBase rows are at most \
-                 {MAX_ROW_LENGTH} bytes",
-                buf.len()
-            )));
-        }
-        entries.push(Entry {
-            prefix: prefix_of(&buf),
-            offset: arena.len(),
-            len: buf.len() as u32,
-        });
-        arena.extend_from_slice(&buf);
-    }
-    let key = |e: &Entry| &arena[e.offset..e.offset + e.len as usize];
-    entries.sort_unstable_by(|x, y| x.prefix.cmp(&y.prefix).then_with(|| key(x).cmp(key(y))));
+    let sample = Sample::collect(generator, ids, samples)?;
+    let mm = sample.len() as u128;
+    let entries = &sample.entries;
+    let key = |e: &Entry| sample.entry_key(e);
 
     // Pick the quantiles.
     let n = u128::from(regions);
@@ -119,8 +193,9 @@ pub(crate) fn sampled_split(
                 .count();
             return Err(InputError::new(format!(
                 "the generator has too few distinct keys for {regions} regions: the sampled \
-                 quantiles repeat `{}` ({distinct} distinct keys among {m} samples)",
-                show_key(key(&entries[w[0]]))
+                 quantiles repeat `{}` ({distinct} distinct keys among {} samples)",
+                show_key(key(&entries[w[0]])),
+                sample.len()
             ))
             .expected(format!(
                 "fewer regions, or a rowkey design with many distinct, well-spread keys \
