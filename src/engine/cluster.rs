@@ -128,10 +128,11 @@ struct BalanceRun {
 
 /// State of the cluster dynamics during a run.
 pub(super) struct Dynamics {
+    /// Scenario events in file order; each fires once its trigger is reached and every event
+    /// before it has fired.
     events: Vec<ClusterEvent>,
-    /// Indices of row-triggered events in firing order, and the next one.
-    row_events: Vec<usize>,
-    row_next: usize,
+    /// The next event to fire.
+    next_event: usize,
     balancer: Option<Box<dyn Balancer>>,
     balancer_name: String,
     balance_scheduled: bool,
@@ -149,22 +150,10 @@ pub(super) struct Dynamics {
 
 impl Dynamics {
     pub(super) fn new(scenario: &Scenario) -> Dynamics {
-        let mut row_events: Vec<usize> = scenario
-            .events
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| matches!(e.trigger, EventTrigger::Rows(_)))
-            .map(|(i, _)| i)
-            .collect();
-        row_events.sort_by_key(|&i| match scenario.events[i].trigger {
-            EventTrigger::Rows(r) => r,
-            EventTrigger::Time(_) => 0,
-        });
         let settings = &scenario.settings;
         Dynamics {
             events: scenario.events.clone(),
-            row_events,
-            row_next: 0,
+            next_event: 0,
             balancer: balancer::build(settings, scenario.seed),
             balancer_name: balancer_name(settings),
             balance_scheduled: false,
@@ -209,12 +198,39 @@ impl Engine {
             );
         }
         self.schedule_chores();
-        for i in 0..self.dyn_.events.len() {
-            if let EventTrigger::Time(at) = self.dyn_.events[i].trigger {
-                self.schedule(at.saturating_sub(self.now), Event::Cluster(i));
+        self.arm_next_event();
+    }
+
+    /// Arms the next scenario event: a time trigger is scheduled, a row trigger is watched by
+    /// the write path; one already reached fires at once (and arms the next).
+    fn arm_next_event(&mut self) {
+        self.next_row_trigger = u64::MAX;
+        while let Some(ev) = self.dyn_.events.get(self.dyn_.next_event) {
+            let i = self.dyn_.next_event;
+            match ev.trigger {
+                EventTrigger::Time(at) if at > self.now => {
+                    self.schedule(at - self.now, Event::Cluster(i));
+                    return;
+                }
+                EventTrigger::Rows(r) if r > self.rows_written => {
+                    self.next_row_trigger = r;
+                    return;
+                }
+                _ => {
+                    self.dyn_.next_event += 1;
+                    self.fire_event(i);
+                }
             }
         }
-        self.set_next_row_trigger();
+    }
+
+    /// A time-triggered event comes due.
+    pub(super) fn time_event(&mut self, i: usize) {
+        if i == self.dyn_.next_event {
+            self.dyn_.next_event += 1;
+            self.fire_event(i);
+            self.arm_next_event();
+        }
     }
 
     /// Schedules the balancer and normalizer chores if they are on and not yet scheduled.
@@ -231,30 +247,9 @@ impl Engine {
         }
     }
 
-    fn set_next_row_trigger(&mut self) {
-        self.next_row_trigger = self
-            .dyn_
-            .row_events
-            .get(self.dyn_.row_next)
-            .and_then(|&i| match self.dyn_.events[i].trigger {
-                EventTrigger::Rows(r) => Some(r),
-                EventTrigger::Time(_) => None,
-            })
-            .unwrap_or(u64::MAX);
-    }
-
-    /// Fires every row-triggered event whose row count has been reached.
+    /// The write path reached the armed row trigger.
     pub(super) fn fire_row_events(&mut self) {
-        while let Some(&i) = self.dyn_.row_events.get(self.dyn_.row_next) {
-            match self.dyn_.events[i].trigger {
-                EventTrigger::Rows(r) if r <= self.rows_written => {
-                    self.dyn_.row_next += 1;
-                    self.fire_event(i);
-                }
-                _ => break,
-            }
-        }
-        self.set_next_row_trigger();
+        self.arm_next_event();
     }
 
     /// Server name for reports.
@@ -412,6 +407,42 @@ impl Engine {
 
     // ---------------------------------------------------------------- balancer
 
+    /// The open regions on live servers, as the master's cluster metrics report them.
+    fn cluster_view(&self) -> ClusterView {
+        let regions: Vec<RegionLoad> = self
+            .routing
+            .iter()
+            .map(|&(_, id)| &self.regions[id])
+            .filter(|r| r.state == RegionState::Open && self.servers[r.server].accepts_regions())
+            .map(|r| RegionLoad {
+                id: r.id,
+                server: r.server,
+                region_id_ms: r.opened_ns / NS_PER_MS,
+                read_requests: r.read_requests,
+                write_requests: r.write_requests,
+                memstore_bytes: r.memstore_data(),
+                storefile_bytes: r.store_bytes(),
+            })
+            .collect();
+        ClusterView {
+            servers: self.live_servers(),
+            regions,
+            now_ms: self.now / NS_PER_MS,
+        }
+    }
+
+    /// Every sample (a simulated minute, the master's status period): the balancer's load
+    /// history gets a sample.
+    pub(super) fn record_loads(&mut self) {
+        if self.dyn_.balancer.is_none() {
+            return;
+        }
+        let view = self.cluster_view();
+        if let Some(b) = self.dyn_.balancer.as_mut() {
+            b.record_loads(&view);
+        }
+    }
+
     /// `HMaster.balance()` every `hbase.balancer.period`: skipped while regions are in
     /// transition, dead servers are being processed, or the previous run is still moving.
     pub(super) fn balance_chore(&mut self) {
@@ -427,27 +458,7 @@ impl Engine {
         if self.regions_in_transition() > 0 || !self.dyn_.recovering.is_empty() {
             return;
         }
-        let servers = self.live_servers();
-        let regions: Vec<RegionLoad> = self
-            .routing
-            .iter()
-            .map(|&(_, id)| &self.regions[id])
-            .filter(|r| self.servers[r.server].accepts_regions())
-            .map(|r| RegionLoad {
-                id: r.id,
-                server: r.server,
-                region_id_ms: r.opened_ns / NS_PER_MS,
-                read_requests: r.read_requests,
-                write_requests: r.write_requests,
-                memstore_bytes: r.memstore_data(),
-                storefile_bytes: r.store_bytes(),
-            })
-            .collect();
-        let view = ClusterView {
-            servers,
-            regions,
-            now_ms: self.now / NS_PER_MS,
-        };
+        let view = self.cluster_view();
         let Some(bal) = self.dyn_.balancer.as_mut() else {
             return;
         };
@@ -754,7 +765,7 @@ impl Engine {
     // ---------------------------------------------------------------- scenario events
 
     /// Fires scenario event `i`.
-    pub(super) fn fire_event(&mut self, i: usize) {
+    fn fire_event(&mut self, i: usize) {
         let ev = self.dyn_.events[i].clone();
         let line = ev.line;
         match ev.action {

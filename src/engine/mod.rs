@@ -1222,7 +1222,7 @@ impl Engine {
             Event::Balance => self.balance_chore(),
             Event::BalanceNext { run } => self.balance_next(run),
             Event::Normalize => self.normalize_chore(),
-            Event::Cluster(i) => self.fire_event(i),
+            Event::Cluster(i) => self.time_event(i),
             Event::Recover { server } => self.recover(server),
         }
     }
@@ -1920,6 +1920,7 @@ impl Engine {
         });
         self.track_hosting();
         self.keep_draining();
+        self.record_loads();
         if self.keep_periodic() {
             self.schedule(WINDOW_NS, Event::Sample);
         }

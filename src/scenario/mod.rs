@@ -1142,6 +1142,44 @@ fn table(
             origin,
         });
     }
+    // NORMALIZER_TARGET_REGION_SIZE_MB / _COUNT: HBase ignores values ≤ 0 (unset).
+    for (raw, attr, name, slot) in [
+        (
+            &rt.normalizer_target_region_size_mb,
+            "NORMALIZER_TARGET_REGION_SIZE_MB",
+            "table.normalizer_target_region_size_mb",
+            &mut attributes.normalizer_target_region_size_mb,
+        ),
+        (
+            &rt.normalizer_target_region_count,
+            "NORMALIZER_TARGET_REGION_COUNT",
+            "table.normalizer_target_region_count",
+            &mut attributes.normalizer_target_region_count,
+        ),
+    ] {
+        if let Some(v) = raw {
+            let value = *v.get_ref();
+            if value < 0 {
+                ck.err(
+                    v.span(),
+                    name,
+                    format!("{value} is negative"),
+                    "a whole number ≥ 0 (0 = unset)",
+                );
+                continue;
+            }
+            if value > 0 {
+                *slot = Some(Attr {
+                    value: value as u64,
+                    origin: Origin::TableAttribute {
+                        attribute: attr.into(),
+                        path: path.clone(),
+                        line: line_of(ck, &v.span()),
+                    },
+                });
+            }
+        }
+    }
 
     let presplit = match &rt.presplit {
         None => Some(Presplit::None),

@@ -66,6 +66,8 @@ pub struct RawTable {
     pub prefix_length: Option<Spanned<i64>>,
     pub prefix_delimiter: Option<Spanned<String>>,
     pub normalization_enabled: Option<Spanned<bool>>,
+    pub normalizer_target_region_size_mb: Option<Spanned<i64>>,
+    pub normalizer_target_region_count: Option<Spanned<i64>>,
     pub presplit: Option<Spanned<RawPresplit>>,
 }
 

@@ -74,6 +74,9 @@ pub trait Balancer: Send {
     fn balance(&mut self, view: &ClusterView) -> Option<BalancePlan>;
     /// Why the last run did or did not move regions.
     fn last_reason(&self) -> String;
+    /// Takes a cluster metrics sample between runs (the master's status chore); balancers that
+    /// keep request-load history use it.
+    fn record_loads(&mut self, _view: &ClusterView) {}
 }
 
 /// The balancer `settings` select, seeded; `None` for [`BalancerClass::Off`] (balance_switch

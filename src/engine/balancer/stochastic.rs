@@ -238,6 +238,10 @@ impl Balancer for StochasticBalancer {
     fn last_reason(&self) -> String {
         self.last_reason.clone()
     }
+
+    fn record_loads(&mut self, view: &ClusterView) {
+        StochasticBalancer::record_loads(self, view);
+    }
 }
 
 /// computedMaxSteps with the time limit as a step budget; returns the steps and how they were
