@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         Some(Command::Keys(a)) => commands::keys(&a),
         Some(Command::SplitKeys(a)) => commands::split_keys(&a),
         Some(Command::Config(a)) => commands::config(&a),
+        Some(Command::Report(a)) => commands::report(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
