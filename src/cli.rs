@@ -41,6 +41,8 @@ pub enum Command {
     /// Recommend a pre-split for a generator: region count, split keys, SPLITS_FILE and shell
     /// `create`, emulated against the scenario's own pre-split.
     Advise(crate::advise::AdviseArgs),
+    /// Render a saved JSON run report (`run --format json`) as HTML, CSV, text or JSON.
+    Report(ReportArgs),
 }
 
 /// Output format of `check`.
@@ -59,8 +61,11 @@ pub enum RunFormat {
     Text,
     /// One JSON document (docs/REPORT.md).
     Json,
-    /// Regions as CSV, one row per region and generator.
+    /// Regions as CSV, one row per region and generator (with --out: regions, servers, splits
+    /// and timeline CSV files).
     Csv,
+    /// One self-contained HTML page with charts (with --out: DIR/report.html).
+    Html,
 }
 
 /// `run`
@@ -74,7 +79,8 @@ pub struct RunArgs {
     /// Output format on standard output.
     #[arg(long, value_enum, default_value_t = RunFormat::Text)]
     pub format: RunFormat,
-    /// Also write report.txt, report.json, regions.csv and splits.csv into this directory.
+    /// Also write report.txt, report.json, regions.csv, servers.csv, splits.csv and timeline.csv
+    /// into this directory (created if missing), and report.html with --format html.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Override the scenario's seed.
@@ -93,6 +99,20 @@ pub struct RunArgs {
     /// (toStringBinary), traced back through the regions that held it.
     #[arg(long, value_name = "REGION_OR_KEY")]
     pub explain: Option<String>,
+}
+
+/// `report`
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A JSON report written by `run --format json` or `run --out DIR` (DIR/report.json).
+    pub report: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RunFormat::Html)]
+    pub format: RunFormat,
+    /// Write the format's files into this directory (created if missing) instead of standard
+    /// output: report.html, report.txt, report.json, or the four CSV files.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// `check`

@@ -195,26 +195,108 @@ pub fn run(args: &RunArgs) -> CmdResult {
             + &format!(",\n  \"timings\": {value}\n}}\n");
     }
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            InputError::new(format!("cannot create the output directory: {e}")).in_file(dir)
-        })?;
+        create_dir(dir)?;
         write_output(Some(&dir.join("report.txt")), text.as_bytes())?;
         write_output(Some(&dir.join("report.json")), json.as_bytes())?;
-        write_output(
-            Some(&dir.join("regions.csv")),
-            report.regions_csv().as_bytes(),
-        )?;
-        write_output(
-            Some(&dir.join("splits.csv")),
-            report.splits_csv().as_bytes(),
-        )?;
+        for (name, body) in crate::report::csv::files(&report) {
+            write_output(Some(&dir.join(name)), body.as_bytes())?;
+        }
+        if args.format == RunFormat::Html {
+            // Pages are for browsers, not terminals: name the file instead of printing it.
+            write_html(&report, dir)?;
+            return Ok(());
+        }
     }
     let out = match args.format {
         RunFormat::Text => text,
         RunFormat::Json => json,
         RunFormat::Csv => report.regions_csv(),
+        RunFormat::Html => crate::report::html::render(&report),
     };
     write_output(None, out.as_bytes())?;
+    Ok(())
+}
+
+fn create_dir(dir: &Path) -> Result<(), InputError> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        InputError::new(format!("cannot create the output directory: {e}")).in_file(dir)
+    })
+}
+
+fn write_html(report: &crate::report::run::Report, dir: &Path) -> Result<(), InputError> {
+    let path = dir.join("report.html");
+    write_output(Some(&path), crate::report::html::render(report).as_bytes())?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+/// Reads a saved JSON run report; a parse error names the file, line and column.
+pub fn load_report(path: &Path) -> Result<crate::report::run::Report, InputError> {
+    use crate::report::run::{Report, SCHEMA_VERSION};
+    let src = crate::diag::SourceText::read(path, "JSON report")?;
+    let expected = "a JSON run report as written by `hbase-emu run --format json` (docs/REPORT.md)";
+    let report: Report = serde_json::from_str(&src.text).map_err(|e| {
+        // serde_json counts lines and columns from 1; turn them back into a byte offset.
+        let line_start: usize = src
+            .text
+            .split_inclusive('\n')
+            .take(e.line().saturating_sub(1))
+            .map(str::len)
+            .sum();
+        let mut at = (line_start + e.column().saturating_sub(1)).min(src.text.len());
+        while !src.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let full = e.to_string();
+        let problem = full
+            .rfind(" at line ")
+            .map_or(full.as_str(), |i| &full[..i])
+            .to_string();
+        InputError::new(problem)
+            .at(&src, at..at + 1)
+            .expected(expected)
+    })?;
+    if report.schema_version != SCHEMA_VERSION {
+        let at = src.text.find("\"schema_version\"").unwrap_or(0);
+        return Err(InputError::new(format!(
+            "unsupported schema_version {}",
+            report.schema_version
+        ))
+        .at(&src, at..at + 16)
+        .field("schema_version")
+        .expected(format!("{SCHEMA_VERSION}")));
+    }
+    Ok(report)
+}
+
+/// `hbase-emu report RUN.json`: renders a saved JSON report.
+pub fn report(args: &crate::cli::ReportArgs) -> CmdResult {
+    let report = load_report(&args.report)?;
+    let Some(dir) = &args.out else {
+        let out = match args.format {
+            RunFormat::Text => report.to_text(),
+            RunFormat::Json => report.to_json(),
+            RunFormat::Csv => report.regions_csv(),
+            RunFormat::Html => crate::report::html::render(&report),
+        };
+        write_output(None, out.as_bytes())?;
+        return Ok(());
+    };
+    create_dir(dir)?;
+    match args.format {
+        RunFormat::Html => write_html(&report, dir)?,
+        RunFormat::Text => {
+            write_output(Some(&dir.join("report.txt")), report.to_text().as_bytes())?
+        }
+        RunFormat::Json => {
+            write_output(Some(&dir.join("report.json")), report.to_json().as_bytes())?
+        }
+        RunFormat::Csv => {
+            for (name, body) in crate::report::csv::files(&report) {
+                write_output(Some(&dir.join(name)), body.as_bytes())?;
+            }
+        }
+    }
     Ok(())
 }
 

@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Some(Command::SplitKeys(a)) => commands::split_keys(&a),
         Some(Command::Config(a)) => commands::config(&a),
         Some(Command::Advise(a)) => hbase_emu::advise::advise(&a),
+        Some(Command::Report(a)) => commands::report(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

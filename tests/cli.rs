@@ -1429,3 +1429,76 @@ fn bad_reads_never_read() {
     ));
     assert_names(&e, &p, "12:1", "workload.reads", "never reads");
 }
+
+#[test]
+fn report_names_file_line_and_column_of_bad_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "run.json",
+        "{\n  \"schema_version\": 1,\n  \"scenario\": 42\n}\n",
+    );
+    let out = bin().arg("report").arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.contains("run.json:3:"), "{e}");
+    assert!(e.contains("expected a JSON run report"), "{e}");
+    let missing = bin()
+        .arg("report")
+        .arg(dir.path().join("nope.json"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nope.json"));
+}
+
+#[test]
+fn run_html_and_csv_out_then_report_from_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let scenario = root().join("tests/data/small.toml");
+    bin()
+        .args([
+            "run",
+            "--scale",
+            "4",
+            "--threads",
+            "1",
+            "--format",
+            "html",
+            "--out",
+        ])
+        .arg(&out)
+        .arg(&scenario)
+        .assert()
+        .success()
+        .stdout("");
+    for f in [
+        "report.html",
+        "report.json",
+        "report.txt",
+        "regions.csv",
+        "servers.csv",
+        "splits.csv",
+        "timeline.csv",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let again = dir.path().join("again");
+    bin()
+        .arg("report")
+        .arg(out.join("report.json"))
+        .arg("--out")
+        .arg(&again)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(again.join("report.html")).unwrap();
+    assert!(html.contains("id=\"cmp-table\"") && html.contains("id=\"gen-1-region-sizes\""));
+    bin()
+        .arg("report")
+        .arg(out.join("report.json"))
+        .args(["--format", "text"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Comparison"));
+}

@@ -1,11 +1,18 @@
-//! Reports for people and programs. For now: the plan `hbase-emu check` prints (text and JSON).
-//! The engine's run report lands here too.
+//! Reports for people and programs: the plan `hbase-emu check` prints (text and JSON) and the run
+//! report (text, JSON, CSV and a self-contained HTML page with SVG charts).
 
+pub mod csv;
 pub mod explain;
+pub mod html;
 pub mod plan;
 pub mod run;
+pub mod sparkline;
+pub mod svg;
 
-use comfy_table::{CellAlignment, Table, presets};
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+
+/// Columns the text report is laid out for.
+pub const TEXT_WIDTH: usize = 100;
 
 /// A plain table in a stable style (no terminal probing, so output is byte-identical in tests).
 pub fn table(header: &[&str]) -> Table {
@@ -22,6 +29,58 @@ pub fn align_right(t: &mut Table, columns: &[usize]) {
             col.set_cell_alignment(CellAlignment::Right);
         }
     }
+}
+
+/// Lays a table out in [`TEXT_WIDTH`] columns, wrapping long cells (keys) inside their column.
+pub fn fit(t: &mut Table) {
+    t.set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(TEXT_WIDTH as u16);
+}
+
+/// Wraps prose lines longer than [`TEXT_WIDTH`] after `; ` or `, ` (continuations indented four
+/// spaces deeper). Table lines (box drawing) are left alone: [`fit`] lays those out.
+pub fn wrap_prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        let boxed = body.starts_with(['│', '┌', '└', '╞', '├']);
+        if body.chars().count() <= TEXT_WIDTH || boxed {
+            out.push_str(line);
+            continue;
+        }
+        let indent = body.len() - body.trim_start().len();
+        let cont = " ".repeat(indent + 4);
+        let mut current = String::new();
+        for piece in clauses(body) {
+            let fits = current.chars().count() + piece.trim_end().chars().count() <= TEXT_WIDTH;
+            if !current.trim().is_empty() && !fits {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = cont.clone();
+            }
+            current.push_str(piece);
+        }
+        out.push_str(current.trim_end());
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `text` cut after each `; ` and `, ` (the separators stay with the clause before them).
+fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let b = text.as_bytes();
+    for i in 1..b.len() {
+        if b[i] == b' ' && (b[i - 1] == b';' || b[i - 1] == b',') {
+            out.push(&text[start..=i]);
+            start = i + 1;
+        }
+    }
+    out.push(&text[start..]);
+    out
 }
 
 /// `1234567` → `1,234,567`.
@@ -53,6 +112,16 @@ mod tests {
         assert_eq!(super::count_of(1, "row", "rows"), "1 row");
         assert_eq!(super::count_of(0, "row", "rows"), "0 rows");
         assert_eq!(super::count_of(1000, "region", "regions"), "1,000 regions");
+    }
+
+    #[test]
+    fn long_prose_wraps_at_clause_boundaries() {
+        let line = format!("  {}; {}\n", "a".repeat(60), "b".repeat(60));
+        assert_eq!(
+            super::wrap_prose(&line),
+            format!("  {};\n      {}\n", "a".repeat(60), "b".repeat(60))
+        );
+        assert_eq!(super::wrap_prose("short\n"), "short\n");
     }
 
     #[test]

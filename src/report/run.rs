@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::assignment::server_name;
 use crate::engine::{RunResult, WINDOW_NS};
 use crate::keynotation::to_string_binary;
-use crate::report::{align_right, table, thousands};
+use crate::report::{align_right, fit, table, thousands, wrap_prose};
 use crate::scenario::Scenario;
 use crate::units::{format_bytes, format_duration_ms};
 
@@ -899,6 +899,7 @@ impl Report {
                 "region size max",
                 "write amp",
             ]);
+            fit(&mut t);
             align_right(&mut t, &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
             for run in &self.runs {
                 let s = &run.summary;
@@ -918,7 +919,7 @@ impl Report {
             o.push_str(&t.to_string());
             o.push('\n');
         }
-        o
+        wrap_prose(&o)
     }
 }
 
@@ -974,6 +975,7 @@ fn run_text(o: &mut String, run: &RunJson) {
         h.window_seconds,
         h.time_over_twice_fair_share * 100.0
     ));
+    o.push_str(&crate::report::sparkline::regions_block(run));
     o.push_str("\n  RegionServers\n");
     let mut t = table(&[
         "server",
@@ -984,6 +986,7 @@ fn run_text(o: &mut String, run: &RunJson) {
         "memstore peak",
         "blocked",
     ]);
+    fit(&mut t);
     align_right(&mut t, &[1, 2, 3, 4, 5, 6]);
     for sv in &run.servers {
         t.add_row(vec![
@@ -1010,6 +1013,7 @@ fn run_text(o: &mut String, run: &RunJson) {
         "ratio",
         "gen",
     ]);
+    fit(&mut t);
     align_right(&mut t, &[3, 4, 5, 6, 7, 8]);
     for r in run.regions.iter().take(TEXT_ROWS) {
         t.add_row(vec![
@@ -1042,6 +1046,7 @@ fn run_text(o: &mut String, run: &RunJson) {
             "parent range",
             "gen",
         ]);
+        fit(&mut t);
         align_right(&mut t, &[2, 5]);
         for sp in run.splits.iter().take(TEXT_ROWS) {
             t.add_row(vec![

@@ -1,0 +1,776 @@
+//! The HTML report: one self-contained page (inline CSS and SVG, no scripts, no network) with a
+//! comparison of the generators first, then one section of charts and tables per generator.
+//! Chart ids are stable and listed in docs/REPORT.md.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::keynotation::to_bytes_binary;
+use crate::report::run::{Report, RunJson};
+use crate::report::svg::{self, Mark, Marker, Merge, Series, Unit, esc};
+use crate::report::thousands;
+use crate::units::{format_bytes, format_duration_ms};
+
+/// Rows shown in each region/move/merge/event table.
+const TABLE_ROWS: usize = 10;
+/// Rows shown in the moves, merges and events tables.
+const LOG_ROWS: usize = 50;
+
+const CSS: &str = "body{font-family:sans-serif;margin:24px auto;max-width:1120px;color:#222;\
+background:#fff;line-height:1.4}h1{font-size:22px}h2{font-size:18px;margin-top:36px;\
+border-bottom:1px solid #ccc}h3{font-size:15px;margin:22px 0 6px}table{border-collapse:collapse;\
+margin:8px 0;font-size:13px}th,td{border:1px solid #ddd;padding:3px 8px;text-align:right}\
+th:first-child,td:first-child{text-align:left}td.key{font-family:monospace;text-align:left}\
+td.best{background:#dcefd9;font-weight:bold}.verdict{margin:4px 0}.note{color:#666;\
+font-style:italic}svg.chart{display:block;margin:8px 0;max-width:100%;height:auto}\
+.meta{color:#555;font-size:13px}";
+
+/// Renders the whole report as one HTML document.
+pub fn render(report: &Report) -> String {
+    let sc = &report.scenario;
+    let mut o = String::with_capacity(256 * 1024);
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>hbase-emu: {}</title><style>{CSS}</style></head><body>\n<h1>{}</h1>\n\
+         <p class=\"meta\">Scenario <code>{}</code>, seed {}; {} RegionServers, {} heap each; \
+         max region size {}, flush size {}, {}.</p>\n",
+        esc(&sc.name),
+        esc(&sc.name),
+        esc(&sc.path),
+        sc.seed,
+        sc.regionservers,
+        format_bytes(sc.heap_bytes),
+        format_bytes(sc.max_filesize),
+        format_bytes(sc.flush_size),
+        esc(&sc.split_policy)
+    );
+    comparison(&mut o, report);
+    for (i, run) in report.runs.iter().enumerate() {
+        section(&mut o, report, i, run);
+    }
+    o.push_str("</body></html>\n");
+    o
+}
+
+fn dur(seconds: f64) -> String {
+    if seconds.is_finite() && seconds > 0.0 {
+        format_duration_ms((seconds * 1000.0).round() as u64)
+    } else {
+        "0 ms".to_string()
+    }
+}
+
+fn pct(x: f64) -> String {
+    if x.is_finite() {
+        format!("{:.0}%", x * 100.0)
+    } else {
+        "–".to_string()
+    }
+}
+
+/// Peak share per minute in minutes that had writes (from the timeline, else the hotspot windows).
+fn minute_peaks(run: &RunJson) -> Vec<f64> {
+    let (_, grid) = write_share_grid(run);
+    let cols = grid.first().map_or(0, Vec::len);
+    (0..cols)
+        .filter_map(|c| {
+            let col: Vec<f64> = grid
+                .iter()
+                .map(|r| r.get(c).copied().unwrap_or(0.0))
+                .collect();
+            let sum: f64 = col.iter().sum();
+            (sum > 0.0).then(|| col.iter().copied().fold(0.0, f64::max) / sum)
+        })
+        .collect()
+}
+
+/// One line in plain words, computed from the numbers.
+pub fn verdict(run: &RunJson, servers: usize) -> String {
+    let peaks = minute_peaks(run);
+    let s = &run.summary;
+    let tail = format!("; ingest took {}", dur(s.sim_seconds));
+    if s.rows == 0 {
+        return "no rows were written".to_string();
+    }
+    if servers <= 1 {
+        return format!("a single RegionServer took every write{tail}");
+    }
+    if peaks.is_empty() {
+        return format!(
+            "the busiest server took {} of all writes{tail}",
+            pct(run
+                .servers
+                .iter()
+                .map(|x| x.write_share)
+                .fold(0.0, f64::max))
+        );
+    }
+    let n = peaks.len() as f64;
+    let all = peaks.iter().filter(|p| **p >= 0.995).count() as f64 / n;
+    let fair = 1.0 / servers as f64;
+    let over = peaks.iter().filter(|p| **p > 2.0 * fair).count() as f64 / n;
+    let max = peaks.iter().copied().fold(0.0, f64::max);
+    if all >= 0.5 {
+        format!(
+            "one server took 100% of writes in {} of the load's minutes{tail}",
+            pct(all)
+        )
+    } else if over >= 0.25 {
+        format!(
+            "some server took more than twice its fair share ({}) in {} of the load's minutes{tail}",
+            pct(fair),
+            pct(over)
+        )
+    } else {
+        format!(
+            "writes spread evenly: the busiest server never took more than {} of a minute's \
+             writes (fair share {}){tail}",
+            pct(max),
+            pct(fair)
+        )
+    }
+}
+
+/// A comparison row: label, one value per run, and whether lower is better (None: no best).
+struct Row {
+    label: &'static str,
+    values: Vec<f64>,
+    shown: Vec<String>,
+    lower_is_better: Option<bool>,
+}
+
+fn comparison(o: &mut String, report: &Report) {
+    o.push_str("<h2 id=\"comparison\">Comparison</h2>\n");
+    if report.runs.is_empty() {
+        o.push_str(&svg::note("cmp-table", "This report holds no runs."));
+        return;
+    }
+    let runs = &report.runs;
+    let row = |label, lower: Option<bool>, f: &dyn Fn(&RunJson) -> (f64, String)| {
+        let (values, shown) = runs.iter().map(f).unzip();
+        Row {
+            label,
+            values,
+            shown,
+            lower_is_better: lower,
+        }
+    };
+    let rows = [
+        row("ingest time", Some(true), &|r| {
+            (r.summary.sim_seconds, dur(r.summary.sim_seconds))
+        }),
+        row("final regions", None, &|r| {
+            let s = &r.summary;
+            (
+                s.regions_final as f64,
+                format!("{} → {}", s.regions_initial, s.regions_final),
+            )
+        }),
+        row("splits", Some(true), &|r| {
+            (r.summary.splits as f64, thousands(r.summary.splits as u128))
+        }),
+        row("cold regions", Some(true), &|r| {
+            let c = r.region_sizes.cold_regions;
+            (c as f64, thousands(c as u128))
+        }),
+        row("peak server write share", Some(true), &|r| {
+            let m = r.summary.max_server_write_share;
+            (m, pct(m))
+        }),
+        row("blocked", Some(true), &|r| {
+            (r.summary.blocked_seconds, dur(r.summary.blocked_seconds))
+        }),
+        row("write amplification", Some(true), &|r| {
+            let w = r.summary.write_amplification;
+            (w, format!("{w:.2}"))
+        }),
+    ];
+    o.push_str("<table id=\"cmp-table\"><thead><tr><th></th>");
+    for r in runs {
+        let _ = write!(o, "<th>{}</th>", esc(&r.generator));
+    }
+    o.push_str("</tr></thead><tbody>\n");
+    for row in &rows {
+        let best = row.lower_is_better.and_then(|lower| {
+            let finite = row.values.iter().copied().filter(|v| v.is_finite());
+            let b = if lower {
+                finite.fold(f64::INFINITY, f64::min)
+            } else {
+                finite.fold(f64::NEG_INFINITY, f64::max)
+            };
+            // Highlight only when the runs differ: a tie has no winner.
+            let differ = row.values.iter().any(|v| *v != b);
+            (b.is_finite() && differ && runs.len() > 1).then_some(b)
+        });
+        let _ = write!(o, "<tr><th>{}</th>", row.label);
+        for (v, s) in row.values.iter().zip(&row.shown) {
+            let class = if Some(*v) == best {
+                " class=\"best\""
+            } else {
+                ""
+            };
+            let _ = write!(o, "<td{class}>{}</td>", esc(s));
+        }
+        o.push_str("</tr>\n");
+    }
+    o.push_str(
+        "</tbody></table>\n<p class=\"meta\">Best value per row highlighted (lower is better; \
+                final regions has no best).</p>\n<ul id=\"cmp-verdicts\">\n",
+    );
+    let servers = report.scenario.regionservers as usize;
+    for (i, r) in runs.iter().enumerate() {
+        let n = if r.servers.is_empty() {
+            servers
+        } else {
+            r.servers.len()
+        };
+        let _ = writeln!(
+            o,
+            "<li class=\"verdict\"><a href=\"#gen-{i}\"><b>{}</b></a>: {}</li>",
+            esc(&r.generator),
+            esc(&verdict(r, n))
+        );
+    }
+    o.push_str("</ul>\n");
+}
+
+/// Server names in display order: the run's servers, then any only seen in the timeline.
+fn server_names(run: &RunJson) -> Vec<String> {
+    let mut names: Vec<String> = run.servers.iter().map(|s| s.name.clone()).collect();
+    for t in &run.timeline {
+        if !names.contains(&t.server) {
+            names.push(t.server.clone());
+        }
+    }
+    names
+}
+
+/// Timeline values per server: `(server, [(at_seconds, value)])`, in [`server_names`] order.
+pub fn timeline_series(
+    run: &RunJson,
+    value: impl Fn(&crate::report::run::TimelineSampleJson) -> f64,
+) -> Vec<Series> {
+    let mut by: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    for t in &run.timeline {
+        by.entry(t.server.as_str())
+            .or_default()
+            .push((t.at_seconds, value(t)));
+    }
+    server_names(run)
+        .into_iter()
+        .filter_map(|name| {
+            let mut points = by.remove(name.as_str())?;
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Some(Series { name, points })
+        })
+        .collect()
+}
+
+/// Regions per server over time rebuilt from the final placement and the split, move and merge
+/// logs, for reports whose timeline is empty. Walks the logs backwards from the end state.
+fn reconstructed_regions(run: &RunJson, end: f64) -> Vec<Series> {
+    let names = server_names(run);
+    let idx = |n: &str| names.iter().position(|x| x == n);
+    let mut count: Vec<f64> = names
+        .iter()
+        .map(|n| run.regions.iter().filter(|r| &r.server == n).count() as f64)
+        .collect();
+    // (time, server, change in regions)
+    let mut changes: Vec<(f64, usize, f64)> = Vec::new();
+    for s in &run.splits {
+        if let Some(i) = idx(&s.server) {
+            changes.push((s.at_seconds, i, 1.0));
+        }
+    }
+    for m in &run.moves {
+        if let (Some(f), Some(t)) = (idx(&m.from), idx(&m.to)) {
+            changes.push((m.at_seconds, f, -1.0));
+            changes.push((m.at_seconds, t, 1.0));
+        }
+    }
+    for m in &run.merges {
+        if let Some(i) = idx(&m.server) {
+            changes.push((m.at_seconds, i, 1.0 - m.region_starts.len().max(1) as f64));
+        }
+    }
+    changes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut series: Vec<Vec<(f64, f64)>> = count.iter().map(|c| vec![(end, *c)]).collect();
+    for (at, i, d) in changes.iter().rev() {
+        series[*i].push((*at, count[*i]));
+        count[*i] = (count[*i] - d).max(0.0);
+        series[*i].push((*at, count[*i]));
+    }
+    names
+        .into_iter()
+        .zip(series)
+        .enumerate()
+        .map(|(i, (name, mut pts))| {
+            pts.push((0.0, count[i]));
+            pts.reverse();
+            Series { name, points: pts }
+        })
+        .collect()
+}
+
+/// Write share per server over time: (x span, `[server][column]` shares).
+fn write_share_grid(run: &RunJson) -> ((f64, f64), Vec<Vec<f64>>) {
+    if !run.timeline.is_empty() {
+        let series = timeline_series(run, |t| t.write_requests_per_s);
+        let mut times: Vec<f64> = run.timeline.iter().map(|t| t.at_seconds).collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        let col = |t: f64| times.partition_point(|x| *x < t);
+        let mut grid = vec![vec![0.0; times.len()]; series.len()];
+        for (r, s) in series.iter().enumerate() {
+            for (t, v) in &s.points {
+                grid[r][col(*t).min(times.len() - 1)] = *v;
+            }
+        }
+        for c in 0..times.len() {
+            let sum: f64 = grid.iter().map(|r| r[c]).sum();
+            if sum > 0.0 {
+                for r in grid.iter_mut() {
+                    r[c] /= sum;
+                }
+            }
+        }
+        let step = run.timeline_interval_seconds.max(0.0);
+        let first = times.first().copied().unwrap_or(0.0) - step;
+        return ((first.max(0.0), times.last().copied().unwrap_or(0.0)), grid);
+    }
+    let w = &run.hotspots.windows;
+    let servers = w.iter().map(Vec::len).max().unwrap_or(0);
+    let grid: Vec<Vec<f64>> = (0..servers)
+        .map(|s| {
+            w.iter()
+                .map(|win| win.get(s).copied().unwrap_or(0.0))
+                .collect()
+        })
+        .collect();
+    let span = w.len() as f64 * run.hotspots.window_seconds.max(0.0);
+    ((0.0, span), grid)
+}
+
+fn end_seconds(run: &RunJson) -> f64 {
+    let s = &run.summary;
+    [
+        s.sim_seconds,
+        s.settle_seconds,
+        run.timeline.last().map_or(0.0, |t| t.at_seconds),
+    ]
+    .into_iter()
+    .filter(|v| v.is_finite())
+    .fold(0.0, f64::max)
+}
+
+fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
+    let id = |name: &str| format!("gen-{i}-{name}");
+    let s = &run.summary;
+    let _ = write!(
+        o,
+        "<h2 id=\"gen-{i}\">{}</h2>\n<p class=\"meta\">{}</p>\n<p>{} rows ({} payload); \
+         ingest {}, settled {}; regions {} → {} after {} splits; blocked {}; write amplification \
+         {:.2}.</p>\n",
+        esc(&run.generator),
+        esc(&run.describe),
+        thousands(s.rows as u128),
+        format_bytes(s.bytes.min(u64::MAX as u128) as u64),
+        dur(s.sim_seconds),
+        dur(s.settle_seconds),
+        s.regions_initial,
+        s.regions_final,
+        thousands(s.splits as u128),
+        dur(s.blocked_seconds),
+        s.write_amplification
+    );
+    let end = end_seconds(run);
+    let time = "time since the load began";
+
+    o.push_str("<h3>Regions per server over time</h3>\n");
+    let regions = timeline_series(run, |t| t.regions as f64);
+    if !regions.is_empty() {
+        o.push_str(&svg::line_chart(&svg::LineChart {
+            id: &id("regions-per-server"),
+            title: "Regions per RegionServer",
+            x_unit: Unit::Seconds,
+            x_label: time,
+            y_unit: Unit::Count,
+            y_label: "regions",
+            series: &regions,
+            step: true,
+        }));
+    } else if !run.regions.is_empty() {
+        let rebuilt = reconstructed_regions(run, end);
+        o.push_str(
+            "<p class=\"note\">No timeline in this report: rebuilt from the final placement and the \
+             split, move and merge logs.</p>\n",
+        );
+        o.push_str(&svg::line_chart(&svg::LineChart {
+            id: &id("regions-per-server"),
+            title: "Regions per RegionServer (rebuilt from the split log)",
+            x_unit: Unit::Seconds,
+            x_label: time,
+            y_unit: Unit::Count,
+            y_label: "regions",
+            series: &rebuilt,
+            step: true,
+        }));
+    } else {
+        o.push_str(&svg::note(
+            &id("regions-per-server"),
+            "No regions in this run.",
+        ));
+    }
+
+    o.push_str("<h3>Store size per server over time</h3>\n");
+    let store = timeline_series(run, |t| t.store_bytes as f64);
+    if store.is_empty() {
+        o.push_str(&svg::note(
+            &id("store-per-server"),
+            "No timeline in this report: store size per server over time is not available.",
+        ));
+    } else {
+        o.push_str(&svg::line_chart(&svg::LineChart {
+            id: &id("store-per-server"),
+            title: "Store file bytes per RegionServer",
+            x_unit: Unit::Seconds,
+            x_label: time,
+            y_unit: Unit::Bytes,
+            y_label: "store size",
+            series: &store,
+            step: false,
+        }));
+    }
+
+    o.push_str("<h3>Write share per server over time</h3>\n");
+    let (span, grid) = write_share_grid(run);
+    if grid.iter().all(|r| r.iter().all(|v| *v == 0.0)) {
+        o.push_str(&svg::note(
+            &id("write-share"),
+            "No writes recorded over time.",
+        ));
+    } else {
+        let mut names = server_names(run);
+        names.resize_with(grid.len().max(names.len()), String::new);
+        o.push_str(&svg::heatmap(&svg::Heatmap {
+            id: &id("write-share"),
+            title: "Share of each minute's writes per RegionServer",
+            x_unit: Unit::Seconds,
+            x_label: time,
+            x_span: span,
+            y_label: "RegionServer",
+            row_labels: &names,
+            values: &grid,
+            merge: Merge::Mean,
+            value_unit: Unit::Share,
+            value_label: "share",
+            value_max: Some(1.0),
+            marks: &[],
+        }));
+    }
+
+    o.push_str("<h3>Split timeline</h3>\n");
+    if run.splits.is_empty() {
+        o.push_str(&svg::note(&id("split-timeline"), "No splits in this run."));
+    } else {
+        let names = server_names(run);
+        let mut rows = names.clone();
+        let events: Vec<(f64, usize, String)> = run
+            .splits
+            .iter()
+            .map(|sp| {
+                let r = match rows.iter().position(|n| *n == sp.server) {
+                    Some(r) => r,
+                    None => {
+                        rows.push(sp.server.clone());
+                        rows.len() - 1
+                    }
+                };
+                (
+                    sp.at_seconds,
+                    r,
+                    format!(
+                        "{} at {}: {} parent, split key {}",
+                        sp.server,
+                        dur(sp.at_seconds),
+                        format_bytes(sp.parent_bytes),
+                        sp.split_key
+                    ),
+                )
+            })
+            .collect();
+        o.push_str(&svg::strip(&svg::Strip {
+            id: &id("split-timeline"),
+            title: "Splits over time per RegionServer",
+            x_unit: Unit::Seconds,
+            x_label: time,
+            x_span: (0.0, end),
+            rows: &rows,
+            events: &events,
+            noun: "splits",
+        }));
+    }
+
+    o.push_str("<h3>Key heatmap</h3>\n");
+    key_heatmaps(o, run, &id);
+
+    o.push_str("<h3>Region sizes</h3>\n");
+    if run.regions.is_empty() {
+        o.push_str(&svg::note(&id("region-sizes"), "No regions in this run."));
+    } else {
+        let values: Vec<f64> = run.regions.iter().map(|r| r.store_bytes as f64).collect();
+        let mf = report.scenario.max_filesize as f64;
+        let markers = [
+            Marker {
+                at: mf,
+                label: format!(
+                    "max.filesize {}",
+                    format_bytes(report.scenario.max_filesize)
+                ),
+            },
+            Marker {
+                at: mf / 2.0,
+                label: "half of it".to_string(),
+            },
+        ];
+        o.push_str(&svg::histogram(&svg::Histogram {
+            id: &id("region-sizes"),
+            title: "Region store size distribution",
+            x_unit: Unit::Bytes,
+            x_label: "region store size",
+            values: &values,
+            bins: 40,
+            markers: if mf > 0.0 { &markers } else { &[] },
+        }));
+    }
+    region_tables(o, run, &id);
+    logs(o, run, &id);
+}
+
+fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
+    let k = &run.key_heatmap;
+    if k.buckets.is_empty() || k.writes.is_empty() {
+        o.push_str(&svg::note(
+            &id("key-heatmap"),
+            "No key heatmap in this report (key buckets × time are filled by the engine).",
+        ));
+        return;
+    }
+    let bounds: Vec<Vec<u8>> = k.buckets.iter().map(|b| to_bytes_binary(b)).collect();
+    // A split belongs to the last bucket whose start key is ≤ the split key; the mark sits at
+    // the split key's bucket in the slice it happened.
+    let marks: Vec<Mark> = run
+        .splits
+        .iter()
+        .map(|sp| {
+            let key = to_bytes_binary(&sp.split_key);
+            let b = bounds.partition_point(|s| *s <= key).saturating_sub(1);
+            Mark {
+                x: sp.at_seconds,
+                row: b as f64 + 0.5,
+                title: format!("split at {}: {}", dur(sp.at_seconds), sp.split_key),
+            }
+        })
+        .collect();
+    let span = (0.0, k.writes.len() as f64 * k.interval_seconds.max(0.0));
+    let transpose = |m: &Vec<Vec<u64>>| -> Vec<Vec<f64>> {
+        (0..k.buckets.len())
+            .map(|b| {
+                m.iter()
+                    .map(|slice| slice.get(b).copied().unwrap_or(0) as f64)
+                    .collect()
+            })
+            .collect()
+    };
+    let writes = transpose(&k.writes);
+    o.push_str(&svg::heatmap(&svg::Heatmap {
+        id: &id("key-heatmap"),
+        title: "Writes per key bucket over time (◇ = split)",
+        x_unit: Unit::Seconds,
+        x_label: "time since the load began",
+        x_span: span,
+        y_label: "key space (first key of bucket)",
+        row_labels: &k.buckets,
+        values: &writes,
+        merge: Merge::Sum,
+        value_unit: Unit::Count,
+        value_label: "writes",
+        value_max: None,
+        marks: &marks,
+    }));
+    if k.reads.iter().any(|s| s.iter().any(|v| *v > 0)) {
+        let reads = transpose(&k.reads);
+        o.push_str(&svg::heatmap(&svg::Heatmap {
+            id: &id("key-heatmap-reads"),
+            title: "Reads per key bucket over time",
+            x_unit: Unit::Seconds,
+            x_label: "time since the load began",
+            x_span: (0.0, k.reads.len() as f64 * k.interval_seconds.max(0.0)),
+            y_label: "key space (first key of bucket)",
+            row_labels: &k.buckets,
+            values: &reads,
+            merge: Merge::Sum,
+            value_unit: Unit::Count,
+            value_label: "reads",
+            value_max: None,
+            marks: &[],
+        }));
+    }
+}
+
+fn region_tables(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
+    if run.regions.is_empty() {
+        return;
+    }
+    let mut by_size: Vec<&crate::report::run::RegionJson> = run.regions.iter().collect();
+    by_size.sort_by(|a, b| {
+        b.store_bytes
+            .cmp(&a.store_bytes)
+            .then(a.start.cmp(&b.start))
+    });
+    let mut hot = by_size.clone();
+    hot.sort_by(|a, b| {
+        b.write_requests
+            .cmp(&a.write_requests)
+            .then(a.start.cmp(&b.start))
+    });
+    let total: u64 = run
+        .regions
+        .iter()
+        .map(|r| r.write_requests)
+        .sum::<u64>()
+        .max(1);
+    let smallest: Vec<_> = by_size.iter().rev().take(TABLE_ROWS).copied().collect();
+    for (name, title, rows) in [
+        (
+            "largest-regions",
+            "Largest regions",
+            &by_size[..by_size.len().min(TABLE_ROWS)],
+        ),
+        ("smallest-regions", "Smallest regions", &smallest[..]),
+        (
+            "hottest-regions",
+            "Hottest regions (most writes)",
+            &hot[..hot.len().min(TABLE_ROWS)],
+        ),
+    ] {
+        let _ = write!(
+            o,
+            "<h3>{title}</h3>\n<table id=\"{}\"><thead><tr><th>start key</th><th>end key</th>\
+             <th>server</th><th>store size</th><th>files</th><th>rows</th><th>writes</th>\
+             <th>write share</th><th>gen</th></tr></thead><tbody>\n",
+            id(name)
+        );
+        for r in rows {
+            let _ = writeln!(
+                o,
+                "<tr><td class=\"key\">{}</td><td class=\"key\">{}</td><td>{}</td><td>{}</td>\
+                 <td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{}</td></tr>",
+                key_or(&r.start, "(table start)"),
+                key_or(&r.end, "(table end)"),
+                esc(&r.server),
+                format_bytes(r.store_bytes),
+                r.store_files,
+                thousands(r.rows as u128),
+                thousands(r.write_requests as u128),
+                r.write_requests as f64 / total as f64 * 100.0,
+                r.generation
+            );
+        }
+        o.push_str("</tbody></table>\n");
+    }
+}
+
+/// An escaped key, or `empty` (HBase's empty start/end key means unbounded).
+fn key_or(key: &str, empty: &str) -> String {
+    if key.is_empty() {
+        format!("<i>{empty}</i>")
+    } else {
+        esc(key)
+    }
+}
+
+fn more(o: &mut String, n: usize) {
+    if n > LOG_ROWS {
+        let _ = writeln!(
+            o,
+            "<p class=\"note\">… {} more (all of them in the JSON report).</p>",
+            n - LOG_ROWS
+        );
+    }
+}
+
+fn logs(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
+    if !run.moves.is_empty() {
+        let _ = write!(
+            o,
+            "<h3>Region moves</h3>\n<table id=\"{}\"><thead><tr><th>at</th><th>start key</th>\
+             <th>from</th><th>to</th><th>store size</th><th>offline</th><th>why</th></tr></thead>\
+             <tbody>\n",
+            id("moves")
+        );
+        for m in run.moves.iter().take(LOG_ROWS) {
+            let _ = writeln!(
+                o,
+                "<tr><td>{}</td><td class=\"key\">{}</td><td>{}</td><td>{}</td><td>{}</td>\
+                 <td>{}</td><td class=\"key\">{}</td></tr>",
+                dur(m.at_seconds),
+                esc(&m.start),
+                esc(&m.from),
+                esc(&m.to),
+                format_bytes(m.store_bytes),
+                dur(m.offline_seconds),
+                esc(&m.reason)
+            );
+        }
+        o.push_str("</tbody></table>\n");
+        more(o, run.moves.len());
+    }
+    if !run.merges.is_empty() {
+        let _ = write!(
+            o,
+            "<h3>Region merges</h3>\n<table id=\"{}\"><thead><tr><th>at</th><th>regions</th>\
+             <th>merged range</th><th>server</th><th>store size</th><th>offline</th><th>why</th>\
+             </tr></thead><tbody>\n",
+            id("merges")
+        );
+        for m in run.merges.iter().take(LOG_ROWS) {
+            let _ = writeln!(
+                o,
+                "<tr><td>{}</td><td>{}</td><td class=\"key\">[{}, {})</td><td>{}</td><td>{}</td>\
+                 <td>{}</td><td class=\"key\">{}</td></tr>",
+                dur(m.at_seconds),
+                m.region_starts.len(),
+                esc(&m.start),
+                esc(&m.end),
+                esc(&m.server),
+                format_bytes(m.store_bytes),
+                dur(m.offline_seconds),
+                esc(&m.reason)
+            );
+        }
+        o.push_str("</tbody></table>\n");
+        more(o, run.merges.len());
+    }
+    if !run.events.is_empty() {
+        let _ = write!(
+            o,
+            "<h3>Cluster events</h3>\n<table id=\"{}\"><thead><tr><th>at</th><th>kind</th>\
+             <th>what happened</th></tr></thead><tbody>\n",
+            id("events")
+        );
+        for e in run.events.iter().take(LOG_ROWS) {
+            let _ = writeln!(
+                o,
+                "<tr><td>{}</td><td>{}</td><td class=\"key\">{}</td></tr>",
+                dur(e.at_seconds),
+                esc(&e.kind),
+                esc(&e.detail)
+            );
+        }
+        o.push_str("</tbody></table>\n");
+        more(o, run.events.len());
+    }
+}

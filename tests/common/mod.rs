@@ -1,0 +1,97 @@
+//! Helpers shared by the report tests: the small scenario's report, and the same report with
+//! the engine's newer fields (timeline, key heatmap, moves, merges, events) filled in by hand
+//! so every chart and table of the HTML report has data.
+
+#![allow(dead_code)]
+
+use hbase_emu::diag::SourceText;
+use hbase_emu::engine::{self, RunOptions};
+use hbase_emu::plan;
+use hbase_emu::report::run::{self, EventJson, MergeJson, MoveJson, Report, TimelineSampleJson};
+use hbase_emu::scenario;
+
+/// The report of tests/data/small.toml (one thread, scale 4: fast and deterministic).
+pub fn small_report() -> Report {
+    let text = include_str!("../data/small.toml");
+    // A relative path keeps snapshots independent of where the repository is checked out.
+    let src = SourceText::from_string("tests/data/small.toml", text);
+    let s = scenario::load_source(src).unwrap_or_else(|e| panic!("{e}"));
+    let runs: Vec<_> = s
+        .generators
+        .iter()
+        .map(|g| {
+            let p = plan::plan_run(&s, g).unwrap_or_else(|e| panic!("{e}"));
+            let opts = RunOptions {
+                scale: Some(4),
+                threads: 1,
+            };
+            engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect();
+    run::build(&s, &runs)
+}
+
+/// [`small_report`] with a synthetic timeline, key heatmap and cluster logs.
+pub fn enriched_report() -> Report {
+    let mut r = small_report();
+    for run in &mut r.runs {
+        let names: Vec<String> = run.servers.iter().map(|s| s.name.clone()).collect();
+        run.timeline_interval_seconds = 1.0;
+        for t in 1..=20u32 {
+            for (i, name) in names.iter().enumerate() {
+                run.timeline.push(TimelineSampleJson {
+                    at_seconds: t as f64,
+                    server: name.clone(),
+                    regions: 1 + (t as usize * (i + 1)) / 7,
+                    store_bytes: (u64::from(t) * (i as u64 + 1)) << 24,
+                    memstore_bytes: 1 << 22,
+                    write_requests_per_s: if (t as usize / 7) % names.len() == i {
+                        9000.0
+                    } else {
+                        500.0
+                    },
+                    read_requests_per_s: 0.0,
+                    blocked_seconds: 0.0,
+                    online: true,
+                });
+            }
+        }
+        let buckets = 16;
+        run.key_heatmap.interval_seconds = 1.0;
+        run.key_heatmap.buckets = (0..buckets).map(|b| format!("\\x{:02X}", b * 16)).collect();
+        run.key_heatmap.writes = (0..20)
+            .map(|t| {
+                (0..buckets)
+                    .map(|b| if b == t * buckets / 20 { 5000 } else { 10 })
+                    .collect()
+            })
+            .collect();
+        run.key_heatmap.reads = (0..20).map(|_| vec![3; buckets]).collect();
+        run.moves.push(MoveJson {
+            at_seconds: 5.0,
+            offline_seconds: 0.5,
+            start: "a<b".into(),
+            end: "c".into(),
+            from: names[0].clone(),
+            to: names[1].clone(),
+            store_bytes: 1 << 20,
+            reason: "balancer: region count cost 0.4 > 0.05".into(),
+        });
+        run.merges.push(MergeJson {
+            at_seconds: 8.0,
+            offline_seconds: 0.2,
+            region_starts: vec!["a".into(), "b".into()],
+            start: "a".into(),
+            end: "c".into(),
+            server: names[1].clone(),
+            store_bytes: 1 << 21,
+            reason: "normalizer: two small regions".into(),
+        });
+        run.events.push(EventJson {
+            at_seconds: 10.0,
+            kind: "add_servers".into(),
+            detail: "1 server joined & <script>alert(1)</script>".into(),
+        });
+    }
+    r
+}

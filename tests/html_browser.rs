@@ -1,0 +1,123 @@
+//! Opens the HTML report in headless Chromium: the page must render its charts (the expected
+//! svg ids with child elements in the live DOM), produce a non-blank screenshot and log no
+//! console errors. Skipped, with a note, when /usr/bin/chromium is absent (.ci/run installs it).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn chromium(profile: &Path, extra: &[&str], url: &str) -> std::process::Output {
+    Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("chromium runs")
+}
+
+/// Console messages Chromium logs with --enable-logging (`CONSOLE(…)`) or uncaught errors.
+fn console_errors(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.contains("Uncaught") || l.contains(":CONSOLE") || l.contains("CONSOLE("))
+        .collect()
+}
+
+#[test]
+fn report_renders_in_headless_chromium() {
+    if !Path::new(CHROMIUM).exists() {
+        eprintln!("note: {CHROMIUM} not found; skipping the headless browser test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let report = common::enriched_report();
+    let page = dir.path().join("report.html");
+    std::fs::write(&page, hbase_emu::report::html::render(&report)).unwrap();
+    let url = format!("file://{}", page.display());
+
+    let shot = dir.path().join("shot.png");
+    let out = chromium(
+        &dir.path().join("profile-shot"),
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1400,3000",
+        ],
+        &url,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "chromium failed: {stderr}");
+    assert!(console_errors(&stderr).is_empty(), "{stderr}");
+    assert_not_blank(&shot);
+
+    let out = chromium(&dir.path().join("profile-dom"), &["--dump-dom"], &url);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "chromium failed: {stderr}");
+    assert!(console_errors(&stderr).is_empty(), "{stderr}");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let mut ids = vec!["cmp-table".to_string()];
+    for i in 0..report.runs.len() {
+        for name in [
+            "regions-per-server",
+            "store-per-server",
+            "write-share",
+            "split-timeline",
+            "key-heatmap",
+            "key-heatmap-reads",
+            "region-sizes",
+        ] {
+            ids.push(format!("gen-{i}-{name}"));
+        }
+    }
+    for id in &ids {
+        let tag = if id == "cmp-table" { "table" } else { "svg" };
+        let open = format!("<{tag} id=\"{id}\"");
+        let at = dom
+            .find(&open)
+            .unwrap_or_else(|| panic!("{id} is not in the rendered DOM"));
+        let close = format!("</{tag}>");
+        let end = dom[at..].find(&close).map(|e| at + e).expect("closed");
+        let body = &dom[at..end];
+        let children = if tag == "svg" {
+            body.matches("<rect").count() + body.matches("<path").count()
+        } else {
+            body.matches("<td").count()
+        };
+        assert!(children > 0, "{id} rendered without child elements");
+    }
+}
+
+/// The screenshot decodes and is not one flat colour.
+fn assert_not_blank(path: &Path) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert!(info.width >= 1000 && info.height >= 1000, "{info:?}");
+    let px = &buf[..info.buffer_size()];
+    let step = info.color_type.samples();
+    let mut distinct = std::collections::BTreeSet::new();
+    let mut dark = 0usize;
+    for p in px.chunks(step) {
+        distinct.insert(p[..3.min(p.len())].to_vec());
+        if p[0] < 128 {
+            dark += 1;
+        }
+    }
+    assert!(distinct.len() > 20, "only {} colours", distinct.len());
+    assert!(dark > 1000, "almost nothing drawn");
+}

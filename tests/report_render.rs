@@ -1,0 +1,151 @@
+//! Renderings of the run report: insta snapshots of text, CSV and JSON for a small scenario, a
+//! JSON round trip, and checks on the self-contained HTML page. Update the snapshots after an
+//! intended change with `cargo insta review` (or `INSTA_UPDATE=always cargo test --test
+//! report_render`).
+
+mod common;
+
+use hbase_emu::report::{csv, html, run::Report};
+
+#[test]
+fn text_report_snapshot() {
+    insta::assert_snapshot!("small_text", common::small_report().to_text());
+}
+
+#[test]
+fn csv_report_snapshot() {
+    let r = common::small_report();
+    let mut all = String::new();
+    for (name, body) in csv::files(&r) {
+        all.push_str(&format!("==> {name} <==\n{body}"));
+    }
+    insta::assert_snapshot!("small_csv", all);
+}
+
+#[test]
+fn json_report_snapshot() {
+    insta::assert_snapshot!("small_json", common::small_report().to_json());
+}
+
+#[test]
+fn json_report_round_trips() {
+    let r = common::enriched_report();
+    let back: Report = serde_json::from_str(&r.to_json()).unwrap();
+    assert_eq!(back, r);
+}
+
+#[test]
+fn text_report_fits_100_columns_and_shows_sparklines() {
+    let text = common::enriched_report().to_text();
+    assert!(text.contains("Regions per server over time"), "{text}");
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
+    }
+    // A report without a timeline (e.g. an older JSON) leaves the sparklines out.
+    let mut bare = common::small_report();
+    for r in &mut bare.runs {
+        r.timeline.clear();
+    }
+    assert!(!bare.to_text().contains("Regions per server over time"));
+    assert!(
+        common::small_report()
+            .to_text()
+            .contains("Regions per server over time"),
+        "the engine fills the timeline"
+    );
+}
+
+/// Every chart id of the page, for a report with all data present.
+pub fn expected_ids(runs: usize) -> Vec<String> {
+    let mut ids = vec!["cmp-table".to_string()];
+    for i in 0..runs {
+        for name in [
+            "regions-per-server",
+            "store-per-server",
+            "write-share",
+            "split-timeline",
+            "key-heatmap",
+            "key-heatmap-reads",
+            "region-sizes",
+        ] {
+            ids.push(format!("gen-{i}-{name}"));
+        }
+    }
+    ids
+}
+
+#[test]
+fn html_has_every_chart_and_no_remote_resources() {
+    let r = common::enriched_report();
+    let page = html::render(&r);
+    for id in expected_ids(r.runs.len()) {
+        assert!(page.contains(&format!("id=\"{id}\"")), "missing {id}");
+    }
+    for id in [
+        "gen-0-largest-regions",
+        "gen-0-moves",
+        "gen-0-merges",
+        "gen-0-events",
+    ] {
+        assert!(page.contains(&format!("id=\"{id}\"")), "missing {id}");
+    }
+    for attr in [
+        "src=\"http",
+        "href=\"http",
+        "src='http",
+        "href='http",
+        "url(http",
+        "@import",
+    ] {
+        assert!(!page.contains(attr), "remote resource: {attr}");
+    }
+    assert!(
+        !page.contains("<script"),
+        "no scripts, and event text is escaped"
+    );
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!page.contains("NaN") && !page.contains("inf\""));
+    assert!(page.len() < 1_000_000, "{} bytes", page.len());
+}
+
+#[test]
+fn html_notes_missing_data_instead_of_empty_charts() {
+    // As an older JSON report without timeline or key heatmap would be.
+    let mut bare = common::small_report();
+    for r in &mut bare.runs {
+        r.timeline.clear();
+        r.key_heatmap = Default::default();
+    }
+    let page = html::render(&bare);
+    assert!(
+        page.contains("<svg id=\"gen-0-regions-per-server\""),
+        "rebuilt from splits"
+    );
+    assert!(page.contains("<p class=\"note\" id=\"gen-0-key-heatmap\">"));
+    assert!(page.contains("<p class=\"note\" id=\"gen-0-store-per-server\">"));
+}
+
+#[test]
+fn html_survives_empty_and_degenerate_reports() {
+    let mut r = common::small_report();
+    let empty = Report {
+        runs: Vec::new(),
+        ..r.clone()
+    };
+    assert!(html::render(&empty).contains("id=\"cmp-table\""));
+    for run in &mut r.runs {
+        run.servers.clear();
+        run.regions.clear();
+        run.hotspots.windows = vec![vec![], vec![f64::NAN]];
+        run.summary.sim_seconds = f64::NAN;
+    }
+    r.scenario.regionservers = 0;
+    r.scenario.max_filesize = 0;
+    let page = html::render(&r);
+    assert!(page.ends_with("</html>\n"));
+    let _ = r.to_text();
+    let _ = csv::files(&r);
+}
