@@ -153,8 +153,10 @@ pub struct RunResult {
     pub windows: Vec<Vec<u64>>,
     /// The split size the settings give a region (max file size before jitter).
     pub max_filesize: u64,
-    /// The cluster every [`WINDOW_NS`], from the first window's end.
+    /// The cluster every `sample_ns`, from the first interval's end.
     pub samples: Vec<Sample>,
+    /// Timeline sample and key-heatmap slice length, ns.
+    pub sample_ns: u64,
     /// Start keys of the key-heatmap buckets (about equal numbers of the workload's rows each).
     pub heat_buckets: Vec<Vec<u8>>,
     /// Real writes per window per heat bucket.
@@ -191,6 +193,13 @@ pub struct Sample {
     pub at_ns: u64,
     /// One per server (servers added later appear from their first sample on).
     pub servers: Vec<ServerSample>,
+}
+
+/// Timeline sample period: about a hundredth of the load at the offered rate, between one
+/// second and one minute (whole seconds), so short runs still get a timeline.
+fn sample_period(payload: u128, rate: u64) -> u64 {
+    let ideal_s = payload / u128::from(rate.max(1));
+    (ideal_s / 100).clamp(1, 60) as u64 * NS_PER_S
 }
 
 /// Buckets of the key heatmap.
@@ -382,7 +391,7 @@ enum Event {
     Chore {
         n: u64,
     },
-    /// Timeline sample, every [`WINDOW_NS`].
+    /// Timeline sample, every `sample_ns`.
     Sample,
 }
 
@@ -479,6 +488,10 @@ struct Engine {
     heat_writes: Vec<Vec<u64>>,
     /// Bucket of the last write (sequential keys stay in one bucket for long runs).
     last_bucket: usize,
+    /// Timeline sample / heat slice length, ns.
+    sample_ns: u64,
+    /// End of the current heat slice, ns.
+    heat_end: u64,
     /// Cluster dynamics (balancer, normalizer, events): see `cluster.rs`.
     dyn_: cluster::Dynamics,
     /// Real rows accepted so far.
@@ -750,6 +763,8 @@ impl Engine {
             heat_buckets: Vec::new(),
             heat_writes: Vec::new(),
             last_bucket: 0,
+            sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s),
+            heat_end: 0,
             dyn_: cluster::Dynamics::new(scenario),
             rows_written: 0,
             work: 0,
@@ -780,7 +795,7 @@ impl Engine {
             .max(1)
             .saturating_mul(NS_PER_MS);
         e.schedule(period, Event::Chore { n: 1 });
-        e.schedule(WINDOW_NS, Event::Sample);
+        e.schedule(e.sample_ns, Event::Sample);
         e.start_dynamics();
         e
     }
@@ -1010,14 +1025,18 @@ impl Engine {
         }
         while self.now >= self.window_end {
             self.windows.push(vec![0; self.servers.len()]);
-            self.heat_writes
-                .push(vec![0; self.heat_buckets.len().max(1)]);
             self.window_end += WINDOW_NS;
         }
         let last = self.windows.len() - 1;
         self.windows[last][server] += weight;
+        while self.now >= self.heat_end {
+            self.heat_writes
+                .push(vec![0; self.heat_buckets.len().max(1)]);
+            self.heat_end += self.sample_ns;
+        }
         let b = self.heat_bucket(key);
-        self.heat_writes[last][b] += weight;
+        let slice = self.heat_writes.len() - 1;
+        self.heat_writes[slice][b] += weight;
         if over_flush {
             self.request_flush(region, FlushWhy::Size);
         }
@@ -1915,14 +1934,14 @@ impl Engine {
         }
         self.samples.push(Sample {
             // The scheduled time (events are handled when the client clock passes them).
-            at_ns: (self.samples.len() as u64 + 1) * WINDOW_NS,
+            at_ns: (self.samples.len() as u64 + 1) * self.sample_ns,
             servers,
         });
         self.track_hosting();
         self.keep_draining();
         self.record_loads();
         if self.keep_periodic() {
-            self.schedule(WINDOW_NS, Event::Sample);
+            self.schedule(self.sample_ns, Event::Sample);
         }
     }
 
@@ -1977,6 +1996,7 @@ impl Engine {
             windows: self.windows,
             max_filesize: cfg.settings.max_filesize,
             samples: self.samples,
+            sample_ns: self.sample_ns,
             heat_buckets: self.heat_buckets,
             heat_writes: self.heat_writes,
             heat_reads: self.heat_reads,

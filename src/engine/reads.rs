@@ -7,7 +7,7 @@
 //! emulated row standing for that id is routed.
 
 use super::scale::Sampling;
-use super::{Engine, NS_PER_S, WINDOW_NS};
+use super::{Engine, NS_PER_S};
 use crate::keygen::Generator;
 use crate::keygen::distribution::{SCRAMBLED_ZETAN, Zipf};
 use crate::keygen::rng::{splitmix64, unit};
@@ -213,7 +213,7 @@ impl Engine {
             r.read_requests += n;
             let server = r.server;
             self.servers[server].read_requests += n;
-            let w = (at / WINDOW_NS) as usize;
+            let w = (at / self.sample_ns) as usize;
             if self.heat_reads.len() <= w {
                 self.heat_reads
                     .resize(w + 1, vec![0; self.heat_buckets.len().max(1)]);

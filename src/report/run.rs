@@ -628,7 +628,7 @@ fn run_json(r: &RunResult) -> RunJson {
             windows,
             hottest_regions,
         },
-        timeline_interval_seconds: secs(WINDOW_NS * timeline_step(r.samples.len())),
+        timeline_interval_seconds: secs(r.sample_ns * timeline_step(r.samples.len())),
         timeline: timeline(r),
         key_heatmap: heatmap(r),
         moves: d
@@ -787,7 +787,7 @@ fn heatmap(r: &RunResult) -> HeatmapJson {
         }
     }
     HeatmapJson {
-        interval_seconds: secs(WINDOW_NS * step as u64),
+        interval_seconds: secs(r.sample_ns * step as u64),
         buckets: r.heat_buckets.iter().map(|k| to_string_binary(k)).collect(),
         writes,
         reads,
