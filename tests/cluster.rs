@@ -1,0 +1,319 @@
+//! Cluster dynamics end to end: the binary runs scenarios with balancers, failures, new servers,
+//! the normalizer and reads, and the JSON report is checked against what HBase operators see.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run_json(scenario: &Path, extra: &[&str]) -> Value {
+    let out = Command::cargo_bin("hbase-emu")
+        .expect("binary")
+        .arg("run")
+        .arg(scenario)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON report")
+}
+
+fn write_scenario(dir: &Path, body: &str) -> PathBuf {
+    let p = dir.join("s.toml");
+    std::fs::write(&p, body).expect("write scenario");
+    p
+}
+
+/// Sequential keys into one region on 5 servers; small regions so that many splits happen,
+/// and a one-minute balancer period so that the balancer runs several times.
+fn sequential(balancer: &str) -> String {
+    format!(
+        "name = \"sequential, balancer {balancer}\"\nseed = 11\n\
+         [cluster]\nregionservers = 5\nheap = \"8GB\"\n\
+         [hbase]\n\"hbase.balancer.period\" = \"60000\"\n\"hbase.master.loadbalancer.class\" = \"{balancer}\"\n\
+         [table]\nmax_filesize = \"256MB\"\nmemstore_flushsize = \"32MB\"\n\
+         [workload]\ndata = \"12GB\"\nrow = {{ value = \"1KB\" }}\nrate = \"50MB/s\"\n\
+         [[generator]]\nname = \"sequential\"\nkind = \"sequential\"\n"
+    )
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a u64: {v}"))
+}
+
+/// Regions per server at each timeline sample (sample i ends at (i + 1) × interval).
+fn regions_over_time(run: &Value) -> Vec<Vec<u64>> {
+    let tl = run["timeline"].as_array().expect("timeline");
+    let mut by_time: Vec<(f64, Vec<u64>)> = Vec::new();
+    for s in tl {
+        let t = s["at_seconds"].as_f64().expect("time");
+        if by_time.last().is_none_or(|(lt, _)| *lt != t) {
+            by_time.push((t, Vec::new()));
+        }
+        by_time.last_mut().expect("pushed").1.push(u(&s["regions"]));
+    }
+    by_time.into_iter().map(|(_, v)| v).collect()
+}
+
+fn spread(counts: &[u64]) -> u64 {
+    counts.iter().max().copied().unwrap_or(0) - counts.iter().min().copied().unwrap_or(0)
+}
+
+// Daughters open on the parent's server (AssignmentManagerUtil.createAssignProceduresForSplitDaughters),
+// so sequential keys pile regions on one server; StochasticLoadBalancer (every hbase.balancer.period)
+// spreads them, and the report says which rule moved them.
+#[test]
+fn sequential_daughters_pile_up_and_the_default_balancer_spreads_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = write_scenario(dir.path(), &sequential("StochasticLoadBalancer"));
+    let v = run_json(&p, &[]);
+    let run = &v["runs"][0];
+    assert!(u(&run["summary"]["splits"]) >= 30, "many splits");
+    let moves = run["moves"].as_array().expect("moves");
+    assert!(!moves.is_empty(), "the balancer moved regions");
+    // Until the first move every region sits on one server.
+    let first_move = moves[0]["at_seconds"].as_f64().expect("time");
+    let interval = run["timeline_interval_seconds"].as_f64().expect("interval");
+    let before = (first_move / interval).floor() as usize;
+    let over_time = regions_over_time(run);
+    let piled = &over_time[before.saturating_sub(1)];
+    assert_eq!(piled.iter().filter(|&&c| c > 0).count(), 1, "{piled:?}");
+    assert!(piled.iter().sum::<u64>() >= 4, "{piled:?}");
+    assert!(moves.iter().all(|m| {
+        m["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("StochasticLoadBalancer")
+    }));
+    let bal = &run["balance"];
+    assert!(u(&bal["balancer_moves"]) > 0);
+    assert!(u(&bal["balancer_runs"]) > 0);
+    // At the end every server hosts regions and no server holds most of them (daughters keep
+    // piling on the hot server between balancer runs, so it still holds the most).
+    assert!(bal["all_servers_hosting_seconds"].as_f64().is_some());
+    let end = over_time.last().expect("samples");
+    let total: u64 = end.iter().sum();
+    assert!(end.iter().all(|&c| c > 0), "{end:?}");
+    assert!(
+        end.iter().max().copied().unwrap_or(0) * 2 < total,
+        "no server holds half of the regions: {end:?}"
+    );
+    assert!(spread(end) < u(&bal["max_spread_over_time"]) || spread(end) <= 2);
+}
+
+// The same load with the balancer switched off (balance_switch false): every region stays where
+// its parent was.
+#[test]
+fn with_the_balancer_off_sequential_daughters_stay_piled() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = write_scenario(dir.path(), &sequential("off"));
+    let v = run_json(&p, &[]);
+    let run = &v["runs"][0];
+    assert!(run["moves"].as_array().expect("moves").is_empty());
+    let servers = run["servers"].as_array().expect("servers");
+    let hosting: Vec<&Value> = servers.iter().filter(|s| u(&s["regions"]) > 0).collect();
+    assert_eq!(hosting.len(), 1, "all regions on one server");
+    assert_eq!(
+        u(&hosting[0]["regions"]),
+        u(&run["summary"]["regions_final"])
+    );
+    assert_eq!(run["balance"]["balancer"], "off");
+    assert!(run["balance"]["all_servers_hosting_seconds"].is_null());
+}
+
+// ServerCrashProcedure: one of 10 servers dies mid-load; its regions reopen elsewhere after
+// detection + WAL replay, unflushed edits are replayed, and no row is lost.
+#[test]
+fn killing_one_of_ten_servers_loses_no_row() {
+    let v = run_json(&root().join("scenarios/node-failure.toml"), &[]);
+    let run = &v["runs"][0];
+    let rows: u64 = run["regions"]
+        .as_array()
+        .expect("regions")
+        .iter()
+        .map(|r| u(&r["rows"]))
+        .sum();
+    assert_eq!(rows, u(&run["summary"]["rows"]), "no row lost");
+    let servers = run["servers"].as_array().expect("servers");
+    let dead: Vec<&Value> = servers.iter().filter(|s| s["online"] == false).collect();
+    assert_eq!(dead.len(), 1);
+    assert_eq!(u(&dead[0]["regions"]), 0);
+    let name = dead[0]["name"].as_str().expect("name");
+    let recovered: Vec<&Value> = run["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter(|m| m["from"] == name && m["reason"].as_str().unwrap_or("").contains("died"))
+        .collect();
+    assert!(!recovered.is_empty());
+    let targets: std::collections::BTreeSet<&str> =
+        recovered.iter().filter_map(|m| m["to"].as_str()).collect();
+    assert!(
+        targets.len() > 1,
+        "absorbed by several servers: {targets:?}"
+    );
+    assert!(!targets.contains(name));
+    let kinds: Vec<&str> = run["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"kill") && kinds.contains(&"recovered"),
+        "{kinds:?}"
+    );
+}
+
+// New servers start empty; the balancer's idle-server rule fills them, and the load ends
+// balanced within the slop.
+#[test]
+fn servers_added_mid_load_end_balanced() {
+    let v = run_json(&root().join("scenarios/scale-out.toml"), &[]);
+    let run = &v["runs"][0];
+    let servers = run["servers"].as_array().expect("servers");
+    assert_eq!(servers.len(), 10);
+    let counts: Vec<u64> = servers.iter().map(|s| u(&s["regions"])).collect();
+    let total: u64 = counts.iter().sum();
+    let avg = total as f64 / 10.0;
+    // BaseLoadBalancer's sloppy check with hbase.regions.slop = 0.2.
+    let (floor, ceil) = ((avg * 0.8).floor() as u64, (avg * 1.2).ceil() as u64);
+    assert!(
+        counts.iter().all(|&c| c >= floor && c <= ceil),
+        "{counts:?} within [{floor}, {ceil}]"
+    );
+    let joined = run["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["kind"] == "add_servers")
+        .expect("add_servers event");
+    let t = joined["at_seconds"].as_f64().expect("time");
+    assert!(
+        run["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .any(|m| m["at_seconds"].as_f64().unwrap_or(0.0) > t),
+        "regions moved to the new servers"
+    );
+}
+
+// Normalizer: big regions are split and runs of tiny neighbours merged (SimpleRegionNormalizer).
+#[test]
+fn the_normalizer_splits_and_merges() {
+    let v = run_json(&root().join("scenarios/normalizer.toml"), &[]);
+    let run = &v["runs"][0];
+    let merges = run["merges"].as_array().expect("merges");
+    assert!(!merges.is_empty(), "tiny regions merged");
+    assert!(
+        run["splits"]
+            .as_array()
+            .expect("splits")
+            .iter()
+            .any(|s| s["reason"].as_str().unwrap_or("").starts_with("normalizer"))
+    );
+    let rows: u64 = run["regions"]
+        .as_array()
+        .expect("regions")
+        .iter()
+        .map(|r| u(&r["rows"]))
+        .sum();
+    assert_eq!(rows, u(&run["summary"]["rows"]), "merges lose no row");
+}
+
+// Zipfian gets over sequentially written keys: reads are counted per region and server, and the
+// key heatmap has a read layer.
+#[test]
+fn reads_show_per_server_and_in_the_heatmap() {
+    let v = run_json(&root().join("scenarios/read-hotspot.toml"), &[]);
+    let run = &v["runs"][0];
+    let reads: u64 = run["servers"]
+        .as_array()
+        .expect("servers")
+        .iter()
+        .map(|s| u(&s["read_requests"]))
+        .sum();
+    assert!(reads > 0);
+    let region_reads: u64 = run["regions"]
+        .as_array()
+        .expect("regions")
+        .iter()
+        .map(|r| u(&r["read_requests"]))
+        .sum();
+    assert!(
+        region_reads <= reads,
+        "moved/split regions took some reads with them"
+    );
+    let heat: u64 = run["key_heatmap"]["reads"]
+        .as_array()
+        .expect("reads layer")
+        .iter()
+        .flat_map(|row| row.as_array().expect("row").iter().map(u))
+        .sum();
+    assert_eq!(heat, reads, "every read lands in a key bucket");
+}
+
+// Same scenario + seed ⇒ byte-identical report whatever the thread count, with events, the
+// balancer, the normalizer and reads all on.
+#[test]
+fn every_feature_on_is_deterministic_across_thread_counts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let body = "name = \"everything\"\nseed = 3\n\
+        [cluster]\nregionservers = 4\nheap = \"8GB\"\n\
+        [hbase]\n\"hbase.balancer.period\" = \"30000\"\n\"hbase.normalizer.period\" = \"30000\"\n\
+        \"hbase.normalizer.merge.min_region_age.days\" = \"0\"\n\
+        [table]\nmax_filesize = \"256MB\"\nmemstore_flushsize = \"32MB\"\nnormalization_enabled = true\n\
+        [table.presplit]\nalgorithm = \"hex\"\nregions = 8\n\
+        [workload]\ndata = \"6GB\"\nrow = { value = \"1KB\" }\nrate = \"40MB/s\"\n\
+        [workload.reads]\ngets_per_s = 2000\nscans_per_s = 20\ndistribution = \"latest\"\n\
+        [[generator]]\nname = \"hashed\"\nkind = \"md5-prefix\"\nhex_chars = 8\n\
+        [[generator]]\nname = \"sequential\"\nkind = \"sequential\"\n\
+        [[event]]\nat_fraction = 0.3\nadd_servers = 2\n\
+        [[event]]\nat_fraction = 0.5\nkill = \"rs02\"\n\
+        [[event]]\nat_fraction = 0.6\nset = { \"hbase.hregion.max.filesize\" = \"512MB\" }\n\
+        [[event]]\nat_fraction = 0.7\ndecommission = \"rs03\"\n\
+        [[event]]\nat_fraction = 0.8\nphase = { rate = \"20MB/s\", gets_per_s = 500 }\n";
+    let p = write_scenario(dir.path(), body);
+    let out = |threads: &str| {
+        Command::cargo_bin("hbase-emu")
+            .expect("binary")
+            .arg("run")
+            .arg(&p)
+            .args(["--format", "json", "--threads", threads])
+            .output()
+            .expect("runs")
+    };
+    let a = out("1");
+    let b = out("3");
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert!(a.stdout == b.stdout, "1 and 3 threads differ");
+    let v: Value = serde_json::from_slice(&a.stdout).expect("JSON");
+    for run in v["runs"].as_array().expect("runs") {
+        let kinds: Vec<&str> = run["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .filter_map(|e| e["kind"].as_str())
+            .collect();
+        for k in ["add_servers", "kill", "set", "decommission", "phase"] {
+            assert!(kinds.contains(&k), "{k} in {kinds:?}");
+        }
+        let rows: u64 = run["regions"]
+            .as_array()
+            .expect("regions")
+            .iter()
+            .map(|r| u(&r["rows"]))
+            .sum();
+        assert_eq!(rows, u(&run["summary"]["rows"]));
+    }
+}
