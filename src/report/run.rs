@@ -137,9 +137,10 @@ pub struct SummaryJson {
     pub write_amplification: f64,
     /// Client seconds waiting on RegionTooBusy / global memstore blocking.
     pub blocked_seconds: f64,
-    /// Seconds split parents were offline (sum over splits).
+    /// Seconds regions were offline, summed over splits, merges, moves and recoveries.
     pub offline_seconds: f64,
-    /// Client seconds waiting on an offline (splitting) region.
+    /// Client seconds waiting on an offline region (split, merge, move, or a dead server's region
+    /// before its reassignment).
     pub offline_wait_seconds: f64,
     /// Client seconds waiting on RegionServer write bandwidth.
     pub throttled_seconds: f64,
@@ -935,7 +936,7 @@ fn run_text(o: &mut String, run: &RunJson) {
         thousands(run.emulated_rows as u128)
     ));
     o.push_str(&format!(
-        "  ingest {} (settled {}); blocked {}, waiting on splits {}, throttled by server bandwidth {}\n",
+        "  ingest {} (settled {}); blocked {}, waiting on offline regions {}, throttled by server bandwidth {}\n",
         format_duration_ms((s.sim_seconds * 1000.0) as u64),
         format_duration_ms((s.settle_seconds * 1000.0) as u64),
         format_duration_ms((s.blocked_seconds * 1000.0) as u64),
@@ -943,7 +944,7 @@ fn run_text(o: &mut String, run: &RunJson) {
         format_duration_ms((s.throttled_seconds * 1000.0) as u64),
     ));
     o.push_str(&format!(
-        "  regions {} → {} ({} splits, parents offline {} in all)\n",
+        "  regions {} → {} ({} splits; regions offline {} in all)\n",
         s.regions_initial,
         s.regions_final,
         s.splits,
@@ -975,6 +976,41 @@ fn run_text(o: &mut String, run: &RunJson) {
         h.window_seconds,
         h.time_over_twice_fair_share * 100.0
     ));
+    let b = &run.balance;
+    if !b.balancer.is_empty() {
+        o.push_str(&format!(
+            "  balance: {} ran {} time(s) and moved {} region(s); regions per server at the end {}..{} (mean {:.1}); {}; {} moves, {} merges in all\n",
+            b.balancer,
+            b.balancer_runs,
+            b.balancer_moves,
+            b.min_regions_per_server,
+            b.max_regions_per_server,
+            b.mean_regions_per_server,
+            match b.all_servers_hosting_seconds {
+                Some(t) => format!(
+                    "every server hosted a region after {}",
+                    format_duration_ms((t * 1000.0) as u64)
+                ),
+                None => "some server never hosted a region".to_string(),
+            },
+            run.moves.len(),
+            run.merges.len()
+        ));
+    }
+    let reads: u64 = run.servers.iter().map(|x| x.read_requests).sum();
+    if reads > 0 {
+        let top = run.servers.iter().max_by(|a, b| {
+            a.read_share
+                .total_cmp(&b.read_share)
+                .then(b.name.cmp(&a.name))
+        });
+        o.push_str(&format!(
+            "  reads: {} read requests; busiest server {} with {:.1}% of them\n",
+            thousands(reads as u128),
+            top.map_or("-", |t| t.name.as_str()),
+            top.map_or(0.0, |t| t.read_share * 100.0)
+        ));
+    }
     o.push_str(&crate::report::sparkline::regions_block(run));
     o.push_str("\n  RegionServers\n");
     let mut t = table(&[
@@ -985,18 +1021,24 @@ fn run_text(o: &mut String, run: &RunJson) {
         "share",
         "memstore peak",
         "blocked",
+        "reads",
     ]);
     fit(&mut t);
-    align_right(&mut t, &[1, 2, 3, 4, 5, 6]);
+    align_right(&mut t, &[1, 2, 3, 4, 5, 6, 7]);
     for sv in &run.servers {
         t.add_row(vec![
-            sv.name.clone(),
+            if sv.online {
+                sv.name.clone()
+            } else {
+                format!("{} (gone)", sv.name)
+            },
             sv.regions.to_string(),
             format_bytes(sv.store_bytes),
             thousands(sv.write_requests as u128),
             format!("{:.1}%", sv.write_share * 100.0),
             format_bytes(sv.memstore_peak_bytes),
             format_duration_ms((sv.blocked_seconds * 1000.0) as u64),
+            thousands(sv.read_requests as u128),
         ]);
     }
     o.push_str(&t.to_string());
@@ -1066,5 +1108,63 @@ fn run_text(o: &mut String, run: &RunJson) {
                 run.splits.len() - TEXT_ROWS
             ));
         }
+    }
+    if !run.events.is_empty() {
+        o.push_str("\n  Cluster events\n");
+        let mut t = table(&["at", "kind", "what happened"]);
+        fit(&mut t);
+        for e in run.events.iter().take(TEXT_ROWS) {
+            t.add_row(vec![
+                format_duration_ms((e.at_seconds * 1000.0) as u64),
+                e.kind.clone(),
+                e.detail.clone(),
+            ]);
+        }
+        o.push_str(&t.to_string());
+        o.push('\n');
+        if run.events.len() > TEXT_ROWS {
+            o.push_str(&format!(
+                "  … {} more events\n",
+                run.events.len() - TEXT_ROWS
+            ));
+        }
+    }
+    if !run.moves.is_empty() {
+        o.push_str("\n  Region moves (why: the rule and its numbers are in the JSON report)\n");
+        let mut t = table(&["at", "offline", "region start", "from", "to", "store size"]);
+        fit(&mut t);
+        align_right(&mut t, &[1, 5]);
+        for m in run.moves.iter().take(TEXT_ROWS) {
+            t.add_row(vec![
+                format_duration_ms((m.at_seconds * 1000.0) as u64),
+                format_duration_ms((m.offline_seconds * 1000.0) as u64),
+                m.start.clone(),
+                m.from.clone(),
+                m.to.clone(),
+                format_bytes(m.store_bytes),
+            ]);
+        }
+        o.push_str(&t.to_string());
+        o.push('\n');
+        if run.moves.len() > TEXT_ROWS {
+            o.push_str(&format!("  … {} more moves\n", run.moves.len() - TEXT_ROWS));
+        }
+    }
+    if !run.merges.is_empty() {
+        o.push_str("\n  Merges\n");
+        let mut t = table(&["at", "regions", "merged range", "server", "store size"]);
+        fit(&mut t);
+        align_right(&mut t, &[1, 4]);
+        for m in run.merges.iter().take(TEXT_ROWS) {
+            t.add_row(vec![
+                format_duration_ms((m.at_seconds * 1000.0) as u64),
+                m.region_starts.len().to_string(),
+                format!("[{}, {})", m.start, m.end),
+                m.server.clone(),
+                format_bytes(m.store_bytes),
+            ]);
+        }
+        o.push_str(&t.to_string());
+        o.push('\n');
     }
 }
