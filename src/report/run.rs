@@ -137,9 +137,9 @@ pub struct SummaryJson {
     pub write_amplification: f64,
     /// Client seconds waiting on RegionTooBusy / global memstore blocking.
     pub blocked_seconds: f64,
-    /// Seconds split parents were offline (sum over splits).
+    /// Seconds regions were offline, summed over splits, moves, merges and crash recoveries.
     pub offline_seconds: f64,
-    /// Client seconds waiting on an offline (splitting) region.
+    /// Client seconds waiting on a region that was not open (split, move, merge, dead server).
     pub offline_wait_seconds: f64,
     /// Client seconds waiting on RegionServer write bandwidth.
     pub throttled_seconds: f64,
@@ -204,7 +204,8 @@ pub struct TimelineSampleJson {
     pub read_requests_per_s: f64,
     /// Time writes to this server were blocked during the interval, seconds.
     pub blocked_seconds: f64,
-    /// False once the server has died or left (and before it joined).
+    /// Meant to be false once the server has died or left; the engine's samples currently
+    /// always record `true` (servers that have not joined yet have no entry).
     pub online: bool,
 }
 
@@ -225,9 +226,10 @@ pub struct HeatmapJson {
 /// A region move.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MoveJson {
-    /// Time the move started (close), seconds.
+    /// Time the move started (close; for a crash recovery, the reassignment), seconds.
     pub at_seconds: f64,
-    /// Time the region was offline (close flush + transition, or detection + replay), seconds.
+    /// Time the region was offline, seconds: close flush + transition; for a crash recovery the
+    /// recovered-edits flush + transition from `at_seconds` (detection and WAL replay came before).
     pub offline_seconds: f64,
     /// Region start key.
     pub start: String,
