@@ -431,8 +431,8 @@ impl Engine {
         }
     }
 
-    /// Every sample (a simulated minute, the master's status period): the balancer's load
-    /// history gets a sample.
+    /// Every timeline sample (`sample_ns`: 1 s to 1 min depending on the load, not HBase's fixed
+    /// 60 s `hbase.balancer.statusPeriod`): the balancer's load history gets a sample.
     pub(super) fn record_loads(&mut self) {
         if self.dyn_.balancer.is_none() {
             return;

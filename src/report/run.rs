@@ -205,7 +205,8 @@ pub struct TimelineSampleJson {
     pub read_requests_per_s: f64,
     /// Time writes to this server were blocked during the interval, seconds.
     pub blocked_seconds: f64,
-    /// False once the server has died or left (and before it joined).
+    /// Meant to be false once the server has died or left; the engine's samples currently
+    /// always record `true` (servers that have not joined yet have no entry).
     pub online: bool,
 }
 
@@ -226,9 +227,10 @@ pub struct HeatmapJson {
 /// A region move.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MoveJson {
-    /// Time the move started (close), seconds.
+    /// Time the move started (close; for a crash recovery, the reassignment), seconds.
     pub at_seconds: f64,
-    /// Time the region was offline (close flush + transition, or detection + replay), seconds.
+    /// Time the region was offline, seconds: close flush + transition; for a crash recovery the
+    /// recovered-edits flush + transition from `at_seconds` (detection and WAL replay came before).
     pub offline_seconds: f64,
     /// Region start key.
     pub start: String,

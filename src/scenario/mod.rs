@@ -246,7 +246,8 @@ pub struct Reads {
     pub gets_per_s: f64,
     /// Scans per second offered, cluster-wide (real units).
     pub scans_per_s: f64,
-    /// Rows one scan reads (it may cross into the next regions).
+    /// Rows one scan reads (all counted on the region of its first row; the engine does not
+    /// cross into the next regions).
     pub scan_rows: u64,
     /// Which written row a read picks.
     pub distribution: ReadDistribution,
@@ -257,7 +258,9 @@ pub struct Reads {
 pub enum ReadDistribution {
     /// Every written row equally likely.
     Uniform,
-    /// Zipfian over row ids (YCSB's scrambled = false; constant `theta`, YCSB 0.99): low ids hot.
+    /// YCSB's scrambled Zipfian (`ScrambledZipfianGenerator`, constant `theta`, YCSB 0.99): a
+    /// Zipfian rank over 10^10 items hashed with FNV-1a onto the written rows, so the hot rows are
+    /// scattered over the ids (not the lowest ids).
     Zipfian {
         /// Zipfian constant.
         theta: f64,
