@@ -878,7 +878,7 @@ mod tests {
 
     fn sample_of(keys: Vec<Vec<u8>>) -> Sample {
         let n = keys.len() as u64;
-        Sample::collect(&Keys(keys), (0, n), n).unwrap()
+        Sample::collect_with(&Keys(keys), (0, n), n, None).unwrap()
     }
 
     fn sizing(data: u128, servers: u64, policy: SplitPolicy) -> SizingInput {

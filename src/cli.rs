@@ -268,7 +268,12 @@ pub fn write_output(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), 
     // Errors name the output path, never the hidden temporary file next to it.
     let fail =
         |e: std::io::Error| InputError::new(format!("cannot write output: {e}")).in_file(path);
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    // A report is meant to be shared: rw-r--r-- (as a plain create would give under the usual
+    // umask), not the temporary file's private 0600.
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
+        .tempfile_in(dir)
+        .map_err(fail)?;
     tmp.write_all(bytes).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;

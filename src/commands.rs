@@ -495,6 +495,7 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 (s.workload.first_id, s.workload.rows),
                 args.samples,
                 args.regions,
+                Some(s.seed),
             )
             .map_err(|e| {
                 let flag = match e.field.as_deref() {

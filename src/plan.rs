@@ -100,6 +100,7 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
                 (w.first_id, w.rows),
                 *samples,
                 *regions,
+                Some(scenario.seed),
             )
             .map_err(|e| locate(scenario, e))?;
             let how = format!(

@@ -141,8 +141,8 @@ pub(super) struct Dynamics {
     run_seq: u64,
     detection_ns: u64,
     wal_bw: u64,
-    /// Regions of each dead server waiting for reassignment.
-    recovering: Vec<(usize, Vec<usize>)>,
+    /// Regions of each dead server waiting for reassignment, with the time it died.
+    recovering: Vec<(usize, u64, Vec<usize>)>,
     /// Scenario line of each draining server's decommission event.
     drain_lines: std::collections::BTreeMap<usize, usize>,
     out: DynamicsResult,
@@ -498,32 +498,42 @@ impl Engine {
     /// run's interval mark (`balanceThrottling`), until the cutoff (`hbase.balancer.max.balancing`).
     pub(super) fn balance_next(&mut self, id: u64) {
         loop {
+            // balanceThrottling: no new move while max(1, ⌊regions × maxRitPercent⌋) regions are
+            // in transition; HMaster looks again every 100 ms.
+            let max_rit = ((self.routing.len() as f64 * self.cfg.settings.max_rit_percent).floor()
+                as usize)
+                .max(1);
+            let rit_full = self.regions_in_transition() >= max_rit;
+            let now = self.now;
             let Some(run) = self.dyn_.run.as_mut() else {
                 return;
             };
             if run.id != id {
                 return;
             }
-            if run.in_flight.is_some()
-                && self.now < run.start_ns + run.issued as u64 * run.interval_ns
-            {
+            if run.in_flight.is_some() && now < run.start_ns + run.issued as u64 * run.interval_ns {
                 return;
             }
-            if run.issued > 0 && self.now > run.cutoff_ns {
+            if run.issued > 0 && now > run.cutoff_ns {
                 self.dyn_.run = None;
                 return;
             }
-            let Some(m) = run.moves.pop_front() else {
+            if run.moves.is_empty() {
                 if run.in_flight.is_none() {
                     self.dyn_.run = None;
                 }
                 return;
-            };
+            }
+            if rit_full {
+                self.schedule(100 * NS_PER_MS, Event::BalanceNext { run: id });
+                return;
+            }
+            let m = run.moves.pop_front().expect("not empty");
             run.issued += 1;
             let mark = run.start_ns + run.issued as u64 * run.interval_ns;
+            let reason = run.reason.clone();
             let ok = self.regions[m.region].server == m.from
                 && self.servers.get(m.to).is_some_and(Server::accepts_regions);
-            let reason = run.reason.clone();
             let record = if ok {
                 self.start_move(m.region, m.to, reason)
             } else {
@@ -919,6 +929,8 @@ impl Engine {
             self.regions[r].stores[st].compacting = false;
         }
         for &id in &ids {
+            // Compactions die with the server; the recovered region asks again on open.
+            self.abort_compactions(id);
             self.regions[id].state = RegionState::Moving;
             self.regions[id].flush_queued = false;
         }
@@ -928,7 +940,7 @@ impl Engine {
         for &id in &ids {
             self.note(id, format!("offline: {name} died (scenario line {line})"));
         }
-        self.dyn_.recovering.push((s, ids.clone()));
+        self.dyn_.recovering.push((s, self.now, ids.clone()));
         self.record_event(
             "kill",
             format!(
@@ -945,21 +957,21 @@ impl Engine {
     /// `ServerCrashProcedure`: the dead server's regions are assigned round-robin over the
     /// live servers; each replays its recovered edits and flushes them on open.
     pub(super) fn recover(&mut self, s: usize) {
-        let Some(pos) = self.dyn_.recovering.iter().position(|(d, _)| *d == s) else {
+        let Some(pos) = self.dyn_.recovering.iter().position(|(d, _, _)| *d == s) else {
             return;
         };
-        let (_, ids) = self.dyn_.recovering.remove(pos);
+        let (_, died, ids) = self.dyn_.recovering.remove(pos);
         let targets = self.round_robin_live(ids.len(), 0xC2A5 ^ s as u64);
         if targets.is_empty() {
             return;
         }
         let name = self.name(s);
-        let detected = self.now;
         for (&id, &to) in ids.iter().zip(&targets) {
             // Recovered edits are flushed when the region opens (HRegion.replayRecoveredEditsIfAny).
             let data = self.close_flush(id);
             let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
-            self.stats.offline_ns += duration;
+            // Offline from the crash: detection, WAL split and replay, then the open.
+            self.stats.offline_ns += self.now - died + duration;
             let r = &self.regions[id];
             let record = self.dyn_.out.moves.len();
             let reason = format!(
@@ -967,8 +979,8 @@ impl Engine {
                 format_bytes(data)
             );
             self.dyn_.out.moves.push(MoveRecord {
-                at_ns: detected,
-                done_ns: detected + duration,
+                at_ns: died,
+                done_ns: self.now + duration,
                 start: r.start.clone(),
                 end: r.end.clone(),
                 from: s,
@@ -1000,19 +1012,25 @@ impl Engine {
     /// change), split policies of open regions re-created (as a table alter reopens regions),
     /// the balancer rebuilt if its class changed, the normalizer started if it was enabled.
     fn apply_settings(&mut self, settings: crate::config::Settings) {
-        let class_changed = settings.balancer != self.cfg.settings.balancer;
         self.cfg.compaction = CompactionConfig::from_settings(&settings);
+        // Global memstore limits follow the new fractions (the heap is the scenario's).
+        let heap = self.cfg.heap_bytes;
+        self.cfg.global_high = settings
+            .global_memstore_bytes
+            .unwrap_or((heap as f64 * settings.global_memstore_fraction as f64) as u64);
+        self.cfg.global_low =
+            (self.cfg.global_high as f64 * settings.global_memstore_lower_limit as f64) as u64;
         self.cfg.settings = settings;
         for (_, id) in self.routing.clone() {
             if self.regions[id].state == RegionState::Open {
                 self.regions[id].policy = self.new_policy(id);
             }
         }
-        if class_changed {
-            self.dyn_.balancer = balancer::build(&self.cfg.settings, self.cfg.seed);
-            self.dyn_.balancer_name = balancer_name(&self.cfg.settings);
-            self.dyn_.run = None;
-        }
+        // The balancer reads its parameters when it is built (as HMaster does on a config
+        // change): rebuild it; a stochastic balancer's load history starts afresh.
+        self.dyn_.balancer = balancer::build(&self.cfg.settings, self.cfg.seed);
+        self.dyn_.balancer_name = balancer_name(&self.cfg.settings);
+        self.dyn_.run = None;
         self.schedule_chores();
     }
 

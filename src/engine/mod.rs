@@ -452,6 +452,8 @@ struct Config {
     transition_ns: u64,
     global_high: u64,
     global_low: u64,
+    /// RegionServer JVM heap, bytes.
+    heap_bytes: u64,
     seed: u64,
     scale: u64,
 }
@@ -733,6 +735,7 @@ impl Engine {
                 .saturating_mul(NS_PER_MS),
             global_high,
             global_low,
+            heap_bytes: heap,
             seed: scenario.seed,
             scale,
         };
@@ -1922,7 +1925,7 @@ impl Engine {
                 blocked_ns: s.blocked_ns,
                 writes: s.write_requests,
                 reads: s.read_requests,
-                online: true,
+                online: s.accepts_regions(),
                 ..ServerSample::default()
             })
             .collect();
@@ -1939,7 +1942,11 @@ impl Engine {
         });
         self.track_hosting();
         self.keep_draining();
-        self.record_loads();
+        // The master's cluster metrics (the balancer's load history) every simulated minute.
+        let at = self.samples.last().map_or(0, |x| x.at_ns);
+        if at / WINDOW_NS != at.saturating_sub(self.sample_ns) / WINDOW_NS {
+            self.record_loads();
+        }
         if self.keep_periodic() {
             self.schedule(self.sample_ns, Event::Sample);
         }

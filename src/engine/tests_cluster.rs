@@ -74,10 +74,12 @@ fn killing_a_server_loses_no_row_and_the_others_absorb_its_regions() {
         .iter()
         .find(|e| e.kind == "kill")
         .expect("kill event");
+    // Offline from the crash (at_ns) until after detection + replay (done_ns).
+    assert!(recovered.iter().all(|m| m.at_ns == kill.at_ns));
     assert!(
         recovered
             .iter()
-            .all(|m| m.at_ns >= kill.at_ns + 90_000_000_000)
+            .all(|m| m.done_ns >= kill.at_ns + 90_000_000_000)
     );
     let mut hosts: Vec<usize> = recovered.iter().map(|m| m.to).collect();
     hosts.sort_unstable();

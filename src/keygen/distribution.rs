@@ -188,10 +188,11 @@ impl Draw {
             }
             Draw::ZipfianOrdered { zipf } => zipf.sample(rng::unit(word())),
             Draw::Latest { zipf, first_id } => {
+                // Saturating: the last id (u64::MAX) must not wrap the count to 0.
                 let written = if id >= first_id {
-                    id - first_id + 1
+                    (id - first_id).saturating_add(1)
                 } else {
-                    id + 1
+                    id.saturating_add(1)
                 };
                 id - zipf.sample(rng::unit(word())) % written
             }

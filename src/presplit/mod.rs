@@ -176,7 +176,8 @@ pub fn split_keys_in(
 }
 
 /// Sampled quantiles of a generator's keys over `ids` = `(first_id, count)`: `samples` keys from
-/// evenly spaced blocks of ids (each block's middle id), sorted as bytes, split keys at sorted
+/// evenly spaced blocks of ids (an id drawn in each block from `seed`, or each block's middle id
+/// without one), sorted as bytes, split keys at sorted
 /// index ⌊i·samples/regions⌋ for i = 1..regions−1. Errors when two split keys would be equal
 /// (too few distinct keys), when `samples` (or `count`) < `regions`, or `samples` >
 /// [`MAX_SAMPLES`]. When `samples` > `count` every id is sampled.
@@ -185,8 +186,9 @@ pub fn sampled(
     ids: (u64, u64),
     samples: u64,
     regions: u64,
+    seed: Option<u64>,
 ) -> Result<Vec<Vec<u8>>, InputError> {
-    sampled::sampled_split(generator, ids, samples, regions)
+    sampled::sampled_split(generator, ids, samples, regions, seed)
 }
 
 /// Region boundaries from sorted split keys: `[∅, k₀), [k₀, k₁), …, [kₙ₋₁, ∅)`, each as

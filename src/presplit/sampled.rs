@@ -3,8 +3,10 @@
 //!
 //! * **Sample.** The planned ids `first_id .. first_id + count` are cut into M consecutive blocks
 //!   of ⌊count/M⌋ or ⌈count/M⌉ ids (block b = [first + ⌊b·count/M⌋, first + ⌊(b+1)·count/M⌋)), and
-//!   the middle id of each block (⌊(lo + hi)/2⌋) is sampled. Deterministic: no seed, no draws.
-//!   When M > count every id is sampled (M = count).
+//!   one id of each block is sampled: drawn uniformly in the block from the scenario seed
+//!   (stratified random sampling), or its middle id (⌊(lo + hi)/2⌋) without a seed. A fixed
+//!   offset aliases with keys periodic in the id (`id % 20` with blocks of 100 ids would see one
+//!   partition only), hence the draw. When M > count every id is sampled (M = count).
 //! * **Sort** the M keys unsigned-lexicographically (HBase's `Bytes.BYTES_COMPARATOR`).
 //! * **Pick** the keys at sorted index ⌊i·M/N⌋ for i = 1..N−1 (exact integer arithmetic).
 //! * **Check.** Two equal picks mean the generator has too few distinct keys (or keys too
@@ -45,20 +47,11 @@ pub(crate) struct Sample {
 }
 
 impl Sample {
-    /// Samples the middle id of each of `min(samples, count)` equal blocks of `ids`, sorted as
-    /// bytes. Errors on an empty or overflowing id range, `samples` over [`MAX_SAMPLES`], or a
-    /// key over HBase's row limit.
-    pub(crate) fn collect(
-        generator: &dyn RowKeyGenerator,
-        ids: (u64, u64),
-        samples: u64,
-    ) -> Result<Sample, InputError> {
-        Self::collect_with(generator, ids, samples, None)
-    }
-
-    /// [`collect`](Sample::collect), but with `Some(seed)` each block's id is drawn uniformly
-    /// from the block (stratified random sampling) instead of its middle: a fixed offset aliases
-    /// with keys periodic in the id (`id % 20` with blocks of 100 ids sees one partition only).
+    /// Samples one id of each of `min(samples, count)` equal blocks of `ids`, sorted as bytes:
+    /// with `Some(seed)` drawn uniformly from the block (stratified random sampling), else its
+    /// middle id. A fixed offset aliases with keys periodic in the id (`id % 20` with blocks of
+    /// 100 ids sees one partition only). Errors on an empty or overflowing id range, `samples`
+    /// over [`MAX_SAMPLES`], or a key over HBase's row limit.
     pub(crate) fn collect_with(
         generator: &dyn RowKeyGenerator,
         ids: (u64, u64),
@@ -156,6 +149,7 @@ pub(crate) fn sampled_split(
     ids: (u64, u64),
     samples: u64,
     regions: u64,
+    seed: Option<u64>,
 ) -> Result<Vec<Vec<u8>>, InputError> {
     check_region_count(regions, "sampled")?;
     if regions > MAX_PRESPLIT_REGIONS {
@@ -177,7 +171,7 @@ pub(crate) fn sampled_split(
         ))
         .expected(format!("at least {regions} rows, or fewer regions")));
     }
-    let sample = Sample::collect(generator, ids, samples)?;
+    let sample = Sample::collect_with(generator, ids, samples, seed)?;
     let mm = sample.len() as u128;
     let entries = &sample.entries;
     let key = |e: &Entry| sample.entry_key(e);
@@ -259,14 +253,14 @@ mod tests {
     fn sequential_keys_give_exact_quantiles() {
         // 1000 ids from 0, 100 samples: blocks of 10, middle ids 5, 15, …, 995.
         // 4 regions: sorted indices 25, 50, 75 → ids 255, 505, 755.
-        let keys = sampled_split(&Seq, (0, 1000), 100, 4).unwrap();
+        let keys = sampled_split(&Seq, (0, 1000), 100, 4, None).unwrap();
         let ids: Vec<u64> = keys
             .iter()
             .map(|k| u64::from_be_bytes(k[..].try_into().unwrap()))
             .collect();
         assert_eq!(ids, [255, 505, 755]);
         // Every id sampled when samples ≥ rows: 1000 + ⌊i·10/5⌋ = 1002, 1004, 1006, 1008.
-        let keys = sampled_split(&Seq, (1000, 10), 1_000_000, 5).unwrap();
+        let keys = sampled_split(&Seq, (1000, 10), 1_000_000, 5, None).unwrap();
         let ids: Vec<u64> = keys
             .iter()
             .map(|k| u64::from_be_bytes(k[..].try_into().unwrap()))
@@ -276,7 +270,7 @@ mod tests {
 
     #[test]
     fn keys_are_sorted_as_bytes_not_as_ids() {
-        let keys = sampled_split(&Reversed, (0, 1000), 1000, 10).unwrap();
+        let keys = sampled_split(&Reversed, (0, 1000), 1000, 10, None).unwrap();
         assert_eq!(keys.len(), 9);
         assert!(keys.windows(2).all(|w| w[0] < w[1]));
         // Id abc is key "cba000": 100 keys start with each units digit, so index 100·i is the
@@ -288,7 +282,7 @@ mod tests {
 
     #[test]
     fn low_cardinality_is_an_error() {
-        let e = sampled_split(&Few(3), (0, 10_000), 1000, 8).unwrap_err();
+        let e = sampled_split(&Few(3), (0, 10_000), 1000, 8, None).unwrap_err();
         assert!(e.problem.contains("too few distinct keys"), "{e}");
         assert!(
             e.problem.contains("3 distinct keys among 1000 samples"),
@@ -296,24 +290,26 @@ mod tests {
         );
         // Enough distinct keys: fine.
         assert_eq!(
-            sampled_split(&Few(3), (0, 10_000), 1000, 3).unwrap().len(),
+            sampled_split(&Few(3), (0, 10_000), 1000, 3, None)
+                .unwrap()
+                .len(),
             2
         );
     }
 
     #[test]
     fn bad_arguments() {
-        assert!(sampled_split(&Seq, (0, 1000), 3, 4).is_err());
-        assert!(sampled_split(&Seq, (0, 3), 100, 4).is_err());
-        assert!(sampled_split(&Seq, (0, 0), 100, 4).is_err());
-        assert!(sampled_split(&Seq, (0, 100), 100, 1).is_err());
-        assert!(sampled_split(&Seq, (u64::MAX, 2), 100, 2).is_err());
-        assert!(sampled_split(&Seq, (u64::MAX - 9, 10), 100, 2).is_ok());
+        assert!(sampled_split(&Seq, (0, 1000), 3, 4, None).is_err());
+        assert!(sampled_split(&Seq, (0, 3), 100, 4, None).is_err());
+        assert!(sampled_split(&Seq, (0, 0), 100, 4, None).is_err());
+        assert!(sampled_split(&Seq, (0, 100), 100, 1, None).is_err());
+        assert!(sampled_split(&Seq, (u64::MAX, 2), 100, 2, None).is_err());
+        assert!(sampled_split(&Seq, (u64::MAX - 9, 10), 100, 2, None).is_ok());
     }
 
     #[test]
     fn a_hundred_thousand_samples() {
-        let keys = sampled_split(&Reversed, (0, 1_000_000), 100_000, 100).unwrap();
+        let keys = sampled_split(&Reversed, (0, 1_000_000), 100_000, 100, None).unwrap();
         assert_eq!(keys.len(), 99);
         assert!(keys.windows(2).all(|w| w[0] < w[1]));
     }

@@ -268,7 +268,9 @@ impl PlanReport<'_> {
 fn reads_line(r: &Reads) -> String {
     let dist = match r.distribution {
         ReadDistribution::Uniform => "uniform over the rows written".to_string(),
-        ReadDistribution::Zipfian { theta } => format!("zipfian (theta {theta}), low ids hot"),
+        ReadDistribution::Zipfian { theta } => {
+            format!("zipfian (theta {theta}), hot rows scattered (YCSB scrambled)")
+        }
         ReadDistribution::Latest { theta } => format!("latest (theta {theta}), newest rows hot"),
         ReadDistribution::Hotspot {
             hot_fraction,

@@ -345,6 +345,16 @@ pub struct SizesJson {
     /// Regions that stopped receiving writes while under half the split size: open before the
     /// last 10 % of the ingest and not written to during it.
     pub cold_regions: usize,
+    /// Regions that stopped receiving writes (the same test, at any size): what a sequential
+    /// load leaves behind.
+    #[serde(default)]
+    pub quiet_regions: usize,
+    /// Median store size of the quiet regions, bytes (0 without any).
+    #[serde(default)]
+    pub quiet_p50: u64,
+    /// The split size the settings give (hbase.hregion.max.filesize or MAX_FILESIZE), bytes.
+    #[serde(default)]
+    pub split_size: u64,
 }
 
 /// One split.
@@ -501,6 +511,7 @@ fn run_json(r: &RunResult) -> RunJson {
     let mut hist =
         Histogram::<u64>::new_with_bounds(1, u64::MAX >> 1, 3).expect("valid histogram bounds");
     let mut cold = 0;
+    let mut quiet_sizes: Vec<u64> = Vec::new();
     for reg in &r.regions {
         hist.saturating_record(reg.store_bytes());
         // Cold: open through the last 10 % of the load yet written to before it (or never).
@@ -509,7 +520,12 @@ fn run_json(r: &RunResult) -> RunJson {
         if quiet && reg.store_bytes() < r.max_filesize / 2 {
             cold += 1;
         }
+        if quiet {
+            quiet_sizes.push(reg.store_bytes());
+        }
     }
+    quiet_sizes.sort_unstable();
+    let quiet_p50 = quiet_sizes.get(quiet_sizes.len() / 2).copied().unwrap_or(0);
     let regions: Vec<RegionJson> = r
         .regions
         .iter()
@@ -608,6 +624,9 @@ fn run_json(r: &RunResult) -> RunJson {
             p90: hist.value_at_quantile(0.9),
             max: hist.max(),
             cold_regions: cold,
+            quiet_regions: quiet_sizes.len(),
+            quiet_p50,
+            split_size: r.max_filesize,
         },
         splits: r
             .splits
@@ -971,6 +990,16 @@ fn run_text(o: &mut String, run: &RunJson) {
         format_bytes(z.max),
         z.cold_regions
     ));
+    if z.quiet_regions > 0 && z.split_size > 0 {
+        o.push_str(&format!(
+            "  {} of {} regions stopped receiving writes before the last 10% of the load; their median size {} is {:.0}% of the split size {}\n",
+            thousands(z.quiet_regions as u128),
+            thousands(run.regions.len() as u128),
+            format_bytes(z.quiet_p50),
+            z.quiet_p50 as f64 * 100.0 / z.split_size as f64,
+            format_bytes(z.split_size)
+        ));
+    }
     let h = &run.hotspots;
     o.push_str(&format!(
         "  hotspots: max server write share {:.1}% in a {}-s window; some server above twice its fair share in {:.0}% of windows\n",

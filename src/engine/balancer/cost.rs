@@ -71,6 +71,13 @@ pub fn array_cost(stats: &[f64]) -> f64 {
 #[derive(Debug, Clone)]
 pub struct DoubleArrayCost {
     values: Vec<f64>,
+    /// Σx and Σx², kept up to date so a cost is O(1) per walk step instead of O(servers).
+    sum: f64,
+    sumsq: f64,
+    /// Min and max skew for the total they were computed at: a move keeps the total, so
+    /// the walk computes them about once.
+    skew_for: f64,
+    skew: (f64, f64),
     changed: bool,
     cost: f64,
 }
@@ -79,7 +86,11 @@ impl DoubleArrayCost {
     /// Over `values` (one per server).
     pub fn new(values: Vec<f64>) -> DoubleArrayCost {
         DoubleArrayCost {
+            sum: values.iter().sum(),
+            sumsq: values.iter().map(|x| x * x).sum(),
             values,
+            skew_for: f64::NAN,
+            skew: (0.0, 0.0),
             changed: true,
             cost: 0.0,
         }
@@ -87,29 +98,58 @@ impl DoubleArrayCost {
 
     /// Sets server `i`'s value.
     pub fn set(&mut self, i: usize, v: f64) {
+        let old = self.values[i];
         self.values[i] = v;
+        self.sum += v - old;
+        self.sumsq += v * v - old * old;
         self.changed = true;
     }
 
     /// Adds `d` to server `i`'s value.
     pub fn add(&mut self, i: usize, d: f64) {
-        self.values[i] += d;
-        self.changed = true;
+        let v = self.values[i] + d;
+        self.set(i, v);
     }
 
-    /// The scaled cost.
+    /// The scaled cost: √Σ(mean − xᵢ)² = √(Σx² − (Σx)²/n), scaled as [`array_cost`] does.
     pub fn cost(&mut self) -> f64 {
         if self.changed {
-            self.cost = array_cost(&self.values);
+            let n = self.values.len() as f64;
+            self.cost = if n == 0.0 {
+                0.0
+            } else {
+                let dev = (self.sumsq - self.sum * self.sum / n).max(0.0).sqrt();
+                // Moves add and subtract the same amounts: the total only drifts by rounding.
+                if (self.sum - self.skew_for).abs() > 1e-9 * self.sum.abs().max(1.0)
+                    || self.skew_for.is_nan()
+                {
+                    self.skew_for = self.sum;
+                    self.skew = (min_skew(self.sum, n), max_skew(self.sum, n));
+                }
+                scale(self.skew.0, self.skew.1, dev)
+            };
             self.changed = false;
         }
         self.cost
     }
 
-    /// Puts back a cost known for the current values (after an undo restores them).
-    pub fn restore(&mut self, cost: f64) {
-        self.cost = cost;
-        self.changed = false;
+    /// The cost the array would have with servers `i` and `j` changed by `di` and `dj`, without
+    /// changing it (the walk prices a candidate action before applying it).
+    pub fn cost_if(&mut self, i: usize, di: f64, j: usize, dj: f64) -> f64 {
+        if di == 0.0 && dj == 0.0 {
+            return self.cost();
+        }
+        let n = self.values.len() as f64;
+        let (vi, vj) = (self.values[i], self.values[j]);
+        let (ni, nj) = (vi + di, vj + dj);
+        let sum = self.sum + di + dj;
+        let sumsq = self.sumsq - vi * vi - vj * vj + ni * ni + nj * nj;
+        let dev = (sumsq - sum * sum / n).max(0.0).sqrt();
+        if (sum - self.skew_for).abs() > 1e-9 * sum.abs().max(1.0) || self.skew_for.is_nan() {
+            self.skew_for = sum;
+            self.skew = (min_skew(sum, n), max_skew(sum, n));
+        }
+        scale(self.skew.0, self.skew.1, dev)
     }
 
     /// The per-server values.

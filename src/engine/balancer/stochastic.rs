@@ -309,6 +309,8 @@ struct Walk {
     /// Current per-function costs and weighted total.
     costs: [f64; 9],
     total: f64,
+    /// (Load generator weight, Random generator weight) for the current costs.
+    generator_weights: (f64, f64),
 }
 
 impl Walk {
@@ -377,6 +379,7 @@ impl Walk {
             max_move_percent: p.max_move_percent,
             costs: [0.0; 9],
             total: 0.0,
+            generator_weights: (0.0, 0.0),
         };
         walk.compute();
         walk
@@ -397,6 +400,12 @@ impl Walk {
         }
         self.total = (0..9).map(|i| f64::from(self.multipliers[i]) * c[i]).sum();
         self.costs = c;
+        // Generator weights change only with the costs (on an accepted action).
+        let random: f64 = (0..9)
+            .filter(|&i| i != COUNT && self.multipliers[i] > 0.0)
+            .map(|i| c[i])
+            .sum();
+        self.generator_weights = (c[COUNT], random);
     }
 
     fn report(&self) -> CostReport {
@@ -449,31 +458,11 @@ impl Walk {
         }
     }
 
-    fn undo(a: Action) -> Action {
-        match a {
-            Action::Move { region, from, to } => Action::Move {
-                region,
-                from: to,
-                to: from,
-            },
-            Action::Swap { a, sa, b, sb } => Action::Swap {
-                a,
-                sa: sb,
-                b,
-                sb: sa,
-            },
-        }
-    }
-
     /// `getRandomGenerator`: Load with probability (its weight) / (all weights), where
     /// RegionCountSkew weighs for Load, the locality functions for the locality generator (cost 0
     /// here), and every other function for Random. All weights 0 ⇒ any generator.
     fn pick_load_generator(&self, rng: &mut Rng) -> bool {
-        let load = self.costs[COUNT];
-        let random: f64 = (0..9)
-            .filter(|&i| i != COUNT && self.multipliers[i] > 0.0)
-            .map(|i| self.costs[i])
-            .sum();
+        let (load, random) = self.generator_weights;
         let sum = load + random;
         if sum == 0.0 {
             return rng.below(2) == 0;
@@ -573,41 +562,56 @@ impl Walk {
             let Some(action) = self.next_action(rng) else {
                 continue;
             };
-            let (before_costs, before_total) = (self.costs, self.total);
-            let saved = self.array_costs();
-            self.apply(action);
-            self.compute();
-            if self.total < before_total {
+            // Price the action first; almost all are rejected, so applying and undoing each
+            // one would cost twice the bookkeeping for nothing.
+            if self.trial_total(action) < self.total {
+                self.apply(action);
+                self.compute();
                 accepted += 1;
-            } else {
-                self.apply(Self::undo(action));
-                // The arrays hold the previous values again: put their costs back rather than
-                // recomputing them.
-                self.restore_array_costs(saved);
-                self.costs = before_costs;
-                self.total = before_total;
             }
         }
         (steps, accepted)
     }
 
-    fn array_costs(&mut self) -> [f64; 6] {
-        [
-            self.count_cost.cost(),
-            self.table_cost.cost(),
-            self.load_cost[0].cost(),
-            self.load_cost[1].cost(),
-            self.load_cost[2].cost(),
-            self.load_cost[3].cost(),
-        ]
-    }
-
-    fn restore_array_costs(&mut self, c: [f64; 6]) {
-        self.count_cost.restore(c[0]);
-        self.table_cost.restore(c[1]);
-        for (arr, &cost) in self.load_cost.iter_mut().zip(&c[2..]) {
-            arr.restore(cost);
+    /// The weighted total cost after `action`, leaving the walk as it is.
+    fn trial_total(&mut self, action: Action) -> f64 {
+        let mut c = self.costs;
+        let (moved, f, t, dcount, dload): (usize, usize, usize, f64, [f64; 4]) = match action {
+            Action::Move { region, from, to } => {
+                let r = region as usize;
+                let home = self.initial[r];
+                let moved = if home == from {
+                    self.moved + 1
+                } else if home == to {
+                    self.moved - 1
+                } else {
+                    self.moved
+                };
+                (moved, from as usize, to as usize, 1.0, self.region_costs[r])
+            }
+            Action::Swap { a, sa, b, sb } => {
+                let (ra, rb) = (a as usize, b as usize);
+                let mut moved = self.moved as i64;
+                for (r, from, to) in [(ra, sa, sb), (rb, sb, sa)] {
+                    if self.initial[r] == from {
+                        moved += 1;
+                    } else if self.initial[r] == to {
+                        moved -= 1;
+                    }
+                }
+                let (ca, cb) = (self.region_costs[ra], self.region_costs[rb]);
+                let d = [ca[0] - cb[0], ca[1] - cb[1], ca[2] - cb[2], ca[3] - cb[3]];
+                (moved.max(0) as usize, sa as usize, sb as usize, 0.0, d)
+            }
+        };
+        c[COUNT] = self.count_cost.cost_if(f, -dcount, t, dcount);
+        // One table: its per-server counts are the region counts (same array, same cost).
+        c[TABLE] = c[COUNT];
+        c[MOVE] = move_cost(moved, self.num_regions(), self.max_move_percent);
+        for (k, arr) in self.load_cost.iter_mut().enumerate() {
+            c[READ + k] = arr.cost_if(f, -dload[k], t, dload[k]);
         }
+        (0..9).map(|i| f64::from(self.multipliers[i]) * c[i]).sum()
     }
 
     /// `createRegionPlans`: regions whose server changed, in the cluster's region order (by
