@@ -456,6 +456,16 @@ struct Config {
     scale: u64,
 }
 
+/// What one real row adds to a family's memstore, for the current key length.
+#[derive(Debug, Clone, Copy)]
+struct FamilyPut {
+    cells: u64,
+    /// Data bytes (`cells` × serialized cell size).
+    data: u64,
+    /// Heap bytes (`cells` × cell heap size).
+    heap: u64,
+}
+
 /// The engine's state during a run.
 struct Engine {
     cfg: Config,
@@ -467,6 +477,9 @@ struct Engine {
     servers: Vec<Server>,
     now: u64,
     events: BinaryHeap<Reverse<Scheduled>>,
+    /// Time of the earliest scheduled event (`u64::MAX`: none), so a write checks one field
+    /// instead of peeking the heap.
+    next_event_at: u64,
     seq: u64,
     file_seq: u64,
     stats: RunStats,
@@ -475,8 +488,20 @@ struct Engine {
     draining: bool,
     settled: u64,
     last_region: Option<usize>,
+    /// Key prefixes (`prefix8`) strictly inside `(route_lo, route_hi)` lie in `last_region`:
+    /// one integer compare per bound instead of two key compares per row.
+    route_lo: u64,
+    route_hi: u64,
     /// Fraction of a nanosecond carried by the client clock (32-bit fixed point).
     clock_frac: u32,
+    /// The weight `clock_step` was computed for, and its clock advance (32.32 fixed point).
+    clock_weight: u64,
+    clock_step: u128,
+    /// Key length `put_per_family` was computed for.
+    put_row_len: usize,
+    put_per_family: Vec<FamilyPut>,
+    /// The earlier of `window_end` and `heat_end`.
+    next_slice_end: u64,
     /// End of the current hotspot window, ns.
     window_end: u64,
     /// Background writer of flush files (when the run has a thread to spare).
@@ -488,6 +513,9 @@ struct Engine {
     heat_writes: Vec<Vec<u64>>,
     /// Bucket of the last write (sequential keys stay in one bucket for long runs).
     last_bucket: usize,
+    /// Key prefixes strictly inside `(heat_lo, heat_hi)` lie in `last_bucket`.
+    heat_lo: u64,
+    heat_hi: u64,
     /// Timeline sample / heat slice length, ns.
     sample_ns: u64,
     /// End of the current heat slice, ns.
@@ -747,6 +775,7 @@ impl Engine {
             servers,
             now: 0,
             events: BinaryHeap::new(),
+            next_event_at: u64::MAX,
             seq: 0,
             file_seq: 0,
             stats: RunStats::default(),
@@ -755,7 +784,14 @@ impl Engine {
             draining: false,
             settled: 0,
             last_region: None,
+            route_lo: u64::MAX,
+            route_hi: 0,
             clock_frac: 0,
+            clock_weight: 0,
+            clock_step: 0,
+            put_row_len: usize::MAX,
+            put_per_family: Vec::new(),
+            next_slice_end: 0,
             window_end: 0,
             builder: None,
             spares: Vec::new(),
@@ -763,6 +799,8 @@ impl Engine {
             heat_buckets: Vec::new(),
             heat_writes: Vec::new(),
             last_bucket: 0,
+            heat_lo: u64::MAX,
+            heat_hi: 0,
             sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s),
             heat_end: 0,
             dyn_: cluster::Dynamics::new(scenario),
@@ -847,15 +885,38 @@ impl Engine {
             self.work += 1;
         }
         self.seq += 1;
+        let at = self.now.saturating_add(delay);
+        self.next_event_at = self.next_event_at.min(at);
         self.events.push(Reverse(Scheduled {
-            at: self.now.saturating_add(delay),
+            at,
             seq: self.seq,
             event,
         }));
     }
 
-    /// The live region holding `key`.
-    fn route(&mut self, key: &[u8]) -> usize {
+    /// Pops the earliest event, keeping `next_event_at` current.
+    fn pop_event(&mut self) -> Option<Scheduled> {
+        let Reverse(top) = self.events.pop()?;
+        self.next_event_at = self.events.peek().map_or(u64::MAX, |Reverse(e)| e.at);
+        Some(top)
+    }
+
+    /// The live region holding `key`, whose `prefix8` is `p`.
+    #[inline]
+    fn route(&mut self, key: &[u8], p: u64) -> usize {
+        if let Some(last) = self.last_region
+            && p > self.route_lo
+            && p < self.route_hi
+            && self.regions[last].state != RegionState::Retired
+        {
+            return last;
+        }
+        self.route_slow(key, p)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn route_slow(&mut self, key: &[u8], p: u64) -> usize {
         if let Some(last) = self.last_region
             && self.regions[last].state != RegionState::Retired
             && self.regions[last].contains(key)
@@ -863,29 +924,44 @@ impl Engine {
             return last;
         }
         // Candidates with a start prefix ≤ the key's; full compares only among equal prefixes.
-        let p = prefix8(key);
         let hi = self.routing_prefix.partition_point(|&x| x <= p);
         let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
         let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
         let id = self.routing[j.saturating_sub(1)].1;
         self.last_region = Some(id);
+        // A prefix strictly above the start's implies key > start, strictly below the end's
+        // implies key < end (zero padding keeps both true); ties take the full compare above.
+        let r = &self.regions[id];
+        self.route_lo = prefix8(&r.start);
+        self.route_hi = if r.end.is_empty() {
+            u64::MAX
+        } else {
+            prefix8(&r.end)
+        };
         id
     }
 
     /// Processes every event due at or before `self.now`.
+    #[inline]
     fn catch_up(&mut self) {
-        while let Some(Reverse(top)) = self.events.peek() {
-            if top.at > self.now {
-                break;
-            }
-            let Reverse(ev) = self.events.pop().expect("peeked");
+        if self.next_event_at <= self.now {
+            self.catch_up_slow();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn catch_up_slow(&mut self) {
+        while self.next_event_at <= self.now
+            && let Some(ev) = self.pop_event()
+        {
             self.handle(ev.event);
         }
     }
 
     /// Jumps the clock to the next event and processes it. False if nothing is scheduled.
     fn advance(&mut self) -> bool {
-        let Some(Reverse(top)) = self.events.pop() else {
+        let Some(top) = self.pop_event() else {
             return false;
         };
         self.now = self.now.max(top.at);
@@ -895,18 +971,38 @@ impl Engine {
 
     /// One emulated row of `weight` real rows arrives from the client.
     fn write(&mut self, key: &[u8], weight: u64) {
-        let cfg = &self.cfg;
         // Fixed point (32 fractional bits) with the fraction carried: no division per row, and no
-        // drift from truncating a fraction of a nanosecond on every row.
-        let t = (weight * cfg.row_payload) as u128 * cfg.rate_fp + self.clock_frac as u128;
+        // drift from truncating a fraction of a nanosecond on every row. The 128-bit product
+        // only changes with the weight (K, or less for the last row).
+        if weight != self.clock_weight {
+            self.clock_weight = weight;
+            self.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
+        }
+        let t = self.clock_step + self.clock_frac as u128;
         self.now += (t >> 32) as u64;
         self.clock_frac = t as u32;
         self.catch_up();
         if self.rows_written >= self.next_row_trigger {
             self.fire_row_events();
         }
-        // Wait while the region is offline (split in progress) or blocked.
-        let mut region = self.route(key);
+        let p = prefix8(key);
+        let region = self.route(key, p);
+        let r = &self.regions[region];
+        // The common case: open, below the blocking size, server below the high mark.
+        if r.state == RegionState::Open
+            && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
+            && self.servers[r.server].memstore_heap < self.cfg.global_high
+        {
+            self.apply_write(region, key, p, weight, false);
+        } else {
+            self.write_waiting(region, key, p, weight);
+        }
+    }
+
+    /// A write whose region is offline (split in progress) or blocked: waits, then applies.
+    #[cold]
+    #[inline(never)]
+    fn write_waiting(&mut self, mut region: usize, key: &[u8], p: u64, weight: u64) {
         let mut too_busy = false;
         loop {
             let r = &self.regions[region];
@@ -916,7 +1012,7 @@ impl Engine {
                     break;
                 }
                 self.stats.offline_wait_ns += self.now - t0;
-                region = self.route(key);
+                region = self.route(key, p);
                 continue;
             }
             let blocking = self.cfg.settings.blocking_memstore_size;
@@ -928,7 +1024,7 @@ impl Engine {
                 if !self.wait_blocked(server, Some(region)) {
                     break;
                 }
-                region = self.route(key);
+                region = self.route(key, p);
                 continue;
             }
             if self.servers[server].memstore_heap >= self.cfg.global_high {
@@ -937,12 +1033,12 @@ impl Engine {
                 if !self.wait_blocked(server, None) {
                     break;
                 }
-                region = self.route(key);
+                region = self.route(key, p);
                 continue;
             }
             break;
         }
-        self.apply_write(region, key, weight, too_busy);
+        self.apply_write(region, key, p, weight, too_busy);
     }
 
     /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
@@ -961,55 +1057,47 @@ impl Engine {
         true
     }
 
-    fn apply_write(&mut self, region: usize, key: &[u8], weight: u64, too_busy: bool) {
-        let cfg = &self.cfg;
-        let row_len = key.len() as u64;
+    #[inline]
+    fn apply_write(&mut self, region: usize, key: &[u8], p: u64, weight: u64, too_busy: bool) {
+        if key.len() != self.put_row_len {
+            self.set_row_len(key.len());
+        }
+        let now_ms = self.now / NS_PER_MS;
         let mut data_total = 0;
+        let mut heap_total = 0;
+        let mut active = 0;
         let r = &mut self.regions[region];
         let server = r.server;
-        let mut heap_total = 0;
-        for (f, store) in r.stores.iter_mut().enumerate() {
-            let cells = cfg.cells_per_family[f];
-            if cells == 0 {
-                continue;
-            }
-            let len = cell::data_size(
-                row_len,
-                cfg.family_lens[f],
-                cfg.qualifier_len,
-                cfg.value_len,
-            );
-            let data = weight * cells * len;
-            let heap = weight * cells * cell::heap_size(len, cfg.layout);
-            let before = store.memstore.heap_bytes;
-            store.memstore.add(
-                key,
-                Put {
+        for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+            if fam.cells != 0 {
+                let data = weight * fam.data;
+                let before = store.memstore.heap_bytes;
+                let put = Put {
                     rows: weight,
-                    cells: weight * cells,
+                    cells: weight * fam.cells,
                     data_bytes: data,
-                    heap_bytes: heap,
-                },
-                cell::SEGMENT_OVERHEAD,
-                self.now / NS_PER_MS,
-            );
-            heap_total += store.memstore.heap_bytes - before;
-            data_total += data;
+                    heap_bytes: weight * fam.heap,
+                };
+                store.memstore.add(key, put, cell::SEGMENT_OVERHEAD, now_ms);
+                heap_total += store.memstore.heap_bytes - before;
+                data_total += data;
+            }
+            active += store.memstore.heap_bytes;
         }
         r.write_requests += weight;
         r.rows += weight;
         self.rows_written += weight;
-        if !r.flush_queued && !r.flushing {
-            self.servers[r.server].pressure_futile = false;
-        }
+        let idle = !r.flush_queued && !r.flushing;
         r.last_write_ns = Some(self.now);
         // BusyRegionSplitPolicy counts the writes that met RegionTooBusyException.
         let blocked = if too_busy { weight } else { 0 };
-        r.policy
-            .record_writes(weight, blocked, self.now / NS_PER_MS);
-        r.memstore_peak = r.memstore_peak.max(r.memstore_heap());
-        let over_flush = r.active_heap() > self.cfg.settings.flush_size;
+        r.policy.record_writes(weight, blocked, now_ms);
+        r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
+        let over_flush = active > self.cfg.settings.flush_size;
         let s = &mut self.servers[server];
+        if idle {
+            s.pressure_futile = false;
+        }
         s.memstore_heap += heap_total;
         s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
         s.write_requests += weight;
@@ -1023,26 +1111,55 @@ impl Engine {
             self.stats.throttled_ns += wait;
             self.now += wait;
         }
-        while self.now >= self.window_end {
-            self.windows.push(vec![0; self.servers.len()]);
-            self.window_end += WINDOW_NS;
+        if self.now >= self.next_slice_end {
+            self.roll_slices();
         }
-        let last = self.windows.len() - 1;
-        self.windows[last][server] += weight;
-        while self.now >= self.heat_end {
-            self.heat_writes
-                .push(vec![0; self.heat_buckets.len().max(1)]);
-            self.heat_end += self.sample_ns;
+        if let Some(w) = self.windows.last_mut() {
+            w[server] += weight;
         }
-        let b = self.heat_bucket(key);
-        let slice = self.heat_writes.len() - 1;
-        self.heat_writes[slice][b] += weight;
+        let b = self.heat_bucket(key, p);
+        if let Some(h) = self.heat_writes.last_mut() {
+            h[b] += weight;
+        }
         if over_flush {
             self.request_flush(region, FlushWhy::Size);
         }
         if self.servers[server].memstore_heap >= self.cfg.global_low {
             self.global_pressure(server);
         }
+    }
+
+    /// Per-family cell sizes of a row with a `len`-byte key (constant for fixed-length keys).
+    #[cold]
+    #[inline(never)]
+    fn set_row_len(&mut self, len: usize) {
+        let cfg = &self.cfg;
+        self.put_row_len = len;
+        self.put_per_family.clear();
+        for (&cells, &family_len) in cfg.cells_per_family.iter().zip(&cfg.family_lens) {
+            let size = cell::data_size(len as u64, family_len, cfg.qualifier_len, cfg.value_len);
+            self.put_per_family.push(FamilyPut {
+                cells,
+                data: cells * size,
+                heap: cells * cell::heap_size(size, cfg.layout),
+            });
+        }
+    }
+
+    /// Opens the hotspot windows and heat slices the clock has reached.
+    #[cold]
+    #[inline(never)]
+    fn roll_slices(&mut self) {
+        while self.now >= self.window_end {
+            self.windows.push(vec![0; self.servers.len()]);
+            self.window_end += WINDOW_NS;
+        }
+        while self.now >= self.heat_end {
+            self.heat_writes
+                .push(vec![0; self.heat_buckets.len().max(1)]);
+            self.heat_end += self.sample_ns;
+        }
+        self.next_slice_end = self.window_end.min(self.heat_end);
     }
 
     /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, its
@@ -1897,17 +2014,31 @@ impl Engine {
             .saturating_sub(1)
     }
 
-    /// The heat bucket holding `key`.
-    fn heat_bucket(&mut self, key: &[u8]) -> usize {
+    /// The heat bucket holding `key`, whose `prefix8` is `p`.
+    #[inline]
+    fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
+        if p > self.heat_lo && p < self.heat_hi {
+            return self.last_bucket;
+        }
+        self.heat_bucket_slow(key)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn heat_bucket_slow(&mut self, key: &[u8]) -> usize {
         let b = &self.heat_buckets;
-        let i = self.last_bucket;
-        if b.len() <= 1
-            || (b[i].as_slice() <= key && b.get(i + 1).is_none_or(|n| key < n.as_slice()))
-        {
-            return i;
+        if b.len() <= 1 {
+            // One bucket (or none: writes then count in slot 0): every key.
+            self.heat_lo = 0;
+            self.heat_hi = u64::MAX;
+            self.last_bucket = 0;
+            return 0;
         }
         let j = b.partition_point(|s| s.as_slice() <= key).saturating_sub(1);
         self.last_bucket = j;
+        // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
+        self.heat_lo = prefix8(&b[j]);
+        self.heat_hi = b.get(j + 1).map_or(u64::MAX, |n| prefix8(n));
         j
     }
 
