@@ -604,6 +604,13 @@ fn heat_buckets(generator: &Generator, first_id: u64, rows: u64) -> Vec<Vec<u8>>
     out
 }
 
+/// One chunk of generated keys: concatenated in `arena`, `ends[i]` the end of key `i`.
+#[derive(Default)]
+struct KeyChunk {
+    arena: Vec<u8>,
+    ends: Vec<u32>,
+}
+
 /// Generates the keys of every emulated row in order, `threads` chunks at a time, and hands
 /// them to `apply` in id order.
 fn generate(
@@ -614,11 +621,15 @@ fn generate(
 ) -> Result<(), InputError> {
     let n = sampling.emulated();
     let chunks = n.div_ceil(CHUNK);
-    let make = |c: u64| -> Result<(Vec<u8>, Vec<u32>), InputError> {
+    // Fills `out` (its buffers reused: fresh ones would page-fault on every chunk).
+    let make = |c: u64, out: &mut KeyChunk| -> Result<(), InputError> {
         let from = c * CHUNK;
         let to = (from + CHUNK).min(n);
-        let mut arena = Vec::with_capacity(((to - from) * 24) as usize);
-        let mut ends = Vec::with_capacity((to - from) as usize);
+        let KeyChunk { arena, ends } = out;
+        arena.clear();
+        ends.clear();
+        arena.reserve(((to - from) * 24) as usize);
+        ends.reserve((to - from) as usize);
         if sampling.k == 1 {
             // Exact mode: consecutive ids, so the generator's streaming path applies.
             let first = sampling.first_id + from;
@@ -629,14 +640,14 @@ fn generate(
                     if key.is_empty() || key.len() > crate::keygen::MAX_ROW_LENGTH {
                         bad.get_or_insert(id);
                     }
-                    arena.extend_from_slice(key);
+                    memstore::push_key(arena, key);
                     ends.push(arena.len() as u32);
                 });
             if let Some(id) = bad {
                 // Re-derive the key through the checked path for the error message.
                 generator.key_checked(id, &mut Vec::new())?;
             }
-            return Ok((arena, ends));
+            return Ok(());
         }
         let mut buf = Vec::with_capacity(64);
         for b in from..to {
@@ -644,36 +655,41 @@ fn generate(
             arena.extend_from_slice(&buf);
             ends.push(arena.len() as u32);
         }
-        Ok((arena, ends))
+        Ok(())
     };
-    let mut feed = |c: u64, arena: &[u8], ends: &[u32]| {
+    let mut feed = |c: u64, chunk: &KeyChunk| {
         let mut start = 0usize;
-        for (i, &e) in ends.iter().enumerate() {
-            apply(c * CHUNK + i as u64, &arena[start..e as usize]);
+        for (i, &e) in chunk.ends.iter().enumerate() {
+            apply(c * CHUNK + i as u64, &chunk.arena[start..e as usize]);
             start = e as usize;
         }
     };
     if threads == 1 || chunks <= 1 {
+        let mut chunk = KeyChunk::default();
         for c in 0..chunks {
-            let (arena, ends) = make(c)?;
-            feed(c, &arena, &ends);
+            make(c, &mut chunk)?;
+            feed(c, &chunk);
         }
         return Ok(());
     }
     let workers = threads - 1; // this thread applies
     std::thread::scope(|scope| -> Result<(), InputError> {
-        let (tx, rx) = crossbeam::channel::bounded::<(u64, Result<(Vec<u8>, Vec<u32>), InputError>)>(
-            workers * 2,
-        );
+        let (tx, rx) =
+            crossbeam::channel::bounded::<(u64, Result<KeyChunk, InputError>)>(workers * 2);
+        // Applied chunks go back to the workers for reuse.
+        let (back_tx, back_rx) = crossbeam::channel::unbounded::<KeyChunk>();
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         for wk in 0..workers {
             let tx = tx.clone();
+            let back_rx = back_rx.clone();
             let stop = stop.clone();
             let make = &make;
             scope.spawn(move || {
                 let mut c = wk as u64;
                 while c < chunks && !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    if tx.send((c, make(c))).is_err() {
+                    let mut chunk = back_rx.try_recv().unwrap_or_default();
+                    let made = make(c, &mut chunk).map(|()| chunk);
+                    if tx.send((c, made)).is_err() {
                         break;
                     }
                     c += workers as u64;
@@ -681,7 +697,7 @@ fn generate(
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<u64, (Vec<u8>, Vec<u32>)> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, KeyChunk> = BTreeMap::new();
         let mut next = 0u64;
         let mut result = Ok(());
         for (c, chunk) in rx.iter() {
@@ -695,8 +711,9 @@ fn generate(
                     break;
                 }
             }
-            while let Some((arena, ends)) = pending.remove(&next) {
-                feed(next, &arena, &ends);
+            while let Some(chunk) = pending.remove(&next) {
+                feed(next, &chunk);
+                let _ = back_tx.send(chunk);
                 next += 1;
             }
         }
