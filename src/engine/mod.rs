@@ -1579,8 +1579,8 @@ impl Engine {
         // Time and bytes read follow what the compaction scans (a Reference reads its half).
         let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
-        let output =
-            compact_files(&inputs, self.cfg.shapes[store], self.cfg.formats[store]).map(|h| {
+        let output = storefile::compact(&inputs, self.cfg.shapes[store], self.cfg.formats[store])
+            .map(|h| {
                 (
                     StoreFile {
                         file: Arc::new(h),
@@ -2151,41 +2151,6 @@ impl Engine {
             dynamics: self.dyn_.finish(),
         }
     }
-}
-
-/// Writes the compaction of `inputs`: their visible rows merged (a row present in several inputs
-/// is kept once: VERSIONS = 1), kept at about one emulated row per data block like flushed files,
-/// each standing for its share of the inputs' real rows.
-fn compact_files(
-    inputs: &[&StoreFile],
-    shape: CellShape,
-    format: FileFormat,
-) -> Option<storefile::HFile> {
-    let real: u128 = inputs.iter().map(|f| f.rows() as u128).sum();
-    let mut rows: Vec<&[u8]> = inputs
-        .iter()
-        .flat_map(|f| f.visible_emulated_rows())
-        .collect();
-    rows.sort_unstable();
-    rows.dedup();
-    if rows.is_empty() {
-        return None;
-    }
-    let bytes_per_row = shape.columns.max(1) as u128
-        * (16
-            + shape.family_len as u128
-            + shape.qualifier_len as u128
-            + shape.value_len as u128
-            + 20);
-    let blocks = (real * bytes_per_row / format.block_size.max(1) as u128).max(1);
-    let thin = (rows.len() as u128).div_ceil(blocks).max(1) as usize;
-    let kept = rows.len().div_ceil(thin);
-    let scale = (real / kept as u128).max(1) as u64;
-    let mut b = HFileBuilder::new(shape, format, scale);
-    for r in rows.iter().step_by(thin) {
-        b.append(r);
-    }
-    b.finish()
 }
 
 /// Nanoseconds to move `bytes` at `per_second` bytes/s (128-bit intermediate: terabytes × 1e9
