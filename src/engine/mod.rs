@@ -458,6 +458,16 @@ struct Config {
     scale: u64,
 }
 
+/// What one real row adds to a family's memstore, for the current key length.
+#[derive(Debug, Clone, Copy)]
+struct FamilyPut {
+    cells: u64,
+    /// Data bytes (`cells` × serialized cell size).
+    data: u64,
+    /// Heap bytes (`cells` × cell heap size).
+    heap: u64,
+}
+
 /// The engine's state during a run.
 struct Engine {
     cfg: Config,
@@ -469,6 +479,9 @@ struct Engine {
     servers: Vec<Server>,
     now: u64,
     events: BinaryHeap<Reverse<Scheduled>>,
+    /// Time of the earliest scheduled event (`u64::MAX`: none), so a write checks one field
+    /// instead of peeking the heap.
+    next_event_at: u64,
     seq: u64,
     file_seq: u64,
     stats: RunStats,
@@ -477,8 +490,20 @@ struct Engine {
     draining: bool,
     settled: u64,
     last_region: Option<usize>,
+    /// Key prefixes (`prefix8`) strictly inside `(route_lo, route_hi)` lie in `last_region`:
+    /// one integer compare per bound instead of two key compares per row.
+    route_lo: u64,
+    route_hi: u64,
     /// Fraction of a nanosecond carried by the client clock (32-bit fixed point).
     clock_frac: u32,
+    /// The weight `clock_step` was computed for, and its clock advance (32.32 fixed point).
+    clock_weight: u64,
+    clock_step: u128,
+    /// Key length `put_per_family` was computed for.
+    put_row_len: usize,
+    put_per_family: Vec<FamilyPut>,
+    /// The earlier of `window_end` and `heat_end`.
+    next_slice_end: u64,
     /// End of the current hotspot window, ns.
     window_end: u64,
     /// Background writer of flush files (when the run has a thread to spare).
@@ -490,6 +515,9 @@ struct Engine {
     heat_writes: Vec<Vec<u64>>,
     /// Bucket of the last write (sequential keys stay in one bucket for long runs).
     last_bucket: usize,
+    /// Key prefixes strictly inside `(heat_lo, heat_hi)` lie in `last_bucket`.
+    heat_lo: u64,
+    heat_hi: u64,
     /// Timeline sample / heat slice length, ns.
     sample_ns: u64,
     /// End of the current heat slice, ns.
@@ -578,6 +606,13 @@ fn heat_buckets(generator: &Generator, first_id: u64, rows: u64) -> Vec<Vec<u8>>
     out
 }
 
+/// One chunk of generated keys: concatenated in `arena`, `ends[i]` the end of key `i`.
+#[derive(Default)]
+struct KeyChunk {
+    arena: Vec<u8>,
+    ends: Vec<u32>,
+}
+
 /// Generates the keys of every emulated row in order, `threads` chunks at a time, and hands
 /// them to `apply` in id order.
 fn generate(
@@ -588,11 +623,15 @@ fn generate(
 ) -> Result<(), InputError> {
     let n = sampling.emulated();
     let chunks = n.div_ceil(CHUNK);
-    let make = |c: u64| -> Result<(Vec<u8>, Vec<u32>), InputError> {
+    // Fills `out` (its buffers reused: fresh ones would page-fault on every chunk).
+    let make = |c: u64, out: &mut KeyChunk| -> Result<(), InputError> {
         let from = c * CHUNK;
         let to = (from + CHUNK).min(n);
-        let mut arena = Vec::with_capacity(((to - from) * 24) as usize);
-        let mut ends = Vec::with_capacity((to - from) as usize);
+        let KeyChunk { arena, ends } = out;
+        arena.clear();
+        ends.clear();
+        arena.reserve(((to - from) * 24) as usize);
+        ends.reserve((to - from) as usize);
         if sampling.k == 1 {
             // Exact mode: consecutive ids, so the generator's streaming path applies.
             let first = sampling.first_id + from;
@@ -603,14 +642,14 @@ fn generate(
                     if key.is_empty() || key.len() > crate::keygen::MAX_ROW_LENGTH {
                         bad.get_or_insert(id);
                     }
-                    arena.extend_from_slice(key);
+                    memstore::push_key(arena, key);
                     ends.push(arena.len() as u32);
                 });
             if let Some(id) = bad {
                 // Re-derive the key through the checked path for the error message.
                 generator.key_checked(id, &mut Vec::new())?;
             }
-            return Ok((arena, ends));
+            return Ok(());
         }
         let mut buf = Vec::with_capacity(64);
         for b in from..to {
@@ -618,36 +657,41 @@ fn generate(
             arena.extend_from_slice(&buf);
             ends.push(arena.len() as u32);
         }
-        Ok((arena, ends))
+        Ok(())
     };
-    let mut feed = |c: u64, arena: &[u8], ends: &[u32]| {
+    let mut feed = |c: u64, chunk: &KeyChunk| {
         let mut start = 0usize;
-        for (i, &e) in ends.iter().enumerate() {
-            apply(c * CHUNK + i as u64, &arena[start..e as usize]);
+        for (i, &e) in chunk.ends.iter().enumerate() {
+            apply(c * CHUNK + i as u64, &chunk.arena[start..e as usize]);
             start = e as usize;
         }
     };
     if threads == 1 || chunks <= 1 {
+        let mut chunk = KeyChunk::default();
         for c in 0..chunks {
-            let (arena, ends) = make(c)?;
-            feed(c, &arena, &ends);
+            make(c, &mut chunk)?;
+            feed(c, &chunk);
         }
         return Ok(());
     }
     let workers = threads - 1; // this thread applies
     std::thread::scope(|scope| -> Result<(), InputError> {
-        let (tx, rx) = crossbeam::channel::bounded::<(u64, Result<(Vec<u8>, Vec<u32>), InputError>)>(
-            workers * 2,
-        );
+        let (tx, rx) =
+            crossbeam::channel::bounded::<(u64, Result<KeyChunk, InputError>)>(workers * 2);
+        // Applied chunks go back to the workers for reuse.
+        let (back_tx, back_rx) = crossbeam::channel::unbounded::<KeyChunk>();
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         for wk in 0..workers {
             let tx = tx.clone();
+            let back_rx = back_rx.clone();
             let stop = stop.clone();
             let make = &make;
             scope.spawn(move || {
                 let mut c = wk as u64;
                 while c < chunks && !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    if tx.send((c, make(c))).is_err() {
+                    let mut chunk = back_rx.try_recv().unwrap_or_default();
+                    let made = make(c, &mut chunk).map(|()| chunk);
+                    if tx.send((c, made)).is_err() {
                         break;
                     }
                     c += workers as u64;
@@ -655,7 +699,7 @@ fn generate(
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<u64, (Vec<u8>, Vec<u32>)> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, KeyChunk> = BTreeMap::new();
         let mut next = 0u64;
         let mut result = Ok(());
         for (c, chunk) in rx.iter() {
@@ -669,8 +713,9 @@ fn generate(
                     break;
                 }
             }
-            while let Some((arena, ends)) = pending.remove(&next) {
-                feed(next, &arena, &ends);
+            while let Some(chunk) = pending.remove(&next) {
+                feed(next, &chunk);
+                let _ = back_tx.send(chunk);
                 next += 1;
             }
         }
@@ -750,6 +795,7 @@ impl Engine {
             servers,
             now: 0,
             events: BinaryHeap::new(),
+            next_event_at: u64::MAX,
             seq: 0,
             file_seq: 0,
             stats: RunStats::default(),
@@ -758,7 +804,14 @@ impl Engine {
             draining: false,
             settled: 0,
             last_region: None,
+            route_lo: u64::MAX,
+            route_hi: 0,
             clock_frac: 0,
+            clock_weight: 0,
+            clock_step: 0,
+            put_row_len: usize::MAX,
+            put_per_family: Vec::new(),
+            next_slice_end: 0,
             window_end: 0,
             builder: None,
             spares: Vec::new(),
@@ -766,6 +819,8 @@ impl Engine {
             heat_buckets: Vec::new(),
             heat_writes: Vec::new(),
             last_bucket: 0,
+            heat_lo: u64::MAX,
+            heat_hi: 0,
             sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s),
             heat_end: 0,
             dyn_: cluster::Dynamics::new(scenario),
@@ -850,15 +905,38 @@ impl Engine {
             self.work += 1;
         }
         self.seq += 1;
+        let at = self.now.saturating_add(delay);
+        self.next_event_at = self.next_event_at.min(at);
         self.events.push(Reverse(Scheduled {
-            at: self.now.saturating_add(delay),
+            at,
             seq: self.seq,
             event,
         }));
     }
 
-    /// The live region holding `key`.
-    fn route(&mut self, key: &[u8]) -> usize {
+    /// Pops the earliest event, keeping `next_event_at` current.
+    fn pop_event(&mut self) -> Option<Scheduled> {
+        let Reverse(top) = self.events.pop()?;
+        self.next_event_at = self.events.peek().map_or(u64::MAX, |Reverse(e)| e.at);
+        Some(top)
+    }
+
+    /// The live region holding `key`, whose `prefix8` is `p`.
+    #[inline]
+    fn route(&mut self, key: &[u8], p: u64) -> usize {
+        if let Some(last) = self.last_region
+            && p > self.route_lo
+            && p < self.route_hi
+            && self.regions[last].state != RegionState::Retired
+        {
+            return last;
+        }
+        self.route_slow(key, p)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn route_slow(&mut self, key: &[u8], p: u64) -> usize {
         if let Some(last) = self.last_region
             && self.regions[last].state != RegionState::Retired
             && self.regions[last].contains(key)
@@ -866,29 +944,44 @@ impl Engine {
             return last;
         }
         // Candidates with a start prefix ≤ the key's; full compares only among equal prefixes.
-        let p = prefix8(key);
         let hi = self.routing_prefix.partition_point(|&x| x <= p);
         let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
         let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
         let id = self.routing[j.saturating_sub(1)].1;
         self.last_region = Some(id);
+        // A prefix strictly above the start's implies key > start, strictly below the end's
+        // implies key < end (zero padding keeps both true); ties take the full compare above.
+        let r = &self.regions[id];
+        self.route_lo = prefix8(&r.start);
+        self.route_hi = if r.end.is_empty() {
+            u64::MAX
+        } else {
+            prefix8(&r.end)
+        };
         id
     }
 
     /// Processes every event due at or before `self.now`.
+    #[inline]
     fn catch_up(&mut self) {
-        while let Some(Reverse(top)) = self.events.peek() {
-            if top.at > self.now {
-                break;
-            }
-            let Reverse(ev) = self.events.pop().expect("peeked");
+        if self.next_event_at <= self.now {
+            self.catch_up_slow();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn catch_up_slow(&mut self) {
+        while self.next_event_at <= self.now
+            && let Some(ev) = self.pop_event()
+        {
             self.handle(ev.event);
         }
     }
 
     /// Jumps the clock to the next event and processes it. False if nothing is scheduled.
     fn advance(&mut self) -> bool {
-        let Some(Reverse(top)) = self.events.pop() else {
+        let Some(top) = self.pop_event() else {
             return false;
         };
         self.now = self.now.max(top.at);
@@ -898,18 +991,38 @@ impl Engine {
 
     /// One emulated row of `weight` real rows arrives from the client.
     fn write(&mut self, key: &[u8], weight: u64) {
-        let cfg = &self.cfg;
         // Fixed point (32 fractional bits) with the fraction carried: no division per row, and no
-        // drift from truncating a fraction of a nanosecond on every row.
-        let t = (weight * cfg.row_payload) as u128 * cfg.rate_fp + self.clock_frac as u128;
+        // drift from truncating a fraction of a nanosecond on every row. The 128-bit product
+        // only changes with the weight (K, or less for the last row).
+        if weight != self.clock_weight {
+            self.clock_weight = weight;
+            self.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
+        }
+        let t = self.clock_step + self.clock_frac as u128;
         self.now += (t >> 32) as u64;
         self.clock_frac = t as u32;
         self.catch_up();
         if self.rows_written >= self.next_row_trigger {
             self.fire_row_events();
         }
-        // Wait while the region is offline (split in progress) or blocked.
-        let mut region = self.route(key);
+        let p = prefix8(key);
+        let region = self.route(key, p);
+        let r = &self.regions[region];
+        // The common case: open, below the blocking size, server below the high mark.
+        if r.state == RegionState::Open
+            && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
+            && self.servers[r.server].memstore_heap < self.cfg.global_high
+        {
+            self.apply_write(region, key, p, weight, false);
+        } else {
+            self.write_waiting(region, key, p, weight);
+        }
+    }
+
+    /// A write whose region is offline (split in progress) or blocked: waits, then applies.
+    #[cold]
+    #[inline(never)]
+    fn write_waiting(&mut self, mut region: usize, key: &[u8], p: u64, weight: u64) {
         let mut too_busy = false;
         loop {
             let r = &self.regions[region];
@@ -919,7 +1032,7 @@ impl Engine {
                     break;
                 }
                 self.stats.offline_wait_ns += self.now - t0;
-                region = self.route(key);
+                region = self.route(key, p);
                 continue;
             }
             let blocking = self.cfg.settings.blocking_memstore_size;
@@ -931,7 +1044,7 @@ impl Engine {
                 if !self.wait_blocked(server, Some(region)) {
                     break;
                 }
-                region = self.route(key);
+                region = self.route(key, p);
                 continue;
             }
             if self.servers[server].memstore_heap >= self.cfg.global_high {
@@ -940,12 +1053,12 @@ impl Engine {
                 if !self.wait_blocked(server, None) {
                     break;
                 }
-                region = self.route(key);
+                region = self.route(key, p);
                 continue;
             }
             break;
         }
-        self.apply_write(region, key, weight, too_busy);
+        self.apply_write(region, key, p, weight, too_busy);
     }
 
     /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
@@ -964,55 +1077,47 @@ impl Engine {
         true
     }
 
-    fn apply_write(&mut self, region: usize, key: &[u8], weight: u64, too_busy: bool) {
-        let cfg = &self.cfg;
-        let row_len = key.len() as u64;
+    #[inline]
+    fn apply_write(&mut self, region: usize, key: &[u8], p: u64, weight: u64, too_busy: bool) {
+        if key.len() != self.put_row_len {
+            self.set_row_len(key.len());
+        }
+        let now_ms = self.now / NS_PER_MS;
         let mut data_total = 0;
+        let mut heap_total = 0;
+        let mut active = 0;
         let r = &mut self.regions[region];
         let server = r.server;
-        let mut heap_total = 0;
-        for (f, store) in r.stores.iter_mut().enumerate() {
-            let cells = cfg.cells_per_family[f];
-            if cells == 0 {
-                continue;
-            }
-            let len = cell::data_size(
-                row_len,
-                cfg.family_lens[f],
-                cfg.qualifier_len,
-                cfg.value_len,
-            );
-            let data = weight * cells * len;
-            let heap = weight * cells * cell::heap_size(len, cfg.layout);
-            let before = store.memstore.heap_bytes;
-            store.memstore.add(
-                key,
-                Put {
+        for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+            if fam.cells != 0 {
+                let data = weight * fam.data;
+                let before = store.memstore.heap_bytes;
+                let put = Put {
                     rows: weight,
-                    cells: weight * cells,
+                    cells: weight * fam.cells,
                     data_bytes: data,
-                    heap_bytes: heap,
-                },
-                cell::SEGMENT_OVERHEAD,
-                self.now / NS_PER_MS,
-            );
-            heap_total += store.memstore.heap_bytes - before;
-            data_total += data;
+                    heap_bytes: weight * fam.heap,
+                };
+                store.memstore.add(key, put, cell::SEGMENT_OVERHEAD, now_ms);
+                heap_total += store.memstore.heap_bytes - before;
+                data_total += data;
+            }
+            active += store.memstore.heap_bytes;
         }
         r.write_requests += weight;
         r.rows += weight;
         self.rows_written += weight;
-        if !r.flush_queued && !r.flushing {
-            self.servers[r.server].pressure_futile = false;
-        }
+        let idle = !r.flush_queued && !r.flushing;
         r.last_write_ns = Some(self.now);
         // BusyRegionSplitPolicy counts the writes that met RegionTooBusyException.
         let blocked = if too_busy { weight } else { 0 };
-        r.policy
-            .record_writes(weight, blocked, self.now / NS_PER_MS);
-        r.memstore_peak = r.memstore_peak.max(r.memstore_heap());
-        let over_flush = r.active_heap() > self.cfg.settings.flush_size;
+        r.policy.record_writes(weight, blocked, now_ms);
+        r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
+        let over_flush = active > self.cfg.settings.flush_size;
         let s = &mut self.servers[server];
+        if idle {
+            s.pressure_futile = false;
+        }
         s.memstore_heap += heap_total;
         s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
         s.write_requests += weight;
@@ -1026,26 +1131,55 @@ impl Engine {
             self.stats.throttled_ns += wait;
             self.now += wait;
         }
-        while self.now >= self.window_end {
-            self.windows.push(vec![0; self.servers.len()]);
-            self.window_end += WINDOW_NS;
+        if self.now >= self.next_slice_end {
+            self.roll_slices();
         }
-        let last = self.windows.len() - 1;
-        self.windows[last][server] += weight;
-        while self.now >= self.heat_end {
-            self.heat_writes
-                .push(vec![0; self.heat_buckets.len().max(1)]);
-            self.heat_end += self.sample_ns;
+        if let Some(w) = self.windows.last_mut() {
+            w[server] += weight;
         }
-        let b = self.heat_bucket(key);
-        let slice = self.heat_writes.len() - 1;
-        self.heat_writes[slice][b] += weight;
+        let b = self.heat_bucket(key, p);
+        if let Some(h) = self.heat_writes.last_mut() {
+            h[b] += weight;
+        }
         if over_flush {
             self.request_flush(region, FlushWhy::Size);
         }
         if self.servers[server].memstore_heap >= self.cfg.global_low {
             self.global_pressure(server);
         }
+    }
+
+    /// Per-family cell sizes of a row with a `len`-byte key (constant for fixed-length keys).
+    #[cold]
+    #[inline(never)]
+    fn set_row_len(&mut self, len: usize) {
+        let cfg = &self.cfg;
+        self.put_row_len = len;
+        self.put_per_family.clear();
+        for (&cells, &family_len) in cfg.cells_per_family.iter().zip(&cfg.family_lens) {
+            let size = cell::data_size(len as u64, family_len, cfg.qualifier_len, cfg.value_len);
+            self.put_per_family.push(FamilyPut {
+                cells,
+                data: cells * size,
+                heap: cells * cell::heap_size(size, cfg.layout),
+            });
+        }
+    }
+
+    /// Opens the hotspot windows and heat slices the clock has reached.
+    #[cold]
+    #[inline(never)]
+    fn roll_slices(&mut self) {
+        while self.now >= self.window_end {
+            self.windows.push(vec![0; self.servers.len()]);
+            self.window_end += WINDOW_NS;
+        }
+        while self.now >= self.heat_end {
+            self.heat_writes
+                .push(vec![0; self.heat_buckets.len().max(1)]);
+            self.heat_end += self.sample_ns;
+        }
+        self.next_slice_end = self.window_end.min(self.heat_end);
     }
 
     /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, its
@@ -1448,8 +1582,8 @@ impl Engine {
         // Time and bytes read follow what the compaction scans (a Reference reads its half).
         let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
-        let output =
-            compact_files(&inputs, self.cfg.shapes[store], self.cfg.formats[store]).map(|h| {
+        let output = storefile::compact(&inputs, self.cfg.shapes[store], self.cfg.formats[store])
+            .map(|h| {
                 (
                     StoreFile {
                         file: Arc::new(h),
@@ -1900,17 +2034,31 @@ impl Engine {
             .saturating_sub(1)
     }
 
-    /// The heat bucket holding `key`.
-    fn heat_bucket(&mut self, key: &[u8]) -> usize {
+    /// The heat bucket holding `key`, whose `prefix8` is `p`.
+    #[inline]
+    fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
+        if p > self.heat_lo && p < self.heat_hi {
+            return self.last_bucket;
+        }
+        self.heat_bucket_slow(key)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn heat_bucket_slow(&mut self, key: &[u8]) -> usize {
         let b = &self.heat_buckets;
-        let i = self.last_bucket;
-        if b.len() <= 1
-            || (b[i].as_slice() <= key && b.get(i + 1).is_none_or(|n| key < n.as_slice()))
-        {
-            return i;
+        if b.len() <= 1 {
+            // One bucket (or none: writes then count in slot 0): every key.
+            self.heat_lo = 0;
+            self.heat_hi = u64::MAX;
+            self.last_bucket = 0;
+            return 0;
         }
         let j = b.partition_point(|s| s.as_slice() <= key).saturating_sub(1);
         self.last_bucket = j;
+        // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
+        self.heat_lo = prefix8(&b[j]);
+        self.heat_hi = b.get(j + 1).map_or(u64::MAX, |n| prefix8(n));
         j
     }
 
@@ -2010,41 +2158,6 @@ impl Engine {
             dynamics: self.dyn_.finish(),
         }
     }
-}
-
-/// Writes the compaction of `inputs`: their visible rows merged (a row present in several inputs
-/// is kept once: VERSIONS = 1), kept at about one emulated row per data block like flushed files,
-/// each standing for its share of the inputs' real rows.
-fn compact_files(
-    inputs: &[&StoreFile],
-    shape: CellShape,
-    format: FileFormat,
-) -> Option<storefile::HFile> {
-    let real: u128 = inputs.iter().map(|f| f.rows() as u128).sum();
-    let mut rows: Vec<&[u8]> = inputs
-        .iter()
-        .flat_map(|f| f.visible_emulated_rows())
-        .collect();
-    rows.sort_unstable();
-    rows.dedup();
-    if rows.is_empty() {
-        return None;
-    }
-    let bytes_per_row = shape.columns.max(1) as u128
-        * (16
-            + shape.family_len as u128
-            + shape.qualifier_len as u128
-            + shape.value_len as u128
-            + 20);
-    let blocks = (real * bytes_per_row / format.block_size.max(1) as u128).max(1);
-    let thin = (rows.len() as u128).div_ceil(blocks).max(1) as usize;
-    let kept = rows.len().div_ceil(thin);
-    let scale = (real / kept as u128).max(1) as u64;
-    let mut b = HFileBuilder::new(shape, format, scale);
-    for r in rows.iter().step_by(thin) {
-        b.append(r);
-    }
-    b.finish()
 }
 
 /// Nanoseconds to move `bytes` at `per_second` bytes/s (128-bit intermediate: terabytes × 1e9

@@ -177,21 +177,44 @@ impl StoreFile {
     }
 }
 
-/// Writes the compaction of `inputs` (their visible rows merged in key order) as one new file.
+/// Writes the compaction of `inputs` as one new file, or `None` when no row is visible.
 ///
-/// With VERSIONS=1 a row present in several inputs is one (row, family, qualifier) with several
-/// versions; both minor and major compactions keep only the newest (`ScanQueryMatcher` /
-/// `ColumnTracker.checkVersions` with maxVersions 1, `MinorCompactionScanQueryMatcher`), so each
-/// distinct row is written once. Cells keep their sequence ids (the mvcc vlong of the newest
-/// input's seq id is used for every cell).
-pub fn compact(
-    inputs: &[&StoreFile],
-    shape: CellShape,
-    format: FileFormat,
-    scale: u64,
-) -> Option<HFile> {
-    let max_seq = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
-    let mut builder = HFileBuilder::new(shape, format, scale).with_max_sequence_id(max_seq);
+/// Rows: the inputs' visible rows merged in key order. With VERSIONS=1 a row present in several
+/// inputs is one (row, family, qualifier) with several versions; both minor and major compactions
+/// keep only the newest (`ScanQueryMatcher` / `ColumnTracker.checkVersions` with maxVersions 1,
+/// `MinorCompactionScanQueryMatcher`), so each distinct row is written once.
+///
+/// Thinning: like flushed files, the output keeps about one emulated row per data block (so a
+/// store file holds O(blocks) keys however often it is rewritten), and each kept row stands for
+/// an equal share of the inputs' real rows (`StoreFile::rows`). Cells are written with the
+/// builder's default mvcc length, as flushed files are.
+pub fn compact(inputs: &[&StoreFile], shape: CellShape, format: FileFormat) -> Option<HFile> {
+    let rows = merge_rows(inputs);
+    if rows.is_empty() {
+        return None;
+    }
+    let real: u128 = inputs.iter().map(|f| f.rows() as u128).sum();
+    // Serialized bytes of one real row's cells with a 16-byte key (an estimate of the output's
+    // data blocks; the kept rows' real keys then size the file exactly).
+    let bytes_per_row = shape.columns.max(1) as u128
+        * (16
+            + shape.family_len as u128
+            + shape.qualifier_len as u128
+            + shape.value_len as u128
+            + 20);
+    let blocks = (real * bytes_per_row / format.block_size.max(1) as u128).max(1);
+    let thin = (rows.len() as u128).div_ceil(blocks).max(1) as usize;
+    let kept = rows.len().div_ceil(thin);
+    let scale = (real / kept as u128).max(1) as u64;
+    let mut builder = HFileBuilder::new(shape, format, scale);
+    for r in rows.iter().step_by(thin) {
+        builder.append(r);
+    }
+    builder.finish()
+}
+
+/// The distinct visible rows of `inputs`, sorted: a k-way merge of the (sorted) inputs.
+fn merge_rows<'a>(inputs: &[&'a StoreFile]) -> Vec<&'a [u8]> {
     let mut iters: Vec<_> = inputs.iter().map(|f| f.visible_emulated_rows()).collect();
     let mut heap = BinaryHeap::with_capacity(iters.len());
     for (i, it) in iters.iter_mut().enumerate() {
@@ -199,13 +222,17 @@ pub fn compact(
             heap.push(Reverse((r, i)));
         }
     }
+    let total = inputs.iter().map(|f| f.emulated_rows()).sum();
+    let mut rows: Vec<&[u8]> = Vec::with_capacity(total);
     while let Some(Reverse((row, i))) = heap.pop() {
-        builder.append(row); // equal rows after the first are ignored by the builder
+        if rows.last() != Some(&row) {
+            rows.push(row);
+        }
         if let Some(next) = iters[i].next() {
             heap.push(Reverse((next, i)));
         }
     }
-    builder.finish()
+    rows
 }
 
 #[cfg(test)]

@@ -527,29 +527,71 @@ fn references_of_references_and_links_compose() {
 #[test]
 fn compaction_merges_visible_rows_and_drops_extra_versions() {
     // StoreScanner + MinorCompactionScanQueryMatcher with VERSIONS=1: one version per row.
+    // 1 KB blocks hold one 1 KB row each, so nothing is thinned here.
+    let small = FileFormat {
+        block_size: 1024,
+        ..fmt()
+    };
     let even: Vec<Vec<u8>> = (0..500)
         .map(|i| format!("k{:05}", 2 * i).into_bytes())
         .collect();
     let odd: Vec<Vec<u8>> = (0..500)
         .map(|i| format!("k{:05}", 2 * i + 1).into_bytes())
         .collect();
-    let a = store(build(&even, SHAPE_1K, fmt(), 2, 0));
-    let b = store(build(&odd, SHAPE_1K, fmt(), 2, 0));
-    let c = compact(&[&a, &b], SHAPE_1K, fmt(), 2).unwrap();
+    let a = store(build(&even, SHAPE_1K, small, 2, 0));
+    let b = store(build(&odd, SHAPE_1K, small, 2, 0));
+    let c = compact(&[&a, &b], SHAPE_1K, small).unwrap();
     assert_eq!(c.rows(), a.rows() + b.rows());
     assert_eq!(c.emulated_rows(), 1000);
+    let sorted: Vec<&[u8]> = c.rows_in(b"", b"").collect();
+    assert!(sorted.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(sorted[0], b"k00000");
     // References: only the visible halves are rewritten.
     let (ra, _) = a.split(b"k00500");
     let (_, rb) = b.split(b"k00500");
     let (ra, rb) = (ra.unwrap(), rb.unwrap());
-    let c2 = compact(&[&ra, &rb], SHAPE_1K, fmt(), 2).unwrap();
+    let c2 = compact(&[&ra, &rb], SHAPE_1K, small).unwrap();
+    assert_eq!(c2.emulated_rows(), ra.emulated_rows() + rb.emulated_rows());
     assert_eq!(c2.rows(), ra.rows() + rb.rows());
-    // Same rows in two files: kept once.
-    let dup = compact(&[&a, &a], SHAPE_1K, fmt(), 2).unwrap();
-    assert_eq!(dup.rows(), a.rows());
-    let sorted: Vec<&[u8]> = c.rows_in(b"", b"").collect();
-    assert!(sorted.windows(2).all(|w| w[0] < w[1]));
-    assert!(compact(&[], SHAPE_1K, fmt(), 2).is_none());
+    // Same emulated rows in two files: each key written once, standing for the inputs' real
+    // rows (at scale > 1 an emulated key stands for different real rows in each input).
+    let dup = compact(&[&a, &a], SHAPE_1K, small).unwrap();
+    assert_eq!(dup.emulated_rows(), a.emulated_rows());
+    assert_eq!(dup.rows(), 2 * a.rows());
+    assert!(compact(&[], SHAPE_1K, small).is_none());
+}
+
+#[test]
+fn compaction_thins_to_about_one_row_per_block() {
+    // 2,000 real 1 KB rows in 64 KB blocks: ~31 blocks, so ~31 emulated rows of ~64 real rows.
+    let rows = numbered(1000, 4);
+    let (even, odd): (Vec<_>, Vec<_>) = rows
+        .iter()
+        .cloned()
+        .enumerate()
+        .partition(|(i, _)| i % 2 == 0);
+    let strip = |v: Vec<(usize, Vec<u8>)>| v.into_iter().map(|(_, r)| r).collect::<Vec<_>>();
+    let a = store(build(&strip(even), SHAPE_1K, fmt(), 2, 0));
+    let b = store(build(&strip(odd), SHAPE_1K, fmt(), 2, 0));
+    let real = a.rows() + b.rows();
+    let c = compact(&[&a, &b], SHAPE_1K, fmt()).unwrap();
+    let kept = c.emulated_rows() as u64;
+    assert!((25..=40).contains(&kept), "kept {kept}");
+    // The kept rows stand for the inputs' real rows (up to the rounding of an equal share).
+    assert!(
+        c.rows() <= real && c.rows() > real - kept,
+        "{} of {real}",
+        c.rows()
+    );
+    // Every kept row is an input row, in order, starting with the first.
+    let out: Vec<&[u8]> = c.rows_in(b"", b"").collect();
+    assert_eq!(out[0], rows[0].as_slice());
+    assert!(out.windows(2).all(|w| w[0] < w[1]));
+    assert!(out.iter().all(|r| rows.iter().any(|x| x.as_slice() == *r)));
+    // Its size is that of the unthinned merge, up to the rows lost to rounding.
+    let full = build(&rows, SHAPE_1K, fmt(), 2, 0);
+    let err = (c.length() as f64 / full.length() as f64 - 1.0).abs();
+    assert!(err < 0.03, "size off by {err}");
 }
 
 proptest! {
