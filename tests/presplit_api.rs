@@ -26,7 +26,7 @@ impl RowKeyGenerator for Salted {
 #[test]
 fn a_million_samples() {
     let t = Instant::now();
-    let keys = sampled(&Salted, (0, 50_000_000), 1_000_000, 64).unwrap();
+    let keys = sampled(&Salted, (0, 50_000_000), 1_000_000, 64, Some(7)).unwrap();
     eprintln!("1e6 samples, 64 regions: {:?}", t.elapsed());
     assert_eq!(keys.len(), 63);
     assert!(keys.windows(2).all(|w| w[0] < w[1]));

@@ -287,7 +287,7 @@ impl Engine {
         if live.is_empty() {
             return None;
         }
-        let i = splitmix64(self.cfg.seed ^ 0xA551_6E ^ salt.wrapping_mul(0x9E37_79B9)) as usize;
+        let i = splitmix64(self.cfg.seed ^ 0x00A5_516E ^ salt.wrapping_mul(0x9E37_79B9)) as usize;
         Some(live[i % live.len()])
     }
 
