@@ -908,35 +908,43 @@ impl Report {
             run_text(&mut o, run);
         }
         if self.runs.len() > 1 {
+            // One column per generator: stays within 100 columns for a handful of designs.
             o.push_str("\nComparison\n");
-            let mut t = table(&[
-                "generator",
-                "regions",
-                "splits",
-                "ingest",
-                "blocked",
-                "max server share",
-                "cold regions",
-                "region size p50",
-                "region size max",
-                "write amp",
-            ]);
+            let mut header = vec!["".to_string()];
+            header.extend(self.runs.iter().map(|r| r.generator.clone()));
+            let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+            let mut t = table(&header_refs);
             fit(&mut t);
-            align_right(&mut t, &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
-            for run in &self.runs {
-                let s = &run.summary;
-                t.add_row(vec![
-                    run.generator.clone(),
-                    format!("{} → {}", s.regions_initial, s.regions_final),
-                    s.splits.to_string(),
-                    format_duration_ms((s.sim_seconds * 1000.0) as u64),
-                    format_duration_ms((s.blocked_seconds * 1000.0) as u64),
-                    format!("{:.0}%", s.max_server_write_share * 100.0),
-                    run.region_sizes.cold_regions.to_string(),
-                    format_bytes(run.region_sizes.p50),
-                    format_bytes(run.region_sizes.max),
-                    format!("{:.2}", s.write_amplification),
-                ]);
+            align_right(&mut t, &(1..=self.runs.len()).collect::<Vec<_>>());
+            type Cell = fn(&RunJson) -> String;
+            let rows: [(&str, Cell); 10] = [
+                ("regions", |r| {
+                    format!("{} → {}", r.summary.regions_initial, r.summary.regions_final)
+                }),
+                ("splits", |r| thousands(r.summary.splits as u128)),
+                ("ingest time", |r| {
+                    format_duration_ms((r.summary.sim_seconds * 1000.0) as u64)
+                }),
+                ("blocked", |r| {
+                    format_duration_ms((r.summary.blocked_seconds * 1000.0) as u64)
+                }),
+                ("max server write share", |r| {
+                    format!("{:.0}%", r.summary.max_server_write_share * 100.0)
+                }),
+                ("cold regions", |r| thousands(r.region_sizes.cold_regions as u128)),
+                ("regions no longer written", |r| {
+                    thousands(r.region_sizes.quiet_regions as u128)
+                }),
+                ("region size p50", |r| format_bytes(r.region_sizes.p50)),
+                ("region size max", |r| format_bytes(r.region_sizes.max)),
+                ("write amplification", |r| {
+                    format!("{:.2}", r.summary.write_amplification)
+                }),
+            ];
+            for (name, cell) in rows {
+                let mut row = vec![name.to_string()];
+                row.extend(self.runs.iter().map(cell));
+                t.add_row(row);
             }
             o.push_str(&t.to_string());
             o.push('\n');
