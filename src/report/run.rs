@@ -919,7 +919,10 @@ impl Report {
             type Cell = fn(&RunJson) -> String;
             let rows: [(&str, Cell); 10] = [
                 ("regions", |r| {
-                    format!("{} → {}", r.summary.regions_initial, r.summary.regions_final)
+                    format!(
+                        "{} → {}",
+                        r.summary.regions_initial, r.summary.regions_final
+                    )
                 }),
                 ("splits", |r| thousands(r.summary.splits as u128)),
                 ("ingest time", |r| {
@@ -931,7 +934,9 @@ impl Report {
                 ("max server write share", |r| {
                     format!("{:.0}%", r.summary.max_server_write_share * 100.0)
                 }),
-                ("cold regions", |r| thousands(r.region_sizes.cold_regions as u128)),
+                ("cold regions", |r| {
+                    thousands(r.region_sizes.cold_regions as u128)
+                }),
                 ("regions no longer written", |r| {
                     thousands(r.region_sizes.quiet_regions as u128)
                 }),

@@ -311,6 +311,10 @@ struct Walk {
     total: f64,
     /// (Load generator weight, Random generator weight) for the current costs.
     generator_weights: (f64, f64),
+    /// Servers with the most and with the fewest regions (LoadCandidateGenerator's picks),
+    /// recomputed only when an action is accepted.
+    most: Vec<usize>,
+    fewest: Vec<usize>,
 }
 
 impl Walk {
@@ -380,6 +384,8 @@ impl Walk {
             costs: [0.0; 9],
             total: 0.0,
             generator_weights: (0.0, 0.0),
+            most: Vec::new(),
+            fewest: Vec::new(),
         };
         walk.compute();
         walk
@@ -406,6 +412,14 @@ impl Walk {
             .map(|i| c[i])
             .sum();
         self.generator_weights = (c[COUNT], random);
+        let counts = self.on.iter().map(Vec::len);
+        let (lo, hi) = counts.fold((usize::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)));
+        self.most = (0..self.on.len())
+            .filter(|&s| self.on[s].len() == hi)
+            .collect();
+        self.fewest = (0..self.on.len())
+            .filter(|&s| self.on[s].len() == lo)
+            .collect();
     }
 
     fn report(&self) -> CostReport {
@@ -503,6 +517,18 @@ impl Walk {
         }
     }
 
+    /// [`pick_extreme`](Walk::pick_extreme) from the cached extremes (one draw); the scan only
+    /// when `except` is the sole extreme server.
+    fn pick_cached(&self, rng: &mut Rng, most: bool, except: Option<usize>) -> Option<usize> {
+        let set = if most { &self.most } else { &self.fewest };
+        let n = set.len() - usize::from(except.is_some_and(|e| set.contains(&e)));
+        if n == 0 {
+            return self.pick_extreme(rng, most, except);
+        }
+        let k = rng.below(n);
+        set.iter().copied().filter(|&s| Some(s) != except).nth(k)
+    }
+
     /// A uniformly chosen server among those with the extreme count (`most`: highest), skipping
     /// `except` (LoadCandidateGenerator's tie-break: the largest random double wins).
     fn pick_extreme(&self, rng: &mut Rng, most: bool, except: Option<usize>) -> Option<usize> {
@@ -540,8 +566,8 @@ impl Walk {
             return None;
         }
         let (this, other) = if self.pick_load_generator(rng) {
-            let this = self.pick_extreme(rng, true, None)?;
-            let other = self.pick_extreme(rng, false, Some(this))?;
+            let this = self.pick_cached(rng, true, None)?;
+            let other = self.pick_cached(rng, false, Some(this))?;
             (this, other)
         } else {
             let this = rng.below(n);
