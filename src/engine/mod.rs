@@ -512,6 +512,8 @@ struct Engine {
     spares: Vec<Memstore>,
     samples: Vec<Sample>,
     heat_buckets: Vec<Vec<u8>>,
+    /// `prefix8` of each heat bucket's start (integer compares first, as for routing).
+    heat_prefix: Vec<u64>,
     heat_writes: Vec<Vec<u64>>,
     /// Bucket of the last write (sequential keys stay in one bucket for long runs).
     last_bucket: usize,
@@ -560,6 +562,7 @@ pub fn run_with_progress(
     };
     let mut engine = Engine::new(scenario, &plan, k);
     engine.heat_buckets = heat_buckets(&plan.generator, w.first_id, w.rows);
+    engine.heat_prefix = engine.heat_buckets.iter().map(|k| prefix8(k)).collect();
     // With a third thread to spare, flush files are built in the background. On two threads
     // the key-generation worker and the applying thread already take both cores (measured: a
     // builder thread on top slows MD5 runs by ~15 %).
@@ -817,6 +820,7 @@ impl Engine {
             spares: Vec::new(),
             samples: Vec::new(),
             heat_buckets: Vec::new(),
+            heat_prefix: Vec::new(),
             heat_writes: Vec::new(),
             last_bucket: 0,
             heat_lo: u64::MAX,
@@ -2054,7 +2058,11 @@ impl Engine {
             self.last_bucket = 0;
             return 0;
         }
-        let j = b.partition_point(|s| s.as_slice() <= key).saturating_sub(1);
+        // Integer compares on the 8-byte prefixes, full compares only among equal prefixes.
+        let p = prefix8(key);
+        let hi = self.heat_prefix.partition_point(|&x| x <= p);
+        let lo = self.heat_prefix[..hi].partition_point(|&x| x < p);
+        let j = (lo + b[lo..hi].partition_point(|s| s.as_slice() <= key)).saturating_sub(1);
         self.last_bucket = j;
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
         self.heat_lo = prefix8(&b[j]);
