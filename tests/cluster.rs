@@ -64,6 +64,26 @@ fn regions_over_time(run: &Value) -> Vec<Vec<u64>> {
     by_time.into_iter().map(|(_, v)| v).collect()
 }
 
+/// Real rows held by the final regions.
+fn rows_held(run: &Value) -> u64 {
+    run["regions"]
+        .as_array()
+        .expect("regions")
+        .iter()
+        .map(|r| u(&r["rows"]))
+        .sum()
+}
+
+/// Kinds of the run's cluster events, in order.
+fn event_kinds(run: &Value) -> Vec<&str> {
+    run["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect()
+}
+
 fn spread(counts: &[u64]) -> u64 {
     counts.iter().max().copied().unwrap_or(0) - counts.iter().min().copied().unwrap_or(0)
 }
@@ -136,12 +156,7 @@ fn with_the_balancer_off_sequential_daughters_stay_piled() {
 fn killing_one_of_ten_servers_loses_no_row() {
     let v = run_json(&root().join("scenarios/node-failure.toml"), &[]);
     let run = &v["runs"][0];
-    let rows: u64 = run["regions"]
-        .as_array()
-        .expect("regions")
-        .iter()
-        .map(|r| u(&r["rows"]))
-        .sum();
+    let rows = rows_held(run);
     assert_eq!(rows, u(&run["summary"]["rows"]), "no row lost");
     let servers = run["servers"].as_array().expect("servers");
     let dead: Vec<&Value> = servers.iter().filter(|s| s["online"] == false).collect();
@@ -162,12 +177,7 @@ fn killing_one_of_ten_servers_loses_no_row() {
         "absorbed by several servers: {targets:?}"
     );
     assert!(!targets.contains(name));
-    let kinds: Vec<&str> = run["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .filter_map(|e| e["kind"].as_str())
-        .collect();
+    let kinds = event_kinds(run);
     assert!(
         kinds.contains(&"kill") && kinds.contains(&"recovered"),
         "{kinds:?}"
@@ -222,12 +232,7 @@ fn the_normalizer_splits_and_merges() {
             .iter()
             .any(|s| s["reason"].as_str().unwrap_or("").starts_with("normalizer"))
     );
-    let rows: u64 = run["regions"]
-        .as_array()
-        .expect("regions")
-        .iter()
-        .map(|r| u(&r["rows"]))
-        .sum();
+    let rows = rows_held(run);
     assert_eq!(rows, u(&run["summary"]["rows"]), "merges lose no row");
 }
 
@@ -299,21 +304,11 @@ fn every_feature_on_is_deterministic_across_thread_counts() {
     assert!(a.stdout == b.stdout, "1 and 3 threads differ");
     let v: Value = serde_json::from_slice(&a.stdout).expect("JSON");
     for run in v["runs"].as_array().expect("runs") {
-        let kinds: Vec<&str> = run["events"]
-            .as_array()
-            .expect("events")
-            .iter()
-            .filter_map(|e| e["kind"].as_str())
-            .collect();
+        let kinds = event_kinds(run);
         for k in ["add_servers", "kill", "set", "decommission", "phase"] {
             assert!(kinds.contains(&k), "{k} in {kinds:?}");
         }
-        let rows: u64 = run["regions"]
-            .as_array()
-            .expect("regions")
-            .iter()
-            .map(|r| u(&r["rows"]))
-            .sum();
+        let rows = rows_held(run);
         assert_eq!(rows, u(&run["summary"]["rows"]));
     }
 }

@@ -795,24 +795,14 @@ impl Engine {
                 gets_per_s,
                 scans_per_s,
             } => {
-                let mut parts = Vec::new();
                 if let Some(rate) = rate_bytes_per_s {
                     self.cfg.rate_fp = ((NS_PER_S as u128) << 32) / rate.max(1) as u128;
-                    parts.push(format!("write rate {}/s", format_bytes(rate)));
-                }
-                if let Some(g) = gets_per_s {
-                    parts.push(format!("{g} gets/s"));
-                }
-                if let Some(s) = scans_per_s {
-                    parts.push(format!("{s} scans/s"));
                 }
                 self.set_read_rates(gets_per_s, scans_per_s);
+                let parts = EventAction::phase_parts(rate_bytes_per_s, gets_per_s, scans_per_s);
                 self.record_event(
                     "phase",
-                    format!(
-                        "scenario line {line}: new workload phase: {}",
-                        parts.join(", ")
-                    ),
+                    format!("scenario line {line}: new workload phase: {parts}"),
                 );
             }
         }

@@ -312,19 +312,10 @@ fn event_line(e: &ClusterEvent, n_servers: usize) -> String {
             rate_bytes_per_s,
             gets_per_s,
             scans_per_s,
-        } => {
-            let mut parts = Vec::new();
-            if let Some(r) = rate_bytes_per_s {
-                parts.push(format!("write rate {}/s", format_bytes(*r)));
-            }
-            if let Some(g) = gets_per_s {
-                parts.push(format!("{g} gets/s"));
-            }
-            if let Some(x) = scans_per_s {
-                parts.push(format!("{x} scans/s"));
-            }
-            format!("phase: {}", parts.join(", "))
-        }
+        } => format!(
+            "phase: {}",
+            EventAction::phase_parts(*rate_bytes_per_s, *gets_per_s, *scans_per_s)
+        ),
     };
     format!("line {:<5} {when:<30}  {what}", e.line)
 }

@@ -298,7 +298,7 @@ fn trigger(
     span: Range<usize>,
     workload: Option<&Workload>,
 ) -> Option<(EventTrigger, Range<usize>, &'static str)> {
-    let mut present: Vec<(&'static str, Range<usize>)> = [
+    let present: Vec<(&'static str, Range<usize>)> = [
         ("at", e.at.as_ref().map(|v| v.span())),
         ("at_data", e.at_data.as_ref().map(|v| v.span())),
         ("at_fraction", e.at_fraction.as_ref().map(|v| v.span())),
@@ -307,26 +307,8 @@ fn trigger(
     .into_iter()
     .filter_map(|(n, s)| s.map(|s| (n, s)))
     .collect();
-    // "The second one" in the order written.
-    present.sort_by_key(|(_, s)| s.start);
     const ONE_TRIGGER: &str = "exactly one of `at = \"2h\"`, `at_data = \"1TB\"`, `at_fraction = 0.5`, `at_rows = 1000000`";
-    match present.as_slice() {
-        [] => {
-            ck.err(span, "event", "the event has no trigger", ONE_TRIGGER);
-            return None;
-        }
-        [_] => {}
-        [(first, _), (second, s2), ..] => {
-            ck.err(
-                s2.clone(),
-                &format!("event.{second}"),
-                format!("the event has two triggers, `{first}` and `{second}`"),
-                ONE_TRIGGER,
-            );
-            return None;
-        }
-    }
-    let (field, tspan) = present[0].clone();
+    let (field, tspan) = exactly_one(ck, span, present, "trigger", ONE_TRIGGER)?;
     let dotted = format!("event.{field}");
     // Row triggers beyond the workload would never fire.
     let within = |ck: &mut Checker<'_>, rows: u64, what: String| -> Option<u64> {
@@ -413,7 +395,7 @@ fn action(
     cx: &EventContext<'_>,
     site: &mut Option<SiteConfig>,
 ) -> Option<EventAction> {
-    let mut present: Vec<(&'static str, Range<usize>)> = [
+    let present: Vec<(&'static str, Range<usize>)> = [
         ("add_servers", e.add_servers.as_ref().map(|v| v.span())),
         ("decommission", e.decommission.as_ref().map(|v| v.span())),
         ("kill", e.kill.as_ref().map(|v| v.span())),
@@ -423,25 +405,8 @@ fn action(
     .into_iter()
     .filter_map(|(n, s)| s.map(|s| (n, s)))
     .collect();
-    // "The second one" in the order written.
-    present.sort_by_key(|(_, s)| s.start);
     const ONE_ACTION: &str = "exactly one of `add_servers = N`, `decommission = \"rs03\"`, `kill = \"rs03\"`, `set = { … }`, `phase = { … }`";
-    match present.as_slice() {
-        [] => {
-            ck.err(span, "event", "the event has no action", ONE_ACTION);
-            return None;
-        }
-        [_] => {}
-        [(first, _), (second, s2), ..] => {
-            ck.err(
-                s2.clone(),
-                &format!("event.{second}"),
-                format!("the event has two actions, `{first}` and `{second}`"),
-                format!("{ONE_ACTION} (one [[event]] per action)"),
-            );
-            return None;
-        }
-    }
+    exactly_one(ck, span, present, "action", ONE_ACTION)?;
     if let Some(n) = &e.add_servers {
         let room = MAX_REGIONSERVERS.saturating_sub(servers.len() as u64);
         let v = *n.get_ref();
@@ -956,5 +921,38 @@ mod tests {
             error("[[event]]\nat = \"1h\"\nphase = { gets_per_s = 3 }")
                 .contains("no [workload.reads]")
         );
+    }
+}
+
+/// The one field of `present` (name, span) given, or an error: none (at the event) or a second
+/// one (at that one), naming `what` ("trigger", "action") and what is expected.
+fn exactly_one(
+    ck: &mut Checker<'_>,
+    span: Range<usize>,
+    mut present: Vec<(&'static str, Range<usize>)>,
+    what: &str,
+    expected: &str,
+) -> Option<(&'static str, Range<usize>)> {
+    // "The second one" in the order written.
+    present.sort_by_key(|(_, s)| s.start);
+    match present.as_slice() {
+        [] => {
+            ck.err(span, "event", format!("the event has no {what}"), expected);
+            None
+        }
+        [one] => Some(one.clone()),
+        [(first, _), (second, s2), ..] => {
+            ck.err(
+                s2.clone(),
+                &format!("event.{second}"),
+                format!("the event has two {what}s, `{first}` and `{second}`"),
+                if what == "action" {
+                    format!("{expected} (one [[event]] per action)")
+                } else {
+                    expected.to_string()
+                },
+            );
+            None
+        }
     }
 }

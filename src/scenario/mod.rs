@@ -317,6 +317,27 @@ pub enum EventAction {
     },
 }
 
+impl EventAction {
+    /// A workload phase in words, e.g. `write rate 50.00 MiB/s, 100 gets/s`.
+    pub fn phase_parts(
+        rate_bytes_per_s: Option<u64>,
+        gets_per_s: Option<f64>,
+        scans_per_s: Option<f64>,
+    ) -> String {
+        let mut parts = Vec::new();
+        if let Some(r) = rate_bytes_per_s {
+            parts.push(format!("write rate {}/s", crate::units::format_bytes(r)));
+        }
+        if let Some(g) = gets_per_s {
+            parts.push(format!("{g} gets/s"));
+        }
+        if let Some(x) = scans_per_s {
+            parts.push(format!("{x} scans/s"));
+        }
+        parts.join(", ")
+    }
+}
+
 /// A `[[event]]`, validated.
 #[derive(Debug, Clone)]
 pub struct ClusterEvent {
