@@ -312,3 +312,38 @@ fn every_feature_on_is_deterministic_across_thread_counts() {
         assert_eq!(rows, u(&run["summary"]["rows"]));
     }
 }
+
+// `--explain` prints the life of a region back through its parents, with the rule behind each
+// step; a bad target is an input error naming the option.
+#[test]
+fn explain_traces_a_region_through_its_splits() {
+    let scenario = root().join("tests/data/small.toml");
+    let out = Command::cargo_bin("hbase-emu")
+        .expect("binary")
+        .arg("run")
+        .arg(&scenario)
+        .args(["--generator", "sequential", "--explain", "#8"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let life = &text[text.find("life of region #8").expect("explain section")..];
+    assert!(life.contains("opened on rs"), "{life}");
+    assert!(life.contains("flushed"), "{life}");
+    assert!(life.contains("split requested at"), "{life}");
+    assert!(
+        life.contains("SteppingSplitPolicy"),
+        "the split policy's numbers: {life}"
+    );
+    assert!(life.contains("as the upper daughter of a split"), "{life}");
+    let bad = Command::cargo_bin("hbase-emu")
+        .expect("binary")
+        .arg("run")
+        .arg(&scenario)
+        .args(["--explain", "#0"])
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--explain") && err.contains("#N"), "{err}");
+}

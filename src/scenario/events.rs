@@ -583,12 +583,9 @@ fn set_action(
             ok = false;
             continue;
         }
-        let value = match v.get_ref() {
-            toml::Value::String(s) => s.clone(),
-            toml::Value::Integer(i) => i.to_string(),
-            toml::Value::Float(f) => f.to_string(),
-            toml::Value::Boolean(b) => b.to_string(),
-            _ => {
+        let value = match super::property_value(v.get_ref()) {
+            Some(value) => value,
+            None => {
                 ck.err(
                     v.span(),
                     &field,

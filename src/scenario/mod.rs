@@ -338,6 +338,18 @@ impl EventAction {
     }
 }
 
+/// An HBase property value written in TOML (`[hbase]`, an event's `set`): strings as they are,
+/// numbers and booleans as Hadoop would read their text; `None` for tables and arrays.
+pub(crate) fn property_value(v: &toml::Value) -> Option<String> {
+    match v {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
 /// A `[[event]]`, validated.
 #[derive(Debug, Clone)]
 pub struct ClusterEvent {
@@ -672,12 +684,9 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
     // [hbase] inline overrides: the last site layer (a `final` property in a site file wins).
     if let Some(h) = &raw.hbase {
         for (k, v) in h.get_ref() {
-            let value = match v.get_ref() {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Integer(i) => i.to_string(),
-                toml::Value::Float(f) => f.to_string(),
-                toml::Value::Boolean(b) => b.to_string(),
-                _ => {
+            let value = match property_value(v.get_ref()) {
+                Some(value) => value,
+                None => {
                     ck.err(
                         v.span(),
                         &format!("hbase.\"{}\"", k.get_ref()),
