@@ -711,6 +711,39 @@ fn phase(
     })
 }
 
+/// The one field of `present` (name, span) given, or an error: none (at the event) or a second
+/// one (at that one), naming `what` ("trigger", "action") and what is expected.
+fn exactly_one(
+    ck: &mut Checker<'_>,
+    span: Range<usize>,
+    mut present: Vec<(&'static str, Range<usize>)>,
+    what: &str,
+    expected: &str,
+) -> Option<(&'static str, Range<usize>)> {
+    // "The second one" in the order written.
+    present.sort_by_key(|(_, s)| s.start);
+    match present.as_slice() {
+        [] => {
+            ck.err(span, "event", format!("the event has no {what}"), expected);
+            None
+        }
+        [one] => Some(one.clone()),
+        [(first, _), (second, s2), ..] => {
+            ck.err(
+                s2.clone(),
+                &format!("event.{second}"),
+                format!("the event has two {what}s, `{first}` and `{second}`"),
+                if what == "action" {
+                    format!("{expected} (one [[event]] per action)")
+                } else {
+                    expected.to_string()
+                },
+            );
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::diag::SourceText;
@@ -918,38 +951,5 @@ mod tests {
             error("[[event]]\nat = \"1h\"\nphase = { gets_per_s = 3 }")
                 .contains("no [workload.reads]")
         );
-    }
-}
-
-/// The one field of `present` (name, span) given, or an error: none (at the event) or a second
-/// one (at that one), naming `what` ("trigger", "action") and what is expected.
-fn exactly_one(
-    ck: &mut Checker<'_>,
-    span: Range<usize>,
-    mut present: Vec<(&'static str, Range<usize>)>,
-    what: &str,
-    expected: &str,
-) -> Option<(&'static str, Range<usize>)> {
-    // "The second one" in the order written.
-    present.sort_by_key(|(_, s)| s.start);
-    match present.as_slice() {
-        [] => {
-            ck.err(span, "event", format!("the event has no {what}"), expected);
-            None
-        }
-        [one] => Some(one.clone()),
-        [(first, _), (second, s2), ..] => {
-            ck.err(
-                s2.clone(),
-                &format!("event.{second}"),
-                format!("the event has two {what}s, `{first}` and `{second}`"),
-                if what == "action" {
-                    format!("{expected} (one [[event]] per action)")
-                } else {
-                    expected.to_string()
-                },
-            );
-            None
-        }
     }
 }
