@@ -490,6 +490,11 @@ struct Engine {
     draining: bool,
     settled: u64,
     last_region: Option<usize>,
+    /// Region last found for each of 64 key prefixes (prefix mod 64): keys that alternate
+    /// between a few prefixes (partition keys) miss the one-entry cache on every row.
+    route_cache: [usize; 64],
+    /// Heat bucket last found for each of 64 key prefixes (as `route_cache`).
+    heat_cache: [usize; 64],
     /// Key prefixes (`prefix8`) strictly inside `(route_lo, route_hi)` lie in `last_region`:
     /// one integer compare per bound instead of two key compares per row.
     route_lo: u64,
@@ -807,6 +812,8 @@ impl Engine {
             draining: false,
             settled: 0,
             last_region: None,
+            route_cache: [usize::MAX; 64],
+            heat_cache: [usize::MAX; 64],
             route_lo: u64::MAX,
             route_hi: 0,
             clock_frac: 0,
@@ -947,11 +954,20 @@ impl Engine {
         {
             return last;
         }
+        let slot = (p & 63) as usize;
+        let c = self.route_cache[slot];
+        if c < self.regions.len()
+            && self.regions[c].state != RegionState::Retired
+            && self.regions[c].contains(key)
+        {
+            return c;
+        }
         // Candidates with a start prefix ≤ the key's; full compares only among equal prefixes.
         let hi = self.routing_prefix.partition_point(|&x| x <= p);
         let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
         let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
         let id = self.routing[j.saturating_sub(1)].1;
+        self.route_cache[slot] = id;
         self.last_region = Some(id);
         // A prefix strictly above the start's implies key > start, strictly below the end's
         // implies key < end (zero padding keeps both true); ties take the full compare above.
@@ -2060,9 +2076,16 @@ impl Engine {
         }
         // Integer compares on the 8-byte prefixes, full compares only among equal prefixes.
         let p = prefix8(key);
+        let slot = (p & 63) as usize;
+        let c = self.heat_cache[slot];
+        if c < b.len() && b[c].as_slice() <= key && b.get(c + 1).is_none_or(|n| key < n.as_slice())
+        {
+            return c;
+        }
         let hi = self.heat_prefix.partition_point(|&x| x <= p);
         let lo = self.heat_prefix[..hi].partition_point(|&x| x < p);
         let j = (lo + b[lo..hi].partition_point(|s| s.as_slice() <= key)).saturating_sub(1);
+        self.heat_cache[slot] = j;
         self.last_bucket = j;
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
         self.heat_lo = prefix8(&b[j]);
