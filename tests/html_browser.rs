@@ -69,20 +69,7 @@ fn report_renders_in_headless_chromium() {
     assert!(out.status.success(), "chromium failed: {stderr}");
     assert!(console_errors(&stderr).is_empty(), "{stderr}");
     let dom = String::from_utf8_lossy(&out.stdout);
-    let mut ids = vec!["cmp-table".to_string()];
-    for i in 0..report.runs.len() {
-        for name in [
-            "regions-per-server",
-            "store-per-server",
-            "write-share",
-            "split-timeline",
-            "key-heatmap",
-            "key-heatmap-reads",
-            "region-sizes",
-        ] {
-            ids.push(format!("gen-{i}-{name}"));
-        }
-    }
+    let ids = common::expected_ids(report.runs.len());
     for id in &ids {
         let tag = if id == "cmp-table" { "table" } else { "svg" };
         let open = format!("<{tag} id=\"{id}\"");

@@ -58,30 +58,11 @@ fn text_report_fits_100_columns_and_shows_sparklines() {
     );
 }
 
-/// Every chart id of the page, for a report with all data present.
-pub fn expected_ids(runs: usize) -> Vec<String> {
-    let mut ids = vec!["cmp-table".to_string()];
-    for i in 0..runs {
-        for name in [
-            "regions-per-server",
-            "store-per-server",
-            "write-share",
-            "split-timeline",
-            "key-heatmap",
-            "key-heatmap-reads",
-            "region-sizes",
-        ] {
-            ids.push(format!("gen-{i}-{name}"));
-        }
-    }
-    ids
-}
-
 #[test]
 fn html_has_every_chart_and_no_remote_resources() {
     let r = common::enriched_report();
     let page = html::render(&r);
-    for id in expected_ids(r.runs.len()) {
+    for id in common::expected_ids(r.runs.len()) {
         assert!(page.contains(&format!("id=\"{id}\"")), "missing {id}");
     }
     for id in [

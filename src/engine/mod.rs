@@ -962,11 +962,7 @@ impl Engine {
         {
             return c;
         }
-        // Candidates with a start prefix ≤ the key's; full compares only among equal prefixes.
-        let hi = self.routing_prefix.partition_point(|&x| x <= p);
-        let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
-        let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
-        let id = self.routing[j.saturating_sub(1)].1;
+        let id = self.locate(key, p);
         self.route_cache[slot] = id;
         self.last_region = Some(id);
         // A prefix strictly above the start's implies key > start, strictly below the end's
@@ -2040,7 +2036,12 @@ impl Engine {
 
     /// The live region holding `key`, leaving the write path's cache alone.
     fn route_uncached(&self, key: &[u8]) -> usize {
-        let p = prefix8(key);
+        self.locate(key, prefix8(key))
+    }
+
+    /// Binary search of the routing table for `key` (whose `prefix8` is `p`): integer compares
+    /// on the start prefixes, full compares only among equal prefixes.
+    fn locate(&self, key: &[u8], p: u64) -> usize {
         let hi = self.routing_prefix.partition_point(|&x| x <= p);
         let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
         let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);

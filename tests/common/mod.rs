@@ -95,3 +95,22 @@ pub fn enriched_report() -> Report {
     }
     r
 }
+
+/// Every chart id of the page, for a report with all data present.
+pub fn expected_ids(runs: usize) -> Vec<String> {
+    let mut ids = vec!["cmp-table".to_string()];
+    for i in 0..runs {
+        for name in [
+            "regions-per-server",
+            "store-per-server",
+            "write-share",
+            "split-timeline",
+            "key-heatmap",
+            "key-heatmap-reads",
+            "region-sizes",
+        ] {
+            ids.push(format!("gen-{i}-{name}"));
+        }
+    }
+    ids
+}
