@@ -68,15 +68,16 @@ pub fn array_cost(stats: &[f64]) -> f64 {
 }
 
 /// `DoubleArrayCost`: per-server values with the cost recomputed lazily after a change.
+///
+/// The walk prices candidate actions by how they change Σ(xᵢ − mean)² (a move or swap keeps
+/// the total, so the mean and the min/max skew stay put): [`shift`](Self::shift) gives that
+/// change in O(1) and [`cost_at`](Self::cost_at) the scaled cost it leads to.
 #[derive(Debug, Clone)]
 pub struct DoubleArrayCost {
     values: Vec<f64>,
-    /// Σx and Σx², kept up to date so a cost is O(1) per walk step instead of O(servers).
-    sum: f64,
-    sumsq: f64,
-    /// Min and max skew for the total they were computed at: a move keeps the total, so
-    /// the walk computes them about once.
-    skew_for: f64,
+    /// Σ(xᵢ − mean)², summed exactly as `computeCost` does when refreshed.
+    var: f64,
+    /// (min skew, max skew) for the current total.
     skew: (f64, f64),
     changed: bool,
     cost: f64,
@@ -85,71 +86,61 @@ pub struct DoubleArrayCost {
 impl DoubleArrayCost {
     /// Over `values` (one per server).
     pub fn new(values: Vec<f64>) -> DoubleArrayCost {
-        DoubleArrayCost {
-            sum: values.iter().sum(),
-            sumsq: values.iter().map(|x| x * x).sum(),
+        let mut d = DoubleArrayCost {
             values,
-            skew_for: f64::NAN,
+            var: 0.0,
             skew: (0.0, 0.0),
             changed: true,
             cost: 0.0,
-        }
+        };
+        d.refresh();
+        d
     }
 
     /// Sets server `i`'s value.
     pub fn set(&mut self, i: usize, v: f64) {
-        let old = self.values[i];
         self.values[i] = v;
-        self.sum += v - old;
-        self.sumsq += v * v - old * old;
         self.changed = true;
     }
 
     /// Adds `d` to server `i`'s value.
     pub fn add(&mut self, i: usize, d: f64) {
-        let v = self.values[i] + d;
-        self.set(i, v);
+        self.values[i] += d;
+        self.changed = true;
     }
 
-    /// The scaled cost: √Σ(mean − xᵢ)² = √(Σx² − (Σx)²/n), scaled as [`array_cost`] does.
+    fn refresh(&mut self) {
+        let n = self.values.len() as f64;
+        if n == 0.0 {
+            (self.var, self.skew, self.cost) = (0.0, (0.0, 0.0), 0.0);
+        } else {
+            let total: f64 = self.values.iter().sum();
+            let mean = total / n;
+            self.var = self.values.iter().map(|x| (mean - x) * (mean - x)).sum();
+            self.skew = (min_skew(total, n), max_skew(total, n));
+            self.cost = self.cost_at(0.0);
+        }
+        self.changed = false;
+    }
+
+    /// The scaled cost: √Σ(mean − xᵢ)² between the min and max skew, as [`array_cost`].
     pub fn cost(&mut self) -> f64 {
         if self.changed {
-            let n = self.values.len() as f64;
-            self.cost = if n == 0.0 {
-                0.0
-            } else {
-                let dev = (self.sumsq - self.sum * self.sum / n).max(0.0).sqrt();
-                // Moves add and subtract the same amounts: the total only drifts by rounding.
-                if (self.sum - self.skew_for).abs() > 1e-9 * self.sum.abs().max(1.0)
-                    || self.skew_for.is_nan()
-                {
-                    self.skew_for = self.sum;
-                    self.skew = (min_skew(self.sum, n), max_skew(self.sum, n));
-                }
-                scale(self.skew.0, self.skew.1, dev)
-            };
-            self.changed = false;
+            self.refresh();
         }
         self.cost
     }
 
-    /// The cost the array would have with servers `i` and `j` changed by `di` and `dj`, without
-    /// changing it (the walk prices a candidate action before applying it).
-    pub fn cost_if(&mut self, i: usize, di: f64, j: usize, dj: f64) -> f64 {
-        if di == 0.0 && dj == 0.0 {
-            return self.cost();
-        }
-        let n = self.values.len() as f64;
-        let (vi, vj) = (self.values[i], self.values[j]);
-        let (ni, nj) = (vi + di, vj + dj);
-        let sum = self.sum + di + dj;
-        let sumsq = self.sumsq - vi * vi - vj * vj + ni * ni + nj * nj;
-        let dev = (sumsq - sum * sum / n).max(0.0).sqrt();
-        if (sum - self.skew_for).abs() > 1e-9 * sum.abs().max(1.0) || self.skew_for.is_nan() {
-            self.skew_for = sum;
-            self.skew = (min_skew(sum, n), max_skew(sum, n));
-        }
-        scale(self.skew.0, self.skew.1, dev)
+    /// The change of Σ(xᵢ − mean)² when `d` moves from server `from` to server `to`:
+    /// (u − d)² − u² + (w + d)² − w² with u, w the two values.
+    pub fn shift(&self, from: usize, to: usize, d: f64) -> f64 {
+        2.0 * d * (self.values[to] - self.values[from]) + 2.0 * d * d
+    }
+
+    /// The scaled cost once Σ(xᵢ − mean)² has changed by `dvar` (the total unchanged);
+    /// `cost_at(0.0)` is the current cost. Call [`cost`](Self::cost) first after a change.
+    pub fn cost_at(&self, dvar: f64) -> f64 {
+        scale(self.skew.0, self.skew.1, (self.var + dvar).max(0.0).sqrt())
     }
 
     /// The per-server values.
@@ -269,6 +260,18 @@ mod tests {
         d.add(2, 3.0);
         assert_eq!(d.cost(), 0.0);
         assert_eq!(d.values(), &[4.0, 3.0, 3.0]);
+    }
+
+    #[test]
+    fn priced_shift_equals_applied_shift() {
+        let mut d = DoubleArrayCost::new(vec![7.0, 1.0, 4.0, 0.0]);
+        let before = d.cost();
+        let priced = d.cost_at(d.shift(0, 3, 2.5));
+        d.add(0, -2.5);
+        d.add(3, 2.5);
+        assert!(close(d.cost(), priced), "{} vs {priced}", d.cost());
+        assert!(priced < before);
+        assert_eq!(d.cost_at(0.0), d.cost());
     }
 
     #[test]
