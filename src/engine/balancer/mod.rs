@@ -89,17 +89,6 @@ pub fn build(settings: &Settings, seed: u64) -> Option<Box<dyn Balancer>> {
     }
 }
 
-/// 32 random bits.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Half(u32);
-
-impl Half {
-    /// Uniform in `0..n` for `n` < 2³² (bias below n / 2³²).
-    pub(crate) fn below(self, n: usize) -> usize {
-        ((u64::from(self.0) * n as u64) >> 32) as usize
-    }
-}
-
 /// A sequential deterministic RNG (SplitMix64 stepping) standing in for HBase's unseeded
 /// `ThreadLocalRandom` / `Collections.shuffle`: same seed, same draws.
 #[derive(Debug, Clone)]
@@ -123,19 +112,6 @@ impl Rng {
     /// Uniform in `[0, 1)`.
     pub(crate) fn unit(&mut self) -> f64 {
         unit(self.next_u64())
-    }
-
-    /// Two 32-bit draws from one word: a uniform double in `[0, 1)` from the high half and a
-    /// [`Half`] for an index from the low half (the walk's per-pick draws, halved in cost).
-    pub(crate) fn halves(&mut self) -> (f64, Half) {
-        let w = self.next_u64();
-        ((w >> 32) as f64 * (1.0 / 4_294_967_296.0), Half(w as u32))
-    }
-
-    /// Two independent [`Half`]s from one word.
-    pub(crate) fn pair(&mut self) -> (Half, Half) {
-        let w = self.next_u64();
-        (Half((w >> 32) as u32), Half(w as u32))
     }
 
     /// `Collections.shuffle`'s walk: from the end, swap each slot with a random earlier one.
