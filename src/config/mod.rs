@@ -25,7 +25,9 @@ use crate::diag::{InputError, SourceText};
 use crate::units;
 
 pub use keys::{InXml, KEYS, KeySpec, Kind};
-pub use settings::{BalancerClass, Settings, SplitPolicy, StochasticParams};
+pub use settings::{
+    BalancerClass, Settings, SplitPolicy, StochasticParams, ThroughputControllerClass,
+};
 
 /// Hadoop's `MAX_SUBST`: at most this many `${var}` replacements per value.
 pub const MAX_SUBST: usize = 20;
@@ -703,6 +705,9 @@ pub fn derived_value(settings: &Settings, key: &str) -> Option<u64> {
         "hbase.hstore.compaction.min" => u64::from(settings.compaction_min_files),
         "hbase.hstore.compaction.max.size.offpeak" => settings.compaction_max_size_offpeak,
         "hbase.balancer.max.balancing" => settings.balancer_max_balancing_ms,
+        "hbase.hstore.compaction.throughput.control.check.interval" => {
+            settings.compaction_throughput_check_interval
+        }
         _ => return None,
     })
 }

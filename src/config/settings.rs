@@ -150,6 +150,49 @@ impl BalancerClass {
     }
 }
 
+const THROTTLE_PKG: &str = "org.apache.hadoop.hbase.regionserver.throttle.";
+/// Package of the pre-2.0 controller names, which `CompactionThroughputControllerFactory` still
+/// maps to the current classes.
+const DEPRECATED_THROTTLE_PKG: &str = "org.apache.hadoop.hbase.regionserver.compactions.";
+
+/// The compaction throughput controller (`hbase.regionserver.throughput.controller`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThroughputControllerClass {
+    /// PressureAwareCompactionThroughputController (HBase 2.x's default).
+    PressureAware,
+    /// NoLimitThroughputController: compactions are never slowed down.
+    NoLimit,
+}
+
+impl ThroughputControllerClass {
+    /// The simple class name.
+    pub fn simple_name(self) -> &'static str {
+        match self {
+            ThroughputControllerClass::PressureAware => {
+                "PressureAwareCompactionThroughputController"
+            }
+            ThroughputControllerClass::NoLimit => "NoLimitThroughputController",
+        }
+    }
+
+    /// Reads a full class name (current or pre-2.0 package, which HBase's factory maps to the
+    /// current class) or, as our convenience, a simple name.
+    pub fn parse(name: &str) -> Result<ThroughputControllerClass, String> {
+        let name = name.trim();
+        let simple = name
+            .strip_prefix(THROTTLE_PKG)
+            .or_else(|| name.strip_prefix(DEPRECATED_THROTTLE_PKG))
+            .unwrap_or(name);
+        [
+            ThroughputControllerClass::PressureAware,
+            ThroughputControllerClass::NoLimit,
+        ]
+        .into_iter()
+        .find(|c| c.simple_name() == simple)
+        .ok_or_else(|| format!("unsupported compaction throughput controller `{name}`"))
+    }
+}
+
 /// StochasticLoadBalancer parameters (all code defaults; `hbase.master.balancer.stochastic.*`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StochasticParams {
@@ -297,6 +340,20 @@ pub struct Settings {
     pub small_compaction_threads: u32,
     /// hbase.regionserver.thread.compaction.large (raised to 1, as CompactSplit does).
     pub large_compaction_threads: u32,
+    /// hbase.regionserver.throughput.controller.
+    pub compaction_throughput_controller: ThroughputControllerClass,
+    /// hbase.hstore.compaction.throughput.lower.bound, bytes/s (> 0 with the pressure-aware
+    /// controller).
+    pub compaction_throughput_lower_bound: u64,
+    /// hbase.hstore.compaction.throughput.higher.bound, bytes/s (> 0 with the pressure-aware
+    /// controller).
+    pub compaction_throughput_higher_bound: u64,
+    /// hbase.hstore.compaction.throughput.tune.period; `None` when ≤ 0 (ChoreService does not
+    /// schedule the tuner, so the limit stays at the lower bound).
+    pub compaction_throughput_tune_period_ms: Option<u64>,
+    /// hbase.hstore.compaction.throughput.control.check.interval (unset ⇒ the lower bound;
+    /// negative ⇒ 0, a check after every cell).
+    pub compaction_throughput_check_interval: u64,
     // --- balancer ---
     /// hbase.balancer.period.
     pub balancer_period_ms: u64,
@@ -770,6 +827,46 @@ impl Settings {
             storefile_size_cost: r.float(&s("storefileSizeCost"))?,
         };
 
+        // Compaction throttle (CompactionThroughputControllerFactory,
+        // PressureAwareCompactionThroughputController.setConf).
+        let controller_key = "hbase.regionserver.throughput.controller";
+        let controller_name = site
+            .get(controller_key)?
+            .unwrap_or_else(|| default_text(controller_key).to_string());
+        let compaction_throughput_controller = ThroughputControllerClass::parse(&controller_name)
+            .map_err(|p| {
+                site.value_error(
+                    controller_key,
+                    p,
+                    "PressureAwareCompactionThroughputController or NoLimitThroughputController (simple or full class name)",
+                )
+            })?;
+        let bound = |key: &str, at: &str| -> Result<u64, InputError> {
+            let v = r.bytes(key)?;
+            if v > 0 || compaction_throughput_controller == ThroughputControllerClass::NoLimit {
+                return Ok(v.max(0) as u64);
+            }
+            Err(site.value_error(
+                key,
+                format!(
+                    "{v} bytes/s: HBase's compactions would sleep without end (or never be throttled, if negative) at compaction pressure {at}"
+                ),
+                "a rate in bytes per second greater than 0, e.g. 52428800",
+            ))
+        };
+        let compaction_throughput_lower_bound =
+            bound("hbase.hstore.compaction.throughput.lower.bound", "0")?;
+        let compaction_throughput_higher_bound =
+            bound("hbase.hstore.compaction.throughput.higher.bound", "1")?;
+        let tune_period = r.millis("hbase.hstore.compaction.throughput.tune.period")?;
+        let compaction_throughput_check_interval =
+            match site.get("hbase.hstore.compaction.throughput.control.check.interval")? {
+                None => compaction_throughput_lower_bound,
+                Some(_) => r
+                    .bytes("hbase.hstore.compaction.throughput.control.check.interval")?
+                    .max(0) as u64,
+            };
+
         let wake_frequency_ms = r.u_millis("hbase.server.thread.wakefrequency")?;
         let compaction_max_size = r.u_bytes("hbase.hstore.compaction.max.size")?;
         let balancer_period_ms = r.u_millis("hbase.balancer.period")?;
@@ -848,6 +945,11 @@ impl Settings {
             },
             large_compaction_threads: r
                 .at_least_one("hbase.regionserver.thread.compaction.large")?,
+            compaction_throughput_controller,
+            compaction_throughput_lower_bound,
+            compaction_throughput_higher_bound,
+            compaction_throughput_tune_period_ms: (tune_period > 0).then_some(tune_period as u64),
+            compaction_throughput_check_interval,
             balancer_period_ms,
             balancer_max_balancing_ms: r
                 .optional("hbase.balancer.max.balancing", Reader::u_millis)?

@@ -76,6 +76,18 @@ fn defaults_cover_every_key_with_a_default() {
     assert_eq!(s.balancer_max_balancing_ms, 300_000, "= balancer period");
     assert_eq!(s.global_memstore_bytes, None);
     assert_eq!(s.normalizer_plans_size_limit_mb, None);
+    assert_eq!(
+        s.compaction_throughput_controller,
+        ThroughputControllerClass::PressureAware
+    );
+    assert_eq!(s.compaction_throughput_lower_bound, 50 << 20);
+    assert_eq!(s.compaction_throughput_higher_bound, 100 << 20);
+    assert_eq!(s.compaction_throughput_tune_period_ms, Some(60_000));
+    assert_eq!(
+        s.compaction_throughput_check_interval,
+        50 << 20,
+        "= lower bound"
+    );
 }
 
 #[test]
@@ -588,6 +600,66 @@ fn compaction_min_falls_back_to_threshold_and_offpeak_parses() {
     let c = site(&[("hbase.hstore.compaction.min", "1")]);
     let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");
     assert_eq!(s.compaction_min_files, 2, "max(2, min)");
+}
+
+// CompactionThroughputControllerFactory (class names, the pre-2.0 package still accepted) and
+// PressureAwareCompactionThroughputController.setConf (check interval defaults to the lower bound;
+// a tune period <= 0 leaves the chore unscheduled).
+#[test]
+fn compaction_throughput_controller_keys() {
+    let c = site(&[
+        (
+            "hbase.regionserver.throughput.controller",
+            "org.apache.hadoop.hbase.regionserver.compactions.NoLimitThroughputController",
+        ),
+        ("hbase.hstore.compaction.throughput.lower.bound", "0"),
+    ]);
+    let s = Settings::resolve(&c, &TableAttributes::default()).expect("unused bounds are free");
+    assert_eq!(
+        s.compaction_throughput_controller,
+        ThroughputControllerClass::NoLimit
+    );
+    let c = site(&[
+        (
+            "hbase.regionserver.throughput.controller",
+            "PressureAwareCompactionThroughputController",
+        ),
+        ("hbase.hstore.compaction.throughput.lower.bound", "20MB"),
+        ("hbase.hstore.compaction.throughput.tune.period", "0"),
+    ]);
+    let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");
+    assert_eq!(s.compaction_throughput_lower_bound, 20 << 20);
+    assert_eq!(s.compaction_throughput_check_interval, 20 << 20);
+    assert_eq!(s.compaction_throughput_tune_period_ms, None);
+    assert_eq!(
+        derived_value(
+            &s,
+            "hbase.hstore.compaction.throughput.control.check.interval"
+        ),
+        Some(20 << 20)
+    );
+    let c = site(&[
+        (
+            "hbase.hstore.compaction.throughput.control.check.interval",
+            "-1",
+        ),
+        ("hbase.hstore.compaction.throughput.tune.period", "1s"),
+    ]);
+    let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");
+    assert_eq!(s.compaction_throughput_check_interval, 0);
+    assert_eq!(s.compaction_throughput_tune_period_ms, Some(1_000));
+    for (key, value) in [
+        (
+            "hbase.regionserver.throughput.controller",
+            "org.apache.hadoop.hbase.regionserver.throttle.Mystery",
+        ),
+        ("hbase.hstore.compaction.throughput.higher.bound", "0"),
+    ] {
+        let err = Settings::resolve(&site(&[(key, value)]), &TableAttributes::default())
+            .expect_err(key)
+            .to_string();
+        assert!(err.contains(key), "{err}");
+    }
 }
 
 #[test]

@@ -1000,7 +1000,8 @@ impl Engine {
 
     /// Puts new settings in force: compaction settings at once (HBase's online configuration
     /// change), split policies of open regions re-created (as a table alter reopens regions),
-    /// the balancer rebuilt if its class changed, the normalizer started if it was enabled.
+    /// the balancer rebuilt if its class changed, the normalizer started if it was enabled, the
+    /// compaction throughput controllers rebuilt (`CompactSplit.onConfigurationChange`).
     fn apply_settings(&mut self, settings: crate::config::Settings) {
         self.cfg.compaction = CompactionConfig::from_settings(&settings);
         // Global memstore limits follow the new fractions (the heap is the scenario's).
@@ -1022,6 +1023,7 @@ impl Engine {
         self.dyn_.balancer_name = balancer_name(&self.cfg.settings);
         self.dyn_.run = None;
         self.schedule_chores();
+        self.reset_compaction_throughput();
     }
 
     /// Updates the balance figure "time until every server hosts a region" at a sample.

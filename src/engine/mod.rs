@@ -21,6 +21,7 @@ pub mod scale;
 pub mod split_point;
 pub mod split_policy;
 pub mod storefile;
+mod throughput;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -229,10 +230,10 @@ impl Ord for Scheduled {
     }
 }
 
-/// A finished compaction, applied when its time comes.
-struct CompactionDone {
-    /// Matches `Store::running` unless the compaction was aborted.
-    token: u64,
+/// A running compaction: what it writes when it completes, and how far it has got. Its rate
+/// changes with the server's compaction throttle, so its completion event is rescheduled; only
+/// the event of the current `generation` is live.
+struct ActiveCompaction {
     region: usize,
     /// Server whose pool ran it.
     server: usize,
@@ -244,9 +245,18 @@ struct CompactionDone {
     output: Option<(StoreFile, u64)>,
     /// Bytes read.
     read: u64,
+    /// Cell bytes written (serialized KeyValues: what HBase's compactor reports to the
+    /// throughput controller).
+    written: u64,
     major: bool,
     /// Ran in the large pool.
     large: bool,
+    /// Started at, ns.
+    started: u64,
+    /// Bytes still to read and the current rate.
+    progress: throughput::Progress,
+    /// Generation of the live completion event (0: none scheduled yet).
+    generation: u64,
 }
 
 /// A flush file: written already, or being written by the background builder (job id).
@@ -356,7 +366,13 @@ enum Event {
         region: usize,
         queued: u64,
     },
-    CompactionDone(CompactionDone),
+    /// A running compaction completes, unless `generation` is stale (rescheduled or aborted).
+    CompactionDone {
+        token: u64,
+        generation: u64,
+    },
+    /// The compaction throughput controllers re-tune their limits (their chore).
+    CompactionTune,
     SplitDone {
         region: usize,
         row: Vec<u8>,
@@ -424,7 +440,11 @@ impl Event {
     fn is_periodic(&self) -> bool {
         matches!(
             self,
-            Event::Chore { .. } | Event::Sample | Event::Balance | Event::Normalize
+            Event::Chore { .. }
+                | Event::Sample
+                | Event::Balance
+                | Event::Normalize
+                | Event::CompactionTune
         )
     }
 }
@@ -543,6 +563,10 @@ struct Engine {
     heat_reads: Vec<Vec<u64>>,
     /// Rows at which the next row-triggered scenario event fires (`u64::MAX`: none).
     next_row_trigger: u64,
+    /// Running compactions by token (the token is also in `Store::running`).
+    compactions: BTreeMap<u64, ActiveCompaction>,
+    /// A `CompactionTune` event is scheduled.
+    tune_armed: bool,
 }
 
 /// Runs one generator of a scenario and returns what happened.
@@ -844,6 +868,8 @@ impl Engine {
             read_key: Vec::new(),
             heat_reads: Vec::new(),
             next_row_trigger: u64::MAX,
+            compactions: BTreeMap::new(),
+            tune_armed: false,
         };
         for r in &plan.regions {
             let id = e.open_region(
@@ -865,6 +891,7 @@ impl Engine {
             .saturating_mul(NS_PER_MS);
         e.schedule(period, Event::Chore { n: 1 });
         e.schedule(e.sample_ns, Event::Sample);
+        e.arm_compaction_tune();
         e.start_dynamics();
         e
     }
@@ -1355,6 +1382,16 @@ impl Engine {
     }
 
     fn handle(&mut self, event: Event) {
+        if let Event::CompactionDone { token, generation } = &event
+            && self
+                .compactions
+                .get(token)
+                .is_none_or(|c| c.generation != *generation)
+        {
+            // Superseded by a rescheduled completion, or aborted: it stopped counting as work
+            // when that happened.
+            return;
+        }
         if event.is_periodic() {
             // Chores alone do not keep a drained run going (see `keep_periodic`).
         } else {
@@ -1380,7 +1417,14 @@ impl Engine {
                     self.regions[region].flush_queued = false;
                 }
             }
-            Event::CompactionDone(done) => self.compaction_done(done),
+            Event::CompactionDone { token, .. } => self.compaction_done(token),
+            Event::CompactionTune => {
+                self.tune_armed = false;
+                self.tune_compaction_throughput();
+                if self.keep_periodic() {
+                    self.arm_compaction_tune();
+                }
+            }
             Event::SplitDone {
                 region,
                 row,
@@ -1624,11 +1668,22 @@ impl Engine {
             server,
             large,
         });
-        let duration = transfer_ns(read, self.cfg.compaction_bw);
-        self.schedule(
-            duration,
-            Event::CompactionDone(CompactionDone {
-                token,
+        let written = output.as_ref().map_or(0, |(f, _)| f.file.data_bytes());
+        let ceiling = self.cfg.compaction_bw.max(1);
+        let progress = throughput::Progress {
+            remaining: read,
+            tail: throughput::unthrottled_tail(
+                read,
+                written,
+                self.cfg.settings.compaction_throughput_check_interval,
+            ),
+            rate: ceiling,
+            ceiling,
+            since: self.now,
+        };
+        self.compactions.insert(
+            token,
+            ActiveCompaction {
                 region,
                 server,
                 store,
@@ -1636,15 +1691,127 @@ impl Engine {
                 count,
                 output,
                 read,
+                written,
                 major: req.is_major,
                 large,
-            }),
+                started: self.now,
+                progress,
+                generation: 0,
+            },
         );
+        // PressureAwareThroughputController.start: every compaction of the server gets a new share.
+        self.rerate_compactions(server);
     }
 
-    fn compaction_done(&mut self, done: CompactionDone) {
-        let CompactionDone {
-            token,
+    /// Moves the running compactions of `server` on to now and gives each its rate under the
+    /// server's throttle: min(ceiling, limit / compactions running on the server). A compaction
+    /// whose rate changed (or that is new) gets a new completion event; the old one goes stale.
+    fn rerate_compactions(&mut self, server: usize) {
+        let s = &self.cfg.settings;
+        let limit = self.servers[server]
+            .compaction_limit
+            .unwrap_or_else(|| throughput::initial_limit(s));
+        let active = self
+            .compactions
+            .values()
+            .filter(|c| c.server == server)
+            .count();
+        let share = throughput::per_compaction(s.compaction_throughput_controller, limit, active);
+        let now = self.now;
+        let mut due = Vec::new();
+        for (&token, c) in self.compactions.iter_mut() {
+            if c.server != server {
+                continue;
+            }
+            c.progress.advance(now);
+            let rate = throughput::read_rate(self.cfg.compaction_bw, share, c.read, c.written);
+            if c.generation > 0 && rate == c.progress.rate {
+                continue;
+            }
+            if c.generation > 0 {
+                // Its scheduled completion is stale from now on.
+                self.work -= 1;
+            }
+            c.progress.rate = rate;
+            c.generation += 1;
+            due.push((token, c.generation, c.progress.time_left()));
+        }
+        for (token, generation, delay) in due {
+            self.schedule(delay, Event::CompactionDone { token, generation });
+        }
+    }
+
+    /// Schedules the next tune of the compaction throughput controllers, if they have a chore
+    /// (a tune period ≤ 0 leaves them at the lower bound, as ChoreService does not run it).
+    fn arm_compaction_tune(&mut self) {
+        if self.tune_armed {
+            return;
+        }
+        if let Some(period) = self.cfg.settings.compaction_throughput_tune_period_ms {
+            self.tune_armed = true;
+            self.schedule(
+                period.max(1).saturating_mul(NS_PER_MS),
+                Event::CompactionTune,
+            );
+        }
+    }
+
+    /// `PressureAwareCompactionThroughputController.tune(server.getCompactionPressure())` on every
+    /// live server: the pressure is the highest of its online regions' stores
+    /// (`HRegionServer.getCompactionPressure`), and its running compactions get new rates.
+    fn tune_compaction_throughput(&mut self) {
+        let c = &self.cfg.compaction;
+        let mut pressure = vec![0.0f64; self.servers.len()];
+        for &(_, id) in &self.routing {
+            let r = &self.regions[id];
+            if r.state != RegionState::Open {
+                continue;
+            }
+            for st in &r.stores {
+                let p =
+                    throughput::store_pressure(st.files.len(), c.min_files, c.blocking_store_files);
+                if p > pressure[r.server] {
+                    pressure[r.server] = p;
+                }
+            }
+        }
+        let s = &self.cfg.settings;
+        let (lower, higher) = (
+            s.compaction_throughput_lower_bound,
+            s.compaction_throughput_higher_bound,
+        );
+        for (server, p) in pressure.into_iter().enumerate() {
+            if self.servers[server].dead {
+                continue;
+            }
+            self.servers[server].compaction_limit = Some(throughput::tuned_limit(p, lower, higher));
+            self.rerate_compactions(server);
+        }
+    }
+
+    /// A configuration change (`CompactSplit.onConfigurationChange`) builds a new controller:
+    /// it starts from the new lower bound and its chore tunes it at once.
+    pub(super) fn reset_compaction_throughput(&mut self) {
+        for s in &mut self.servers {
+            s.compaction_limit = None;
+        }
+        if self
+            .cfg
+            .settings
+            .compaction_throughput_tune_period_ms
+            .is_some()
+        {
+            self.tune_compaction_throughput();
+            self.arm_compaction_tune();
+        } else {
+            for server in 0..self.servers.len() {
+                self.rerate_compactions(server);
+            }
+        }
+    }
+
+    fn compaction_done(&mut self, token: u64) {
+        let Some(ActiveCompaction {
             region,
             server,
             store,
@@ -1654,13 +1821,16 @@ impl Engine {
             read,
             major,
             large,
-        } = done;
+            started,
+            ..
+        }) = self.compactions.remove(&token)
+        else {
+            return;
+        };
+        // PressureAwareThroughputController.finish: the others share the limit among fewer.
+        self.rerate_compactions(server);
         let r = &mut self.regions[region];
         let st = &mut r.stores[store];
-        if st.running.map(|x| x.token) != Some(token) {
-            // Aborted when the region closed (its pool slot was freed then).
-            return;
-        }
         st.running = None;
         st.compacting = false;
         if self.servers[server].dead {
@@ -1682,12 +1852,15 @@ impl Engine {
         }
         self.stats.compacted_bytes += read;
         let files_now = self.regions[region].stores[store].files.len();
+        let took_ns = self.now - started;
+        let mb_s = read as f64 / (1u64 << 20) as f64 / (took_ns.max(1) as f64 / NS_PER_S as f64);
         self.note(
             region,
             format!(
-                "{} compaction (ExploringCompactionPolicy) rewrote {count} file(s), {} read; {files_now} file(s) in the store now",
+                "{} compaction (ExploringCompactionPolicy) rewrote {count} file(s), {} read in {} ({mb_s:.1} MiB/s); {files_now} file(s) in the store now",
                 if major { "major" } else { "minor" },
-                crate::units::format_bytes(read)
+                crate::units::format_bytes(read),
+                crate::units::format_duration_ms(took_ns / NS_PER_MS)
             ),
         );
         if major {
@@ -1766,6 +1939,10 @@ impl Engine {
         let mut freed = Vec::new();
         for st in &mut self.regions[region].stores {
             if let Some(run) = st.running.take() {
+                if self.compactions.remove(&run.token).is_some() {
+                    // Its completion event is stale.
+                    self.work -= 1;
+                }
                 st.compacting = false;
                 let s = &mut self.servers[run.server];
                 if run.large {
@@ -1784,6 +1961,7 @@ impl Engine {
             );
         }
         for s in freed {
+            self.rerate_compactions(s);
             self.start_compactions(s);
         }
     }

@@ -1,5 +1,5 @@
-//! A RegionServer: its flush handlers, its compaction pools, its global memstore accounting and
-//! its write bandwidth.
+//! A RegionServer: its flush handlers, its compaction pools and throttle, its global memstore
+//! accounting and its write bandwidth.
 
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -54,6 +54,10 @@ pub struct Server {
     pub joined_ns: u64,
     /// The last global-pressure scan found no region to flush, and nothing has changed since.
     pub pressure_futile: bool,
+    /// Total compaction throughput limit set by the last tune of its
+    /// `PressureAwareCompactionThroughputController`, bytes/s (`f64::INFINITY`: unlimited);
+    /// `None` before the first tune (the lower bound applies).
+    pub compaction_limit: Option<f64>,
 }
 
 impl Server {

@@ -140,3 +140,141 @@ fn region_split_limit_caps_regions_per_server() {
         "without the limit the table keeps splitting"
     );
 }
+
+/// One RegionServer hosting four regions whose single store holds `files` store files of about
+/// 40 MiB each; compactions start at time 0 in the first `compacting` regions (all at once: 4
+/// small-compaction threads). Returns, per
+/// compaction, (bytes read, cell bytes written, duration in ns). `hbase` adds site keys. The
+/// controller is tuned once at time 0 (its chore's first run), then every second.
+fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u64, u64, u64)> {
+    use crate::engine::Engine;
+    use crate::engine::storefile::{FileKind, HFileBuilder, StoreFile};
+    // Check the rate after every cell (no unthrottled last stretch) unless the test says.
+    let interval = if hbase.contains("check.interval") {
+        ""
+    } else {
+        "\"hbase.hstore.compaction.throughput.control.check.interval\" = 0\n"
+    };
+    let s = scenario(&format!(
+        "[cluster]\nregionservers = 1\nheap = \"4GB\"\ncompaction_bandwidth = \"1GB/s\"\n\
+         [hbase]\n\"hbase.regionserver.thread.compaction.small\" = 4\n\
+         \"hbase.hstore.compaction.throughput.tune.period\" = 1000\n{interval}{hbase}\n\
+         [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\n\
+         [table.presplit]\nalgorithm = \"partition\"\nregions = 4\n\
+         [workload]\nrows = 1000\nrow = {{ value = \"1000B\" }}\n\
+         [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+    ));
+    let plan = plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
+    let mut e = Engine::new(&s, &plan, 1);
+    assert_eq!(e.regions.len(), 4);
+    let mut seq = 0;
+    for r in 0..4 {
+        let mut prefix = e.regions[r].start.clone();
+        prefix.resize(8, 0);
+        for f in 0..files {
+            // 40 emulated rows of 1,000 real 1 KB rows each: about 40 MiB, disjoint keys.
+            let mut b = HFileBuilder::new(e.cfg.shapes[0], e.cfg.formats[0], 1000);
+            for row in 0..40u64 {
+                let mut k = prefix.clone();
+                k.extend_from_slice(&(f as u64 * 1000 + row).to_be_bytes());
+                b.append(&k);
+            }
+            let h = b.finish().expect("rows");
+            seq += 1;
+            let st = &mut e.regions[r].stores[0];
+            st.file_rows.push(h.rows());
+            st.files.push(StoreFile {
+                file: std::sync::Arc::new(h),
+                seq_id: seq,
+                created_ms: 0,
+                major: false,
+                kind: FileKind::Real,
+            });
+        }
+    }
+    e.tune_compaction_throughput();
+    for r in 0..compacting {
+        e.request_compaction(r, 0, false);
+    }
+    let started: Vec<(u64, u64, u64)> = e
+        .compactions
+        .iter()
+        .map(|(&t, c)| (t, c.read, c.written))
+        .collect();
+    assert_eq!(started.len(), compacting, "all compactions run at once");
+    let mut done = vec![None; compacting];
+    e.draining = true;
+    while e.work > 0 && e.advance() {
+        for (&(token, _, _), d) in started.iter().zip(done.iter_mut()) {
+            if d.is_none() && !e.compactions.contains_key(&token) {
+                *d = Some(e.now);
+            }
+        }
+    }
+    started
+        .iter()
+        .zip(done)
+        .map(|(&(_, read, written), d)| (read, written, d.expect("completed")))
+        .collect()
+}
+
+/// Seconds a compaction takes at `rate` bytes per second.
+fn secs(bytes: u64, rate: f64) -> f64 {
+    bytes as f64 / rate
+}
+
+fn assert_close(got_ns: u64, want_s: f64) {
+    let got = got_ns as f64 / 1e9;
+    assert!(
+        (got - want_s).abs() <= want_s * 0.01,
+        "took {got:.3} s, expected {want_s:.3} s"
+    );
+}
+
+// Mirrors PressureAwareCompactionThroughputController.tune (limit = 50 + 50 x pressure MB/s with
+// pressure (files - 3) / (16 - 3) from DefaultStoreFileManager.getCompactionPressure) and
+// PressureAwareThroughputController.start (each active compaction gets limit / active): a
+// compaction alone writes at the whole limit; two at once, at the same pressure, each take twice
+// as long; three, three times.
+#[test]
+fn compactions_on_one_server_share_the_throttle() {
+    let mb = (1u64 << 20) as f64;
+    let limit = 50.0 * mb + 50.0 * mb * (4.0 - 3.0) / 13.0;
+    let alone = compaction_durations("", 4, 1);
+    let (_, written, d1) = alone[0];
+    assert_close(d1, secs(written, limit));
+    let two = compaction_durations("", 4, 2);
+    for &(_, w, d) in &two {
+        assert_eq!(w, written);
+        assert_close(d, 2.0 * secs(written, limit));
+    }
+    let three = compaction_durations("", 4, 3);
+    for &(_, _, d) in &three {
+        assert_close(d, 3.0 * secs(written, limit));
+    }
+}
+
+// Above pressure 1 (a store with more files than hbase.hstore.blockingStoreFiles) the controller
+// is unlimited; NoLimitThroughputController never throttles. Either way a compaction runs at the
+// physical ceiling, cluster.compaction_bandwidth (bytes read per second), whatever runs beside it.
+#[test]
+fn unthrottled_compactions_run_at_the_ceiling() {
+    let ceiling = (1u64 << 30) as f64;
+    for &(read, _, d) in &compaction_durations("", 17, 2) {
+        assert_close(d, secs(read, ceiling));
+    }
+    let no_limit = "\"hbase.regionserver.throughput.controller\" = \"org.apache.hadoop.hbase.regionserver.throttle.NoLimitThroughputController\"";
+    for &(read, _, d) in &compaction_durations(no_limit, 4, 2) {
+        assert_close(d, secs(read, ceiling));
+    }
+}
+
+// PressureAwareThroughputController.control checks the rate only after each
+// hbase.hstore.compaction.throughput.control.check.interval bytes (default: the lower bound,
+// 50 MB): a compaction writing less than that is never slowed down.
+#[test]
+fn a_compaction_below_the_check_interval_is_not_throttled() {
+    let interval = "\"hbase.hstore.compaction.throughput.control.check.interval\" = \"1GB\"";
+    let (read, _, d) = compaction_durations(interval, 4, 1)[0];
+    assert_close(d, secs(read, (1u64 << 30) as f64));
+}

@@ -32,9 +32,13 @@ pub const DEFAULT_RATE: u64 = 1 << 30;
 pub const DEFAULT_WRITE_BANDWIDTH: u64 = 100 << 20;
 /// Per-RegionServer flush bandwidth (HFile writes) when absent.
 pub const DEFAULT_FLUSH_BANDWIDTH: u64 = 100 << 20;
-/// Per-compaction-thread bandwidth when absent: HBase 2.x's compaction throughput controller
-/// (`PressureAwareCompactionThroughputController`) keeps compactions between 50 and 100 MB/s.
-pub const DEFAULT_COMPACTION_BANDWIDTH: u64 = 50 << 20;
+/// Physical ceiling of one compaction (bytes read per second) when absent: how fast a compaction
+/// thread gets through its input when nothing throttles it. HBase's throughput controller
+/// (`PressureAwareCompactionThroughputController`, docs/MODEL.md) slows it further. 100 MB/s: a
+/// compaction writes one HFile like a flush (`DEFAULT_FLUSH_BANDWIDTH`) and must also read and
+/// merge its inputs, so it is not faster; it equals the controller's default higher bound, so at
+/// default settings the throttle rather than the ceiling decides until a store blocks flushes.
+pub const DEFAULT_COMPACTION_BANDWIDTH: u64 = 100 << 20;
 /// Region close + open time around a split, when absent.
 pub const DEFAULT_REGION_TRANSITION_MS: u64 = 1_000;
 /// Time until the master declares a silent RegionServer dead, when `[cluster] failure_detection`
@@ -153,7 +157,8 @@ pub struct Cluster {
     pub write_bandwidth: u64,
     /// Bytes per second one flush writes.
     pub flush_bandwidth: u64,
-    /// Bytes per second one compaction thread rewrites.
+    /// Bytes read per second of one compaction that nothing throttles (its physical ceiling;
+    /// the RegionServer's compaction throughput controller may slow it down further).
     pub compaction_bandwidth: u64,
     /// Time a region is offline for a close + open (split, move), ms, besides its close flush.
     pub region_transition_ms: u64,
