@@ -539,18 +539,37 @@ impl Walk {
         }
     }
 
+    /// The most one action between servers `a` and `b` can lower the weighted store-file
+    /// cost: moving `d` from `a` to `b` changes Σ(x − mean)² by 2d(x_b − x_a) + 2d², which is
+    /// never below −(x_a − x_b)²/2, whatever region sizes are involved. A hair is added so
+    /// rounding in [`improves`](Walk::improves) can never beat the bound.
+    fn store_file_gain(&self, a: usize, b: usize) -> f64 {
+        let m = f64::from(self.multipliers[READ + 3]);
+        if m <= 0.0 {
+            return 0.0;
+        }
+        let arr = &self.load_cost[3];
+        let gap = arr.values()[a] - arr.values()[b];
+        let best = arr.cost_at(-gap * gap / 2.0);
+        m * (self.costs[READ + 3] - best) * (1.0 + 1e-9) + 1e-12
+    }
+
     /// Lower bound of the weighted cost change of every action in a class of quiet home
-    /// regions: `moved_idx` indexes [`move_delta`](Walk::move_delta), `count` is the region
-    /// count shift (from, to) of a move. Quiet home regions change only the move cost, the
-    /// counts and the store file sizes; the store file term is taken at its best (0).
-    /// Mirrors the order of [`improves`](Walk::improves) so the bound never exceeds it.
-    fn quiet_bound(&self, moved_idx: usize, count: Option<(usize, usize)>) -> f64 {
-        let m_sf = f64::from(self.multipliers[READ + 3]);
-        let sf_best = if m_sf > 0.0 {
-            m_sf * self.costs[READ + 3]
-        } else {
-            0.0
-        };
+    /// regions between servers `a` and `b`: `moved_idx` indexes
+    /// [`move_delta`](Walk::move_delta), `count` is the region count shift (from, to) of a
+    /// move. Quiet home regions change only the move cost, the counts and the store file
+    /// sizes; the store file term is taken at its best ([`store_file_gain`]). Mirrors the
+    /// order of [`improves`](Walk::improves) so the bound never exceeds it.
+    ///
+    /// [`store_file_gain`]: Walk::store_file_gain
+    fn quiet_bound(
+        &self,
+        moved_idx: usize,
+        count: Option<(usize, usize)>,
+        a: usize,
+        b: usize,
+    ) -> f64 {
+        let sf_best = self.store_file_gain(a, b);
         let md = self.move_delta[moved_idx];
         let count_mult = f64::from(self.multipliers[COUNT]) + f64::from(self.multipliers[TABLE]);
         match count {
@@ -585,7 +604,6 @@ impl Walk {
             load / (load + random)
         };
         let p_random_pair = (1.0 - p_load) / (n * (n - 1)) as f64;
-        let qq_hopeless = self.quiet_bound(4, None) >= 0.0;
         let mut cumulative = 0.0;
         for this in 0..n {
             let p_this_load = if self.most.contains(&this) {
@@ -628,14 +646,20 @@ impl Walk {
                     f64::from(self.quiet_len[other]) / oc as f64
                 };
                 let keep = |hopeless: bool| if hopeless { 0.0 } else { 1.0 };
+                let qq_hopeless = self.quiet_bound(4, None, this, other) >= 0.0;
                 let patterns = [
                     pa * qa * pb * qb * keep(qq_hopeless),
                     pa * qa * pb * (1.0 - qb),
                     pa * (1.0 - qa) * pb * qb,
                     pa * (1.0 - qa) * pb * (1.0 - qb),
-                    pa * qa * (1.0 - pb) * keep(self.quiet_bound(3, Some((this, other))) >= 0.0),
+                    pa * qa
+                        * (1.0 - pb)
+                        * keep(self.quiet_bound(3, Some((this, other)), this, other) >= 0.0),
                     pa * (1.0 - qa) * (1.0 - pb),
-                    (1.0 - pa) * pb * qb * keep(self.quiet_bound(3, Some((other, this))) >= 0.0),
+                    (1.0 - pa)
+                        * pb
+                        * qb
+                        * keep(self.quiet_bound(3, Some((other, this)), other, this) >= 0.0),
                     (1.0 - pa) * pb * (1.0 - qb),
                 ]
                 .map(|m| m * p_pair);
@@ -1354,10 +1378,10 @@ mod skipping {
         for seed in 0..6 {
             let w = state(seed, 6);
             let n = w.on.len();
-            let qq = w.quiet_bound(4, None) >= 0.0;
             for a in 0..n {
                 for b in (0..n).filter(|&b| b != a) {
-                    let qm = w.quiet_bound(3, Some((a, b))) >= 0.0;
+                    let qq = w.quiet_bound(4, None, a, b) >= 0.0;
+                    let qm = w.quiet_bound(3, Some((a, b)), a, b) >= 0.0;
                     let quiet = |s: usize| w.on[s][..w.quiet_len[s] as usize].to_vec();
                     for &x in &quiet(a) {
                         let mv = Action::Move {
