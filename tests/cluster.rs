@@ -347,3 +347,45 @@ fn explain_traces_a_region_through_its_splits() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("--explain") && err.contains("#N"), "{err}");
 }
+
+/// Sequential keys leave regions behind that no longer receive writes. Their size follows from
+/// HBase's split point, the midkey of the largest store file (`StoreUtils.getSplitPoint`), and
+/// from whether compactions keep up with the flushes:
+/// * at a low write rate, the region splits once its store reaches the split size, while its
+///   largest file (the last compaction's output) holds about 70 % of it. The lower
+///   daughter keeps half of that file, about a third of the split size;
+/// * at one saturated region a daughter must first compact its Reference away
+///   (`HStore.canSplit`), and splits are not requested while the store is near
+///   `hbase.hstore.blockingStoreFiles` (`CompactSplit.requestSplit`: compact priority ≥
+///   PRIORITY_USER). That compaction takes `hbase.hstore.compaction.max` files, the reference
+///   half plus the flushes that landed, so the split leaves about 70 % behind.
+///
+/// The folklore "half-full" regions lie between these two regimes.
+#[test]
+fn sequential_quiet_region_size_depends_on_the_write_rate() {
+    let quiet_share = |rate: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let body = format!(
+            "name = \"sequential at {rate}\"\nseed = 5\n\
+             [cluster]\nregionservers = 5\nheap = \"16GB\"\n\
+             [table]\nmax_filesize = \"1GB\"\n\
+             [workload]\ndata = \"60GB\"\nrow = {{ value = \"1KB\" }}\nrate = \"{rate}\"\n\
+             [[generator]]\nname = \"sequential\"\nkind = \"sequential\"\n"
+        );
+        let p = write_scenario(dir.path(), &body);
+        let v = run_json(&p, &[]);
+        let z = &v["runs"][0]["region_sizes"];
+        assert!(u(&z["quiet_regions"]) >= 50, "{z}");
+        u(&z["quiet_p50"]) as f64 / u(&z["split_size"]) as f64
+    };
+    let slow = quiet_share("10MB/s");
+    let saturated = quiet_share("1GB/s");
+    assert!(
+        (0.25..0.5).contains(&slow),
+        "10 MB/s: quiet median {slow:.2} of the split size"
+    );
+    assert!(
+        (0.5..0.8).contains(&saturated),
+        "1 GB/s: quiet median {saturated:.2}"
+    );
+}

@@ -917,7 +917,7 @@ impl Report {
             fit(&mut t);
             align_right(&mut t, &(1..=self.runs.len()).collect::<Vec<_>>());
             type Cell = fn(&RunJson) -> String;
-            let rows: [(&str, Cell); 10] = [
+            let rows: [(&str, Cell); 11] = [
                 ("regions", |r| {
                     format!(
                         "{} → {}",
@@ -939,6 +939,14 @@ impl Report {
                 }),
                 ("regions no longer written", |r| {
                     thousands(r.region_sizes.quiet_regions as u128)
+                }),
+                ("… their median / split size", |r| {
+                    let z = &r.region_sizes;
+                    if z.quiet_regions == 0 || z.split_size == 0 {
+                        "-".to_string()
+                    } else {
+                        format!("{:.0}%", z.quiet_p50 as f64 * 100.0 / z.split_size as f64)
+                    }
                 }),
                 ("region size p50", |r| format_bytes(r.region_sizes.p50)),
                 ("region size max", |r| format_bytes(r.region_sizes.max)),
