@@ -127,7 +127,13 @@ fn sequential_daughters_pile_up_and_the_default_balancer_spreads_them() {
         end.iter().max().copied().unwrap_or(0) * 2 < total,
         "no server holds half of the regions: {end:?}"
     );
-    assert!(spread(end) < u(&bal["max_spread_over_time"]) || spread(end) <= 2);
+    // Balancer runs shrink the spread: some sample after the first move has a smaller spread
+    // than the one before it (the end itself may fall just before a run, at the worst spread).
+    let spreads: Vec<u64> = over_time.iter().map(|c| spread(c)).collect();
+    assert!(
+        spreads[before.max(1)..].windows(2).any(|w| w[1] < w[0]),
+        "the spread never shrank: {spreads:?}"
+    );
 }
 
 // The same load with the balancer switched off (balance_switch false): every region stays where

@@ -41,7 +41,7 @@ use region::{Region, RegionState, Store};
 use regionserver::{QueuedCompaction, Server};
 use scale::Sampling;
 use split_policy::{RegionView, SplitPolicyInstance};
-use storefile::{CellShape, FileFormat, FileKind, HFileBuilder, StoreFile};
+use storefile::{CellShape, FileFormat, FileKind, HFile, HFileBuilder, StoreFile};
 
 const NS_PER_MS: u64 = 1_000_000;
 const NS_PER_S: u64 = 1_000_000_000;
@@ -241,8 +241,13 @@ struct ActiveCompaction {
     /// Index of the first input file and the number of inputs (a contiguous run).
     first: usize,
     count: usize,
-    /// The output file and the real rows behind it.
-    output: Option<(StoreFile, u64)>,
+    /// The output HFile (built already, or by the background builder) and the real rows
+    /// behind it.
+    output: CompactionOutput,
+    rows: u64,
+    /// The output's max sequence id and creation time (the compaction's start), ms.
+    seq_id: u64,
+    created_ms: u64,
     /// Bytes read.
     read: u64,
     /// Cell bytes written (serialized KeyValues: what HBase's compactor reports to the
@@ -257,6 +262,12 @@ struct ActiveCompaction {
     progress: throughput::Progress,
     /// Generation of the live completion event (0: none scheduled yet).
     generation: u64,
+}
+
+/// A compaction's output: built already, or being built by the background builder (job id).
+enum CompactionOutput {
+    Ready(Option<Arc<HFile>>),
+    Building(u64),
 }
 
 /// A flush file: written already, or being written by the background builder (job id).
@@ -290,25 +301,67 @@ impl FlushJob {
     }
 }
 
-/// A thread that sorts flush snapshots and builds their HFiles while the engine goes on. Its
-/// output is a pure function of the job, so results do not depend on timing; the engine waits
-/// for a job only when the flush's completion event comes due.
+/// What the background builder builds: a flush snapshot's store file, or a compaction's output
+/// (the merge of its input files).
+enum Job {
+    Flush(FlushJob),
+    Compact {
+        id: u64,
+        inputs: Vec<StoreFile>,
+        shape: CellShape,
+        format: FileFormat,
+    },
+}
+
+/// A finished [`Job`]: the flush file with the snapshot's buffers for reuse, or the compaction
+/// output.
+enum Built {
+    Flush(Option<StoreFile>, Memstore),
+    Compact(Option<HFile>),
+}
+
+impl Job {
+    fn run(self) -> (u64, Built) {
+        match self {
+            Job::Flush(job) => {
+                let file = job.write();
+                (job.id, Built::Flush(file, job.snapshot))
+            }
+            Job::Compact {
+                id,
+                inputs,
+                shape,
+                format,
+            } => {
+                let refs: Vec<&StoreFile> = inputs.iter().collect();
+                (id, Built::Compact(storefile::compact(&refs, shape, format)))
+            }
+        }
+    }
+}
+
+/// A thread that builds flush files (sorting the snapshot, writing the HFile model) and
+/// compaction outputs (the k-way merge and its HFile) while the engine goes on: the
+/// RegionServers' file-writing work, off the thread that applies rows. Each output is a pure
+/// function of its job, so results do not depend on timing; the engine waits for a job only
+/// when the flush or compaction's completion event comes due.
 struct Builder {
-    jobs: Option<crossbeam::channel::Sender<FlushJob>>,
-    done: crossbeam::channel::Receiver<(u64, Option<StoreFile>, Memstore)>,
-    ready: BTreeMap<u64, (Option<StoreFile>, Memstore)>,
+    jobs: Option<crossbeam::channel::Sender<Job>>,
+    done: crossbeam::channel::Receiver<(u64, Built)>,
+    ready: BTreeMap<u64, Built>,
+    /// Jobs whose result is not wanted any more (a compaction aborted by a close).
+    abandoned: std::collections::BTreeSet<u64>,
     next_id: u64,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Builder {
     fn start() -> Builder {
-        let (jobs, rx) = crossbeam::channel::unbounded::<FlushJob>();
+        let (jobs, rx) = crossbeam::channel::unbounded::<Job>();
         let (tx, done) = crossbeam::channel::unbounded();
         let thread = std::thread::spawn(move || {
             for job in rx {
-                let file = job.write();
-                if tx.send((job.id, file, job.snapshot)).is_err() {
+                if tx.send(job.run()).is_err() {
                     break;
                 }
             }
@@ -317,30 +370,69 @@ impl Builder {
             jobs: Some(jobs),
             done,
             ready: BTreeMap::new(),
+            abandoned: std::collections::BTreeSet::new(),
             next_id: 0,
             thread: Some(thread),
         }
     }
 
-    fn submit(&mut self, mut job: FlushJob) -> Option<u64> {
+    fn submit_flush(&mut self, mut job: FlushJob) -> Option<u64> {
         self.next_id += 1;
         job.id = self.next_id;
-        self.jobs.as_ref()?.send(job).ok()?;
+        self.jobs.as_ref()?.send(Job::Flush(job)).ok()?;
         Some(self.next_id)
     }
 
-    /// The file of job `id` (waiting for it if needed) and the snapshot's buffers for reuse.
-    fn take(&mut self, id: u64) -> (Option<StoreFile>, Option<Memstore>) {
+    fn submit_compaction(
+        &mut self,
+        inputs: Vec<StoreFile>,
+        shape: CellShape,
+        format: FileFormat,
+    ) -> Option<u64> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let job = Job::Compact {
+            id,
+            inputs,
+            shape,
+            format,
+        };
+        self.jobs.as_ref()?.send(job).ok()?;
+        Some(id)
+    }
+
+    /// The result of job `id`, waiting for it if needed.
+    fn wait(&mut self, id: u64) -> Option<Built> {
         while !self.ready.contains_key(&id) {
-            match self.done.recv() {
-                Ok((i, f, m)) => {
-                    self.ready.insert(i, (f, m));
-                }
-                Err(_) => return (None, None),
+            let (i, built) = self.done.recv().ok()?;
+            if !self.abandoned.remove(&i) {
+                self.ready.insert(i, built);
             }
         }
-        let (f, m) = self.ready.remove(&id).expect("present");
-        (f, Some(m))
+        self.ready.remove(&id)
+    }
+
+    /// The file of flush job `id` and the snapshot's buffers for reuse.
+    fn take(&mut self, id: u64) -> (Option<StoreFile>, Option<Memstore>) {
+        match self.wait(id) {
+            Some(Built::Flush(f, m)) => (f, Some(m)),
+            _ => (None, None),
+        }
+    }
+
+    /// The output of compaction job `id`.
+    fn take_compaction(&mut self, id: u64) -> Option<HFile> {
+        match self.wait(id) {
+            Some(Built::Compact(h)) => h,
+            _ => None,
+        }
+    }
+
+    /// Drops job `id`'s result, now or when it arrives.
+    fn abandon(&mut self, id: u64) {
+        if self.ready.remove(&id).is_none() {
+            self.abandoned.insert(id);
+        }
     }
 }
 
@@ -1346,7 +1438,7 @@ impl Engine {
                 now_ms: self.now / NS_PER_MS,
             };
             let file = match self.builder.as_mut() {
-                Some(b) => match b.submit(job) {
+                Some(b) => match b.submit_flush(job) {
                     Some(id) => FlushFile::Building(id),
                     None => FlushFile::Ready(None),
                 },
@@ -1642,19 +1734,30 @@ impl Engine {
         // Time and bytes read follow what the compaction scans (a Reference reads its half).
         let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
-        let output = storefile::compact(&inputs, self.cfg.shapes[store], self.cfg.formats[store])
-            .map(|h| {
-                (
-                    StoreFile {
-                        file: Arc::new(h),
-                        seq_id,
-                        created_ms: self.now / NS_PER_MS,
-                        major: req.is_major,
-                        kind: FileKind::Real,
-                    },
-                    rows,
-                )
-            });
+        // Cell bytes the compactor writes (what the throughput controller meters): the inputs'
+        // cells in the part each one reads. Known before the output is built, so the output can
+        // be built in the background; the built file's data bytes differ from it only by the
+        // sampled keys' rounding.
+        let written: u64 = inputs
+            .iter()
+            .map(|f| {
+                let all = f.file.emulated_rows().max(1) as u128;
+                (u128::from(f.file.data_bytes()) * f.emulated_rows() as u128 / all) as u64
+            })
+            .sum();
+        let (shape, format) = (self.cfg.shapes[store], self.cfg.formats[store]);
+        let output = match self.builder.as_mut() {
+            Some(b) => {
+                let owned: Vec<StoreFile> = inputs.iter().map(|&f| f.clone()).collect();
+                match b.submit_compaction(owned, shape, format) {
+                    Some(id) => CompactionOutput::Building(id),
+                    None => CompactionOutput::Ready(None),
+                }
+            }
+            None => {
+                CompactionOutput::Ready(storefile::compact(&inputs, shape, format).map(Arc::new))
+            }
+        };
         let s = &mut self.servers[r.server];
         if large {
             s.large_running += 1;
@@ -1668,7 +1771,6 @@ impl Engine {
             server,
             large,
         });
-        let written = output.as_ref().map_or(0, |(f, _)| f.file.data_bytes());
         let ceiling = self.cfg.compaction_bw.max(1);
         let progress = throughput::Progress {
             remaining: read,
@@ -1690,6 +1792,9 @@ impl Engine {
                 first,
                 count,
                 output,
+                rows,
+                seq_id,
+                created_ms: self.now / NS_PER_MS,
                 read,
                 written,
                 major: req.is_major,
@@ -1818,6 +1923,9 @@ impl Engine {
             first,
             count,
             output,
+            rows,
+            seq_id,
+            created_ms,
             read,
             major,
             large,
@@ -1829,6 +1937,14 @@ impl Engine {
         };
         // PressureAwareThroughputController.finish: the others share the limit among fewer.
         self.rerate_compactions(server);
+        let output = match output {
+            CompactionOutput::Ready(h) => h,
+            CompactionOutput::Building(id) => self
+                .builder
+                .as_mut()
+                .and_then(|b| b.take_compaction(id))
+                .map(Arc::new),
+        };
         let r = &mut self.regions[region];
         let st = &mut r.stores[store];
         st.running = None;
@@ -1837,11 +1953,18 @@ impl Engine {
             // The server died mid-compaction: the output is lost, the inputs remain.
             return;
         }
-        if let Some((f, _)) = &output {
+        let output = output.map(|file| StoreFile {
+            file,
+            seq_id,
+            created_ms,
+            major,
+            kind: FileKind::Real,
+        });
+        if let Some(f) = &output {
             self.stats.compaction_written_bytes += f.length();
         }
         match output {
-            Some((f, rows)) => {
+            Some(f) => {
                 st.files.splice(first..first + count, [f]);
                 st.file_rows.splice(first..first + count, [rows]);
             }
@@ -1939,9 +2062,14 @@ impl Engine {
         let mut freed = Vec::new();
         for st in &mut self.regions[region].stores {
             if let Some(run) = st.running.take() {
-                if self.compactions.remove(&run.token).is_some() {
+                if let Some(c) = self.compactions.remove(&run.token) {
                     // Its completion event is stale.
                     self.work -= 1;
+                    if let (CompactionOutput::Building(id), Some(b)) =
+                        (c.output, self.builder.as_mut())
+                    {
+                        b.abandon(id);
+                    }
                 }
                 st.compacting = false;
                 let s = &mut self.servers[run.server];
