@@ -82,6 +82,7 @@ fn exact(c: &mut Criterion) {
                             RunOptions {
                                 scale: Some(1),
                                 threads,
+                                builder: threads > 2,
                             },
                         )
                         .expect("run"),
@@ -109,6 +110,7 @@ fn headline(c: &mut Criterion) {
                         RunOptions {
                             scale: None,
                             threads: 2,
+                            builder: true,
                         },
                     )
                     .expect("run"),

@@ -831,6 +831,7 @@ fn emulate(
     let opts = engine::RunOptions {
         scale: args.scale,
         threads: (threads / 2).max(1),
+        builder: threads / 2 > 2,
     };
     let (base, adv): (Result<RunResult, _>, Result<RunResult, _>) = if threads >= 2 {
         std::thread::scope(|sc| {

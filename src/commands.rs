@@ -153,6 +153,9 @@ pub fn run(args: &RunArgs) -> CmdResult {
                     let opts = engine::RunOptions {
                         scale: args.scale,
                         threads: per_run,
+                        // Measured on 2 vCPUs: a builder per run helps when runs share the
+                        // cores (a finished run's core then serves the others' file work).
+                        builder: threads >= 2,
                     };
                     let r =
                         engine::run(&s, plan, opts).map(|r| (r, started.elapsed().as_secs_f64()));

@@ -20,7 +20,16 @@ fn run(s: &Scenario, threads: usize, scale: Option<u64>) -> Vec<RunResult> {
         .iter()
         .map(|g| {
             let p = plan::plan_run(s, g).unwrap_or_else(|e| panic!("{e}"));
-            engine::run(s, p, RunOptions { scale, threads }).unwrap_or_else(|e| panic!("{e}"))
+            engine::run(
+                s,
+                p,
+                RunOptions {
+                    scale,
+                    threads,
+                    builder: threads > 2,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
         })
         .collect()
 }

@@ -99,7 +99,7 @@ proptest! {
         let s = scenario::load_source(src).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let spec = &s.generators[0];
         let p = plan::plan_run(&s, spec).map_err(|e| TestCaseError::fail(format!("{e}")))?;
-        let r = engine::run(&s, p, RunOptions { scale: c.scale, threads: 1 }).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let r = engine::run(&s, p, RunOptions { scale: c.scale, threads: 1, builder: false }).map_err(|e| TestCaseError::fail(format!("{e}")))?;
 
         // Regions tile the key space.
         prop_assert!(r.regions[0].start.is_empty());
@@ -155,7 +155,7 @@ proptest! {
         let s = scenario::load_source(src).map_err(|e| TestCaseError::fail(format!("{e}")))?;
         let json = |threads| {
             let p = plan::plan_run(&s, &s.generators[0]).expect("plan");
-            let r = engine::run(&s, p, RunOptions { scale: c.scale, threads }).expect("run");
+            let r = engine::run(&s, p, RunOptions { scale: c.scale, threads, builder: threads > 2 }).expect("run");
             report::build(&s, &[r]).to_json()
         };
         prop_assert_eq!(json(1), json(3));

@@ -63,6 +63,9 @@ pub struct RunOptions {
     pub scale: Option<u64>,
     /// Worker threads for key generation (≥ 1). Does not change the result.
     pub threads: usize,
+    /// Build flush files and compaction outputs on a thread of their own (the RegionServers'
+    /// file work). Does not change the result.
+    pub builder: bool,
 }
 
 /// A split as it happened.
@@ -600,6 +603,9 @@ struct Engine {
     splits: Vec<SplitRecord>,
     windows: Vec<Vec<u64>>,
     draining: bool,
+    /// (interval, time) before which the periodic flush check cannot find a due region (the
+    /// earliest oldest edit + interval at the last check): checks before it are skipped.
+    periodic_flush_next_ms: (u64, u64),
     settled: u64,
     last_region: Option<usize>,
     /// Region last found for each of 64 key prefixes (prefix mod 64): keys that alternate
@@ -684,10 +690,8 @@ pub fn run_with_progress(
     let mut engine = Engine::new(scenario, &plan, k);
     engine.heat_buckets = heat_buckets(&plan.generator, w.first_id, w.rows);
     engine.heat_prefix = engine.heat_buckets.iter().map(|k| prefix8(k)).collect();
-    // With a third thread to spare, flush files are built in the background. On two threads
-    // the key-generation worker and the applying thread already take both cores (measured: a
-    // builder thread on top slows MD5 runs by ~15 %).
-    if opts.threads > 2 {
+    // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
+    if opts.builder {
         engine.builder = Some(Builder::start());
     }
     let regions_initial = engine.routing.len();
@@ -926,6 +930,7 @@ impl Engine {
             splits: Vec::new(),
             windows: Vec::new(),
             draining: false,
+            periodic_flush_next_ms: (0, 0),
             settled: 0,
             last_region: None,
             route_cache: [usize::MAX; 64],
@@ -2297,20 +2302,29 @@ impl Engine {
             return;
         }
         let now_ms = self.now / NS_PER_MS;
-        if let Some(interval) = self.cfg.settings.flush_interval_ms.filter(|&i| i > 0) {
-            let due: Vec<usize> = self
-                .regions
-                .iter()
-                .filter(|r| {
-                    r.state == RegionState::Open
-                        && r.stores.iter().any(|s| {
-                            s.memstore
-                                .oldest_edit_ms
-                                .is_some_and(|t| now_ms.saturating_sub(t) > interval)
-                        })
-                })
-                .map(|r| r.id)
-                .collect();
+        if let Some(interval) = self.cfg.settings.flush_interval_ms.filter(|&i| i > 0)
+            && (self.periodic_flush_next_ms.0 != interval
+                || now_ms >= self.periodic_flush_next_ms.1)
+        {
+            // An edit is due once older than the interval. Edits made after this check are due
+            // no earlier than now + interval + 1, so until the earliest due time found here (over
+            // every region, open or not) a check cannot find anything.
+            let mut next = now_ms + interval + 1;
+            let mut due = Vec::new();
+            for r in &self.regions {
+                let oldest = r
+                    .stores
+                    .iter()
+                    .filter_map(|s| s.memstore.oldest_edit_ms)
+                    .min();
+                if let Some(t) = oldest {
+                    next = next.min(t.saturating_add(interval + 1));
+                    if r.state == RegionState::Open && now_ms.saturating_sub(t) > interval {
+                        due.push(r.id);
+                    }
+                }
+            }
+            self.periodic_flush_next_ms = (interval, next);
             for id in due {
                 self.request_flush(id, FlushWhy::Periodic);
             }
@@ -2511,10 +2525,16 @@ fn transfer_ns(bytes: u64, per_second: u64) -> u64 {
 
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
 /// among keys sharing those bytes).
+#[inline]
 fn prefix8(key: &[u8]) -> u64 {
+    if let Some(head) = key.first_chunk::<8>() {
+        // The common case as one load (a variable-length copy calls libc's memcpy).
+        return u64::from_be_bytes(*head);
+    }
     let mut b = [0u8; 8];
-    let n = key.len().min(8);
-    b[..n].copy_from_slice(&key[..n]);
+    for (d, s) in b.iter_mut().zip(key) {
+        *d = *s;
+    }
     u64::from_be_bytes(b)
 }
 

@@ -18,6 +18,7 @@ fn run_one(s: &Scenario) -> RunResult {
         RunOptions {
             scale: Some(1),
             threads: 1,
+            builder: false,
         },
     )
     .unwrap_or_else(|e| panic!("{e}"))

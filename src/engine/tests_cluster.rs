@@ -18,6 +18,7 @@ fn run_with(s: &Scenario, threads: usize) -> RunResult {
         RunOptions {
             scale: None,
             threads,
+            builder: threads > 2,
         },
     )
     .unwrap_or_else(|e| panic!("{e}"))

@@ -24,6 +24,7 @@ pub fn small_report() -> Report {
             let opts = RunOptions {
                 scale: Some(4),
                 threads: 1,
+                builder: false,
             };
             engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"))
         })
