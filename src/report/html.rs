@@ -111,7 +111,9 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     let all = peaks.iter().filter(|p| **p >= 0.995).count() as f64 / n;
     let fair = 1.0 / servers as f64;
     let over = peaks.iter().filter(|p| **p > 2.0 * fair).count() as f64 / n;
-    let max = peaks.iter().copied().fold(0.0, f64::max);
+    // The engine's exact per-window peak (the comparison's "peak server write share"); the
+    // chart's columns only approximate its windows.
+    let max = s.max_server_write_share;
     if all >= 0.5 {
         format!(
             "one server took 100% of writes in {} of the load's minutes{tail}",
@@ -122,6 +124,14 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
             "some server took more than twice its fair share ({}) in {} of the load's minutes{tail}",
             pct(fair),
             pct(over)
+        )
+    } else if max > 2.0 * fair {
+        format!(
+            "writes mostly spread, with bursts: some server took more than twice its fair share \
+             ({}) in {} of the load's minutes, at most {} of a minute's writes{tail}",
+            pct(fair),
+            pct(over),
+            pct(max)
         )
     } else {
         format!(
@@ -174,6 +184,19 @@ fn comparison(o: &mut String, report: &Report) {
         row("cold regions", Some(true), &|r| {
             let c = r.region_sizes.cold_regions;
             (c as f64, thousands(c as u128))
+        }),
+        row("regions no longer written", None, &|r| {
+            let q = r.region_sizes.quiet_regions;
+            (q as f64, thousands(q as u128))
+        }),
+        row("… their median / split size", None, &|r| {
+            let z = &r.region_sizes;
+            if z.quiet_regions == 0 || z.split_size == 0 {
+                (f64::NAN, "-".to_string())
+            } else {
+                let f = z.quiet_p50 as f64 / z.split_size as f64;
+                (f, pct(f))
+            }
         }),
         row("peak server write share", Some(true), &|r| {
             let m = r.summary.max_server_write_share;
