@@ -310,6 +310,27 @@ enum Action {
     Swap { a: u32, sa: u32, b: u32, sb: u32 },
 }
 
+impl Action {
+    /// `getAction`: a swap when a region was picked on both servers, a move when on one.
+    fn of_picks(this: usize, other: usize, tr: Option<u32>, or: Option<u32>) -> Option<Action> {
+        let (t, o) = (this as u32, other as u32);
+        match (tr, or) {
+            (Some(a), Some(b)) => Some(Action::Swap { a, sa: t, b, sb: o }),
+            (Some(a), None) => Some(Action::Move {
+                region: a,
+                from: t,
+                to: o,
+            }),
+            (None, Some(b)) => Some(Action::Move {
+                region: b,
+                from: o,
+                to: t,
+            }),
+            (None, None) => None,
+        }
+    }
+}
+
 /// `BalancerClusterState` plus the cost functions' incremental state.
 #[derive(Debug, Clone)]
 struct Walk {
@@ -714,21 +735,7 @@ impl Walk {
         };
         let tr = pick(this, pattern.0);
         let or = pick(other, pattern.1);
-        let (t, o) = (this as u32, other as u32);
-        match (tr, or) {
-            (Some(a), Some(b)) => Some(Action::Swap { a, sa: t, b, sb: o }),
-            (Some(a), None) => Some(Action::Move {
-                region: a,
-                from: t,
-                to: o,
-            }),
-            (None, Some(b)) => Some(Action::Move {
-                region: b,
-                from: o,
-                to: t,
-            }),
-            (None, None) => None,
-        }
+        Action::of_picks(this, other, tr, or)
     }
 
     fn report(&self) -> CostReport {
@@ -1051,21 +1058,7 @@ impl Walk {
     /// `getAction` for a proposal.
     fn next_action(&self, rng: &mut Rng) -> Option<Action> {
         let (this, other, tr, or) = self.propose(rng)?;
-        let (t, o) = (this as u32, other as u32);
-        match (tr, or) {
-            (Some(a), Some(b)) => Some(Action::Swap { a, sa: t, b, sb: o }),
-            (Some(a), None) => Some(Action::Move {
-                region: a,
-                from: t,
-                to: o,
-            }),
-            (None, Some(b)) => Some(Action::Move {
-                region: b,
-                from: o,
-                to: t,
-            }),
-            (None, None) => None,
-        }
+        Action::of_picks(this, other, tr, or)
     }
 
     /// The walk one step at a time (HBase's loop).
@@ -1105,7 +1098,7 @@ mod tests {
         crate::engine::balancer::test_settings()
     }
 
-    fn region(id: usize, server: usize) -> RegionLoad {
+    pub(super) fn region(id: usize, server: usize) -> RegionLoad {
         RegionLoad {
             id,
             server,
@@ -1336,13 +1329,8 @@ mod skipping {
             for _ in 0..c {
                 let id = regions.len();
                 regions.push(RegionLoad {
-                    id,
-                    server,
-                    region_id_ms: id as u64,
-                    read_requests: 0,
-                    write_requests: 0,
-                    memstore_bytes: 0,
                     storefile_bytes: (1000 + rng.below(40) as u64) << 20,
+                    ..super::tests::region(id, server)
                 });
             }
         }
