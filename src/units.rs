@@ -106,6 +106,18 @@ pub fn parse_size(s: &str) -> Result<u64, UnitError> {
     if num.is_empty() {
         return Err(err(format!("`{}` is not a size", s.trim()), SIZE_EXPECTED));
     }
+    // `Gb`, `Mb`: network notation for bits, 8× less than the bytes every size here means.
+    if let [p, b'b'] = unit.as_bytes()
+        && b"KMGTP".contains(p)
+    {
+        return Err(err(
+            format!(
+                "`{unit}` reads as bits; sizes and rates are in bytes (write `{}B`)",
+                *p as char
+            ),
+            SIZE_EXPECTED,
+        ));
+    }
     let shift = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 0,
         "k" | "kb" | "kib" => 10,
@@ -231,6 +243,16 @@ mod tests {
         assert_eq!(parse_size("1.5KB"), Ok(1536));
         assert_eq!(parse_size("1_024"), Ok(1024));
         assert_eq!(parse_size("0"), Ok(0));
+        assert_eq!(parse_size("2 gb"), Ok(2 << 30));
+    }
+
+    #[test]
+    fn bit_notation_is_rejected() {
+        for s in ["1Gb", "100 Mb", "8Kb"] {
+            let e = parse_size(s).expect_err(s);
+            assert!(e.problem.contains("reads as bits"), "{s}: {}", e.problem);
+        }
+        assert!(parse_rate("1Gb/s").is_err());
     }
 
     #[test]

@@ -758,6 +758,10 @@ impl Settings {
         } else if start == end {
             None
         } else {
+            r.warnings.push(format!(
+                "off-peak hours {start}–{end} are set, but hbase-emu does not model off-peak \
+                 compactions: the peak ratio, max size and throughput limits apply all day"
+            ));
             Some((start as u8, end as u8))
         };
 

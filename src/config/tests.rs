@@ -596,6 +596,13 @@ fn compaction_min_falls_back_to_threshold_and_offpeak_parses() {
     let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");
     assert_eq!(s.compaction_min_files, 5);
     assert_eq!(s.offpeak_hours, Some((22, 6)));
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("does not model off-peak")),
+        "{:?}",
+        s.warnings
+    );
     assert_eq!(s.flush_interval_ms, None);
     let c = site(&[("hbase.hstore.compaction.min", "1")]);
     let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");

@@ -695,6 +695,8 @@ pub fn run_with_progress(
         engine.builder = Some(Builder::start());
     }
     let regions_initial = engine.routing.len();
+    // Pre-split regions may already cover every server.
+    engine.track_hosting();
     let generator = plan.generator;
     let threads = opts.threads.max(1);
     let total = sampling.emulated();

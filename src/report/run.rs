@@ -50,6 +50,12 @@ pub struct ScenarioJson {
     pub flush_size: u64,
     /// Split policy (simple class name).
     pub split_policy: String,
+    /// Per-RegionServer write bandwidth (WAL + memstore), bytes/s.
+    pub write_bandwidth_bytes_per_s: u64,
+    /// Per-RegionServer flush bandwidth, bytes/s.
+    pub flush_bandwidth_bytes_per_s: u64,
+    /// Ceiling of one unthrottled compaction, bytes read/s.
+    pub compaction_bandwidth_bytes_per_s: u64,
 }
 
 /// One generator's run.
@@ -432,6 +438,9 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
             max_filesize: s.max_filesize,
             flush_size: s.flush_size,
             split_policy: s.split_policy.simple_name().to_string(),
+            write_bandwidth_bytes_per_s: scenario.cluster.write_bandwidth,
+            flush_bandwidth_bytes_per_s: scenario.cluster.flush_bandwidth,
+            compaction_bandwidth_bytes_per_s: scenario.cluster.compaction_bandwidth,
         },
         runs: runs.iter().map(run_json).collect(),
     }
@@ -904,6 +913,13 @@ impl Report {
             format_bytes(sc.flush_size),
             sc.split_policy
         ));
+        o.push_str(&format!(
+            "          per server: writes {}/s, flushes {}/s; one compaction at most {}/s \
+             ([cluster] write/flush/compaction_bandwidth)\n",
+            format_bytes(sc.write_bandwidth_bytes_per_s),
+            format_bytes(sc.flush_bandwidth_bytes_per_s),
+            format_bytes(sc.compaction_bandwidth_bytes_per_s)
+        ));
         for run in &self.runs {
             run_text(&mut o, run);
         }
@@ -977,10 +993,14 @@ fn run_text(o: &mut String, run: &RunJson) {
         thousands(run.scale as u128),
         thousands(run.emulated_rows as u128)
     ));
+    // The client is one stream: its time is writing at the offered rate plus its three waits.
+    let writing =
+        (s.sim_seconds - s.blocked_seconds - s.offline_wait_seconds - s.throttled_seconds).max(0.0);
     o.push_str(&format!(
-        "  ingest {} (settled {}); blocked {}, waiting on offline regions {}, throttled by server bandwidth {}\n",
+        "  ingest {} (settled {}): {} writing at the offered rate, plus blocked {}, waiting on offline regions {}, throttled by server bandwidth {}\n",
         format_duration_ms((s.sim_seconds * 1000.0) as u64),
         format_duration_ms((s.settle_seconds * 1000.0) as u64),
+        format_duration_ms((writing * 1000.0) as u64),
         format_duration_ms((s.blocked_seconds * 1000.0) as u64),
         format_duration_ms((s.offline_wait_seconds * 1000.0) as u64),
         format_duration_ms((s.throttled_seconds * 1000.0) as u64),
@@ -1028,10 +1048,14 @@ fn run_text(o: &mut String, run: &RunJson) {
         h.window_seconds,
         h.time_over_twice_fair_share * 100.0
     ));
+    o.push_str(&format!(
+        "  in short: {}\n",
+        crate::report::html::verdict(run, run.servers.len())
+    ));
     let b = &run.balance;
     if !b.balancer.is_empty() {
         o.push_str(&format!(
-            "  balance: {} ran {} time(s) and moved {} region(s); regions per server at the end {}..{} (mean {:.1}); {}; {} moves, {} merges in all\n",
+            "  balance: {} ran {} time(s) and moved {} region(s); regions per server at the end {}..{} (mean {:.1}); {}; {} move(s), {} merge(s) in all\n",
             b.balancer,
             b.balancer_runs,
             b.balancer_moves,
@@ -1039,6 +1063,7 @@ fn run_text(o: &mut String, run: &RunJson) {
             b.max_regions_per_server,
             b.mean_regions_per_server,
             match b.all_servers_hosting_seconds {
+                Some(0.0) => "every server hosted a region from the start".to_string(),
                 Some(t) => format!(
                     "every server hosted a region after {}",
                     format_duration_ms((t * 1000.0) as u64)
