@@ -1389,6 +1389,16 @@ impl Engine {
             if too_many && waited < self.cfg.settings.blocking_wait_ms.saturating_mul(NS_PER_MS) {
                 if waited == 0 {
                     self.stats.delayed_flushes += 1;
+                    let most = r.stores.iter().map(|s| s.files.len()).max().unwrap_or(0);
+                    self.note(
+                        region,
+                        format!(
+                            "flush held back: {most} store files > hbase.hstore.blockingStoreFiles \
+                             {blocking}: MemStoreFlusher waits up to blockingWaitTime {} for a \
+                             compaction to bring the count down",
+                            crate::units::format_duration_ms(self.cfg.settings.blocking_wait_ms)
+                        ),
+                    );
                     if !self.check_split(region) {
                         for st in 0..self.regions[region].stores.len() {
                             self.request_compaction(region, st, false);
@@ -2143,13 +2153,28 @@ impl Engine {
     /// daughters' opening.
     fn start_split(&mut self, region: usize, row: Vec<u8>, reason: String) {
         let requested = self.now;
+        // Where the row came from (split_point::choose): the largest file of the largest store.
+        let source = self.regions[region]
+            .stores
+            .iter()
+            .max_by_key(|s| s.size())
+            .and_then(|st| {
+                let f = st.files.iter().max_by_key(|f| f.length())?;
+                Some((f.length(), st.files.len()))
+            });
         // The close flush runs on its own (not through the flush queue).
         self.abort_compactions(region);
         let data = self.close_flush(region);
+        let from = source.map_or(String::new(), |(len, n)| {
+            format!(
+                "; the row is the midkey of the largest store file, {} of the store's {n}",
+                crate::units::format_bytes(len)
+            )
+        });
         self.note(
             region,
             format!(
-                "split requested at {} ({reason})",
+                "split requested at {} ({reason}){from}",
                 crate::keynotation::to_string_binary(&row)
             ),
         );
