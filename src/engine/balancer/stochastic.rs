@@ -353,7 +353,6 @@ struct Walk {
     /// Per-region load costs (read, write, memstore, storefile).
     region_costs: Vec<[f64; 4]>,
     count_cost: DoubleArrayCost,
-    table_cost: DoubleArrayCost,
     load_cost: [DoubleArrayCost; 4],
     multipliers: [f32; 9],
     sum_multiplier: f32,
@@ -473,8 +472,7 @@ impl Walk {
             pos,
             moved: 0,
             region_costs,
-            count_cost: DoubleArrayCost::new(counts.clone()),
-            table_cost: DoubleArrayCost::new(counts),
+            count_cost: DoubleArrayCost::new(counts),
             load_cost: [
                 DoubleArrayCost::new(r),
                 DoubleArrayCost::new(w),
@@ -504,7 +502,8 @@ impl Walk {
         let mut c = [0.0; 9];
         c[COUNT] = self.count_cost.cost();
         c[MOVE] = move_cost(self.moved, self.num_regions(), self.max_move_percent);
-        c[TABLE] = self.table_cost.cost();
+        // One table: TableSkew's per-server counts are the region counts.
+        c[TABLE] = c[COUNT];
         for (slot, arr) in c[READ..].iter_mut().zip(self.load_cost.iter_mut()) {
             *slot = arr.cost();
         }
@@ -763,8 +762,6 @@ impl Walk {
         let (nf, nt) = (self.on[f].len() as f64, self.on[t].len() as f64);
         self.count_cost.set(f, nf);
         self.count_cost.set(t, nt);
-        self.table_cost.set(f, nf);
-        self.table_cost.set(t, nt);
         let c = self.region_costs[r];
         for (k, arr) in self.load_cost.iter_mut().enumerate() {
             if c[k] != 0.0 {
