@@ -1147,14 +1147,12 @@ fn run_text(o: &mut String, run: &RunJson) {
             r.generation.to_string(),
         ]);
     }
-    o.push_str(&t.to_string());
-    o.push('\n');
-    if run.regions.len() > TEXT_ROWS {
-        o.push_str(&format!(
-            "  … {} more regions (all of them with --format json or csv)\n",
-            run.regions.len() - TEXT_ROWS
-        ));
-    }
+    push_table(
+        o,
+        &t,
+        run.regions.len(),
+        "regions (all of them with --format json or csv)",
+    );
     if !run.splits.is_empty() {
         o.push_str("\n  Split timeline\n");
         let mut t = table(&[
@@ -1177,14 +1175,7 @@ fn run_text(o: &mut String, run: &RunJson) {
                 sp.generation.to_string(),
             ]);
         }
-        o.push_str(&t.to_string());
-        o.push('\n');
-        if run.splits.len() > TEXT_ROWS {
-            o.push_str(&format!(
-                "  … {} more splits\n",
-                run.splits.len() - TEXT_ROWS
-            ));
-        }
+        push_table(o, &t, run.splits.len(), "splits");
     }
     if !run.events.is_empty() {
         o.push_str("\n  Cluster events\n");
@@ -1197,14 +1188,7 @@ fn run_text(o: &mut String, run: &RunJson) {
                 e.detail.clone(),
             ]);
         }
-        o.push_str(&t.to_string());
-        o.push('\n');
-        if run.events.len() > TEXT_ROWS {
-            o.push_str(&format!(
-                "  … {} more events\n",
-                run.events.len() - TEXT_ROWS
-            ));
-        }
+        push_table(o, &t, run.events.len(), "events");
     }
     if !run.moves.is_empty() {
         o.push_str("\n  Region moves (why: the rule and its numbers are in the JSON report)\n");
@@ -1221,11 +1205,7 @@ fn run_text(o: &mut String, run: &RunJson) {
                 format_bytes(m.store_bytes),
             ]);
         }
-        o.push_str(&t.to_string());
-        o.push('\n');
-        if run.moves.len() > TEXT_ROWS {
-            o.push_str(&format!("  … {} more moves\n", run.moves.len() - TEXT_ROWS));
-        }
+        push_table(o, &t, run.moves.len(), "moves");
     }
     if !run.merges.is_empty() {
         o.push_str("\n  Merges\n");
@@ -1241,7 +1221,15 @@ fn run_text(o: &mut String, run: &RunJson) {
                 format_bytes(m.store_bytes),
             ]);
         }
-        o.push_str(&t.to_string());
-        o.push('\n');
+        push_table(o, &t, run.merges.len(), "merges");
+    }
+}
+
+/// A table of at most [`TEXT_ROWS`] rows, and how many of `total` it leaves out.
+fn push_table(o: &mut String, t: &comfy_table::Table, total: usize, what: &str) {
+    o.push_str(&t.to_string());
+    o.push('\n');
+    if total > TEXT_ROWS {
+        o.push_str(&format!("  … {} more {what}\n", total - TEXT_ROWS));
     }
 }
