@@ -669,15 +669,26 @@ struct Engine {
 
 /// Runs one generator of a scenario and returns what happened.
 pub fn run(scenario: &Scenario, plan: RunPlan, opts: RunOptions) -> Result<RunResult, InputError> {
-    run_with_progress(scenario, plan, opts, &|_, _| {})
+    run_with_progress(scenario, plan, opts, &|_| {})
 }
 
-/// [`run`], calling `progress(done, total)` (emulated rows) as keys are applied.
+/// How far a run has got, reported every few thousand emulated rows and once at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Emulated rows applied.
+    pub done: u64,
+    /// Emulated rows in the run.
+    pub total: u64,
+    /// Simulated time reached, ns.
+    pub sim_ns: u64,
+}
+
+/// [`run`], calling `progress` as keys are applied.
 pub fn run_with_progress(
     scenario: &Scenario,
     plan: RunPlan,
     opts: RunOptions,
-    progress: &(dyn Fn(u64, u64) + Sync),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunResult, InputError> {
     let w = &scenario.workload;
     let k = scale::choose(w.rows, opts.scale.or(w.scale));
@@ -704,7 +715,11 @@ pub fn run_with_progress(
         engine.write(key, sampling.weight(b));
         engine.do_reads(&generator, sampling, b + 1);
         if (b + 1) % CHUNK == 0 || b + 1 == total {
-            progress(b + 1, total);
+            progress(Progress {
+                done: b + 1,
+                total,
+                sim_ns: engine.now,
+            });
         }
     })?;
     let ingest_ns = engine.now;
