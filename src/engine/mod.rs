@@ -12,11 +12,15 @@ pub mod balancer;
 pub mod cell;
 pub mod cluster;
 pub mod compaction;
+mod decision;
+mod files;
 pub mod memstore;
 pub mod normalizer;
+mod queue;
 mod reads;
 pub mod region;
 pub mod regionserver;
+mod result;
 pub mod scale;
 pub mod split_point;
 pub mod split_policy;
@@ -24,7 +28,7 @@ pub mod storefile;
 mod throughput;
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::config::Settings;
@@ -41,10 +45,13 @@ use region::{Region, RegionState, Store};
 use regionserver::{QueuedCompaction, Server};
 use scale::Sampling;
 use split_policy::{RegionView, SplitPolicyInstance};
-use storefile::{CellShape, FileFormat, FileKind, HFile, HFileBuilder, StoreFile};
+use storefile::{CellShape, FileFormat, FileKind, StoreFile};
 
-const NS_PER_MS: u64 = 1_000_000;
-const NS_PER_S: u64 = 1_000_000_000;
+use decision::FlushWhy;
+use files::{Builder, CompactionOutput, FlushFile, FlushJob, write_file};
+use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
+pub use result::{RunResult, RunStats, Sample, ServerSample, SplitRecord};
+
 /// How far a client may run ahead of a RegionServer's write path before it waits (its buffer).
 pub const CLIENT_LAG_NS: u64 = 100 * NS_PER_MS;
 /// Length of a hotspot window (one simulated minute).
@@ -68,137 +75,6 @@ pub struct RunOptions {
     pub builder: bool,
 }
 
-/// A split as it happened.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SplitRecord {
-    /// Simulated time the split was requested, ns.
-    pub at_ns: u64,
-    /// Time the daughters opened, ns.
-    pub done_ns: u64,
-    /// Parent start key.
-    pub parent_start: Vec<u8>,
-    /// Parent end key.
-    pub parent_end: Vec<u8>,
-    /// Split row.
-    pub split_key: Vec<u8>,
-    /// Server index.
-    pub server: usize,
-    /// Parent store bytes at the split.
-    pub parent_bytes: u64,
-    /// Daughters' generation.
-    pub generation: u32,
-    /// Why: the split policy's numbers, or the normalizer plan.
-    pub reason: String,
-}
-
-/// Counters of a run.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RunStats {
-    /// Flushes completed.
-    pub flushes: u64,
-    /// Data bytes flushed (memstore data size).
-    pub flushed_bytes: u64,
-    /// Store file bytes written by flushes.
-    pub flushed_file_bytes: u64,
-    /// Minor compactions completed.
-    pub minor_compactions: u64,
-    /// Major compactions completed.
-    pub major_compactions: u64,
-    /// Store file bytes read by compactions.
-    pub compacted_bytes: u64,
-    /// Store file bytes written by compactions.
-    pub compaction_written_bytes: u64,
-    /// Client time spent waiting on blocked regions or servers, ns.
-    pub blocked_ns: u64,
-    /// Client time spent waiting on a region offline for a split, ns.
-    pub offline_wait_ns: u64,
-    /// Sum of the offline durations of split parents, ns.
-    pub offline_ns: u64,
-    /// Client time spent waiting on RegionServer write bandwidth, ns.
-    pub throttled_ns: u64,
-    /// Flushes postponed because a store had too many files.
-    pub delayed_flushes: u64,
-    /// Compactions aborted because their region closed (split, move, merge).
-    pub aborted_compactions: u64,
-}
-
-/// Everything a report needs about one generator's run.
-#[derive(Debug)]
-pub struct RunResult {
-    /// Generator name.
-    pub generator: String,
-    /// Generator description.
-    pub describe: String,
-    /// Real rows per emulated row.
-    pub scale: u64,
-    /// Emulated rows.
-    pub emulated_rows: u64,
-    /// Real rows written.
-    pub rows: u64,
-    /// Payload bytes written (values).
-    pub payload_bytes: u128,
-    /// KeyValue bytes written (memstore data size).
-    pub data_bytes: u128,
-    /// Time the last write was accepted, ns.
-    pub ingest_ns: u64,
-    /// Time the last flush, compaction or split finished, ns.
-    pub settled_ns: u64,
-    /// Regions before the first write.
-    pub regions_initial: usize,
-    /// Live regions at the end, in key order.
-    pub regions: Vec<Region>,
-    /// Servers.
-    pub servers: Vec<Server>,
-    /// Counters.
-    pub stats: RunStats,
-    /// Splits in order.
-    pub splits: Vec<SplitRecord>,
-    /// Real rows written per server per window of [`WINDOW_NS`].
-    pub windows: Vec<Vec<u64>>,
-    /// The split size the settings give a region (max file size before jitter).
-    pub max_filesize: u64,
-    /// The cluster every `sample_ns`, from the first interval's end.
-    pub samples: Vec<Sample>,
-    /// Timeline sample and key-heatmap slice length, ns.
-    pub sample_ns: u64,
-    /// Start keys of the key-heatmap buckets (about equal numbers of the workload's rows each).
-    pub heat_buckets: Vec<Vec<u8>>,
-    /// Real writes per window per heat bucket.
-    pub heat_writes: Vec<Vec<u64>>,
-    /// Real reads per window per heat bucket (empty without reads).
-    pub heat_reads: Vec<Vec<u64>>,
-    /// What the balancer, normalizer, failures and scenario events did.
-    pub dynamics: cluster::DynamicsResult,
-}
-
-/// One server at one sample.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ServerSample {
-    /// Regions hosted (open or in transition).
-    pub regions: u32,
-    /// Store file bytes of its regions.
-    pub store_bytes: u64,
-    /// Memstore data bytes of its regions.
-    pub memstore_bytes: u64,
-    /// Cumulative blocked time, ns.
-    pub blocked_ns: u64,
-    /// Cumulative real write requests.
-    pub writes: u64,
-    /// Cumulative real read requests.
-    pub reads: u64,
-    /// Online at the sample.
-    pub online: bool,
-}
-
-/// The cluster at one simulated time.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Sample {
-    /// Time, ns.
-    pub at_ns: u64,
-    /// One per server (servers added later appear from their first sample on).
-    pub servers: Vec<ServerSample>,
-}
-
 /// Timeline sample period: about a hundredth of the load at the offered rate, between one
 /// second and one minute (whole seconds), so short runs still get a timeline.
 fn sample_period(payload: u128, rate: u64) -> u64 {
@@ -208,30 +84,6 @@ fn sample_period(payload: u128, rate: u64) -> u64 {
 
 /// Buckets of the key heatmap.
 const HEAT_BUCKETS: u64 = 64;
-
-/// Scheduled work, ordered by (time, sequence).
-struct Scheduled {
-    at: u64,
-    seq: u64,
-    event: Event,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, o: &Self) -> bool {
-        (self.at, self.seq) == (o.at, o.seq)
-    }
-}
-impl Eq for Scheduled {}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Scheduled {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (self.at, self.seq).cmp(&(o.at, o.seq))
-    }
-}
 
 /// A running compaction: what it writes when it completes, and how far it has got. Its rate
 /// changes with the server's compaction throttle, so its completion event is rescheduled; only
@@ -265,283 +117,6 @@ struct ActiveCompaction {
     progress: throughput::Progress,
     /// Generation of the live completion event (0: none scheduled yet).
     generation: u64,
-}
-
-/// A compaction's output: built already, or being built by the background builder (job id).
-enum CompactionOutput {
-    Ready(Option<Arc<HFile>>),
-    Building(u64),
-}
-
-/// A flush file: written already, or being written by the background builder (job id).
-enum FlushFile {
-    Ready(Option<StoreFile>),
-    Building(u64),
-}
-
-/// What the background builder is asked to write: a flush snapshot as a store file.
-struct FlushJob {
-    id: u64,
-    snapshot: Memstore,
-    shape: CellShape,
-    format: FileFormat,
-    scale: u64,
-    seq_id: u64,
-    now_ms: u64,
-}
-
-impl FlushJob {
-    /// The store file of this snapshot.
-    fn write(&self) -> Option<StoreFile> {
-        write_file(
-            &self.snapshot,
-            self.shape,
-            self.format,
-            self.scale,
-            self.seq_id,
-            self.now_ms,
-        )
-    }
-}
-
-/// What the background builder builds: a flush snapshot's store file, or a compaction's output
-/// (the merge of its input files).
-enum Job {
-    Flush(FlushJob),
-    Compact {
-        id: u64,
-        inputs: Vec<StoreFile>,
-        shape: CellShape,
-        format: FileFormat,
-    },
-}
-
-/// A finished [`Job`]: the flush file with the snapshot's buffers for reuse, or the compaction
-/// output.
-enum Built {
-    Flush(Option<StoreFile>, Memstore),
-    Compact(Option<HFile>),
-}
-
-impl Job {
-    fn run(self) -> (u64, Built) {
-        match self {
-            Job::Flush(job) => {
-                let file = job.write();
-                (job.id, Built::Flush(file, job.snapshot))
-            }
-            Job::Compact {
-                id,
-                inputs,
-                shape,
-                format,
-            } => {
-                let refs: Vec<&StoreFile> = inputs.iter().collect();
-                (id, Built::Compact(storefile::compact(&refs, shape, format)))
-            }
-        }
-    }
-}
-
-/// A thread that builds flush files (sorting the snapshot, writing the HFile model) and
-/// compaction outputs (the k-way merge and its HFile) while the engine goes on: the
-/// RegionServers' file-writing work, off the thread that applies rows. Each output is a pure
-/// function of its job, so results do not depend on timing; the engine waits for a job only
-/// when the flush or compaction's completion event comes due.
-struct Builder {
-    jobs: Option<crossbeam::channel::Sender<Job>>,
-    done: crossbeam::channel::Receiver<(u64, Built)>,
-    ready: BTreeMap<u64, Built>,
-    /// Jobs whose result is not wanted any more (a compaction aborted by a close).
-    abandoned: std::collections::BTreeSet<u64>,
-    next_id: u64,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Builder {
-    fn start() -> Builder {
-        let (jobs, rx) = crossbeam::channel::unbounded::<Job>();
-        let (tx, done) = crossbeam::channel::unbounded();
-        let thread = std::thread::spawn(move || {
-            for job in rx {
-                if tx.send(job.run()).is_err() {
-                    break;
-                }
-            }
-        });
-        Builder {
-            jobs: Some(jobs),
-            done,
-            ready: BTreeMap::new(),
-            abandoned: std::collections::BTreeSet::new(),
-            next_id: 0,
-            thread: Some(thread),
-        }
-    }
-
-    fn submit_flush(&mut self, mut job: FlushJob) -> Option<u64> {
-        self.next_id += 1;
-        job.id = self.next_id;
-        self.jobs.as_ref()?.send(Job::Flush(job)).ok()?;
-        Some(self.next_id)
-    }
-
-    fn submit_compaction(
-        &mut self,
-        inputs: Vec<StoreFile>,
-        shape: CellShape,
-        format: FileFormat,
-    ) -> Option<u64> {
-        self.next_id += 1;
-        let id = self.next_id;
-        let job = Job::Compact {
-            id,
-            inputs,
-            shape,
-            format,
-        };
-        self.jobs.as_ref()?.send(job).ok()?;
-        Some(id)
-    }
-
-    /// The result of job `id`, waiting for it if needed.
-    fn wait(&mut self, id: u64) -> Option<Built> {
-        while !self.ready.contains_key(&id) {
-            let (i, built) = self.done.recv().ok()?;
-            if !self.abandoned.remove(&i) {
-                self.ready.insert(i, built);
-            }
-        }
-        self.ready.remove(&id)
-    }
-
-    /// The file of flush job `id` and the snapshot's buffers for reuse.
-    fn take(&mut self, id: u64) -> (Option<StoreFile>, Option<Memstore>) {
-        match self.wait(id) {
-            Some(Built::Flush(f, m)) => (f, Some(m)),
-            _ => (None, None),
-        }
-    }
-
-    /// The output of compaction job `id`.
-    fn take_compaction(&mut self, id: u64) -> Option<HFile> {
-        match self.wait(id) {
-            Some(Built::Compact(h)) => h,
-            _ => None,
-        }
-    }
-
-    /// Drops job `id`'s result, now or when it arrives.
-    fn abandon(&mut self, id: u64) {
-        if self.ready.remove(&id).is_none() {
-            self.abandoned.insert(id);
-        }
-    }
-}
-
-impl Drop for Builder {
-    fn drop(&mut self) {
-        self.jobs.take();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-enum Event {
-    FlushDone {
-        region: usize,
-        server: usize,
-        /// Per store: the flush file being written (by the builder) and the real rows behind it.
-        files: Vec<Option<(FlushFile, u64)>>,
-        heap: u64,
-        data: u64,
-    },
-    FlushRetry {
-        region: usize,
-        queued: u64,
-    },
-    /// A running compaction completes, unless `generation` is stale (rescheduled or aborted).
-    CompactionDone {
-        token: u64,
-        generation: u64,
-    },
-    /// The compaction throughput controllers re-tune their limits (their chore).
-    CompactionTune,
-    SplitDone {
-        region: usize,
-        row: Vec<u8>,
-        requested: u64,
-        reason: String,
-    },
-    /// A moved (or recovered) region opens on `to`; `record` indexes the move list.
-    MoveDone {
-        region: usize,
-        to: usize,
-        record: usize,
-    },
-    /// Merged regions' replacement opens; `record` indexes the merge list.
-    MergeDone {
-        regions: Vec<usize>,
-        record: usize,
-    },
-    /// The master's balancer chore.
-    Balance,
-    /// The next move of a balancer run may start (HMaster.balanceThrottling's interval).
-    BalanceNext {
-        run: u64,
-    },
-    /// The normalizer chore.
-    Normalize,
-    /// A time-triggered scenario `[[event]]` (index into the scenario's events).
-    Cluster(usize),
-    /// A dead server's regions are reassigned (ServerCrashProcedure after WAL splitting).
-    Recover {
-        server: usize,
-    },
-    Chore {
-        n: u64,
-    },
-    /// Timeline sample, every `sample_ns`.
-    Sample,
-}
-
-/// Why a flush was requested (for `--explain`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FlushWhy {
-    /// Memstore heap above the flush size (`HRegion.isFlushSize`).
-    Size = 0,
-    /// Memstore above the blocking size (RegionTooBusy).
-    Blocking = 1,
-    /// Server above the global memstore low mark: largest region first.
-    Global = 2,
-    /// Edits older than `hbase.regionserver.optionalcacheflushinterval`.
-    Periodic = 3,
-}
-
-impl FlushWhy {
-    fn describe(code: u8) -> &'static str {
-        match code {
-            0 => "memstore above hbase.hregion.memstore.flush.size",
-            1 => "memstore above flush.size x block.multiplier (writes blocked)",
-            2 => "RegionServer above the global memstore low mark (largest memstore first)",
-            _ => "edits older than hbase.regionserver.optionalcacheflushinterval",
-        }
-    }
-}
-
-impl Event {
-    /// Chores that reschedule themselves.
-    fn is_periodic(&self) -> bool {
-        matches!(
-            self,
-            Event::Chore { .. }
-                | Event::Sample
-                | Event::Balance
-                | Event::Normalize
-                | Event::CompactionTune
-        )
-    }
 }
 
 /// Fixed inputs of a run.
@@ -593,11 +168,7 @@ struct Engine {
     routing_prefix: Vec<u64>,
     servers: Vec<Server>,
     now: u64,
-    events: BinaryHeap<Reverse<Scheduled>>,
-    /// Time of the earliest scheduled event (`u64::MAX`: none), so a write checks one field
-    /// instead of peeking the heap.
-    next_event_at: u64,
-    seq: u64,
+    queue: EventQueue,
     file_seq: u64,
     stats: RunStats,
     splits: Vec<SplitRecord>,
@@ -651,8 +222,6 @@ struct Engine {
     dyn_: cluster::Dynamics,
     /// Real rows accepted so far.
     rows_written: u64,
-    /// Scheduled events that are not chores (flushes, compactions, splits, moves, …).
-    work: u64,
     /// The read workload.
     reads: reads::ReadState,
     /// Key buffer of reads.
@@ -939,9 +508,7 @@ impl Engine {
             routing_prefix: Vec::new(),
             servers,
             now: 0,
-            events: BinaryHeap::new(),
-            next_event_at: u64::MAX,
-            seq: 0,
+            queue: EventQueue::new(),
             file_seq: 0,
             stats: RunStats::default(),
             splits: Vec::new(),
@@ -974,7 +541,6 @@ impl Engine {
             heat_end: 0,
             dyn_: cluster::Dynamics::new(scenario),
             rows_written: 0,
-            work: 0,
             reads: reads::ReadState::new(
                 w.reads.as_ref(),
                 w.payload_bytes() as f64 / w.rate_bytes_per_s.max(1) as f64,
@@ -1053,24 +619,7 @@ impl Engine {
     }
 
     fn schedule(&mut self, delay: u64, event: Event) {
-        if !event.is_periodic() {
-            self.work += 1;
-        }
-        self.seq += 1;
-        let at = self.now.saturating_add(delay);
-        self.next_event_at = self.next_event_at.min(at);
-        self.events.push(Reverse(Scheduled {
-            at,
-            seq: self.seq,
-            event,
-        }));
-    }
-
-    /// Pops the earliest event, keeping `next_event_at` current.
-    fn pop_event(&mut self) -> Option<Scheduled> {
-        let Reverse(top) = self.events.pop()?;
-        self.next_event_at = self.events.peek().map_or(u64::MAX, |Reverse(e)| e.at);
-        Some(top)
+        self.queue.push(self.now.saturating_add(delay), event);
     }
 
     /// The live region holding `key`, whose `prefix8` is `p`.
@@ -1121,7 +670,7 @@ impl Engine {
     /// Processes every event due at or before `self.now`.
     #[inline]
     fn catch_up(&mut self) {
-        if self.next_event_at <= self.now {
+        if self.queue.next_at <= self.now {
             self.catch_up_slow();
         }
     }
@@ -1129,8 +678,8 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn catch_up_slow(&mut self) {
-        while self.next_event_at <= self.now
-            && let Some(ev) = self.pop_event()
+        while self.queue.next_at <= self.now
+            && let Some(ev) = self.queue.pop()
         {
             self.handle(ev.event);
         }
@@ -1138,7 +687,7 @@ impl Engine {
 
     /// Jumps the clock to the next event and processes it. False if nothing is scheduled.
     fn advance(&mut self) -> bool {
-        let Some(top) = self.pop_event() else {
+        let Some(top) = self.queue.pop() else {
             return false;
         };
         self.now = self.now.max(top.at);
@@ -1519,7 +1068,7 @@ impl Engine {
         if event.is_periodic() {
             // Chores alone do not keep a drained run going (see `keep_periodic`).
         } else {
-            self.work -= 1;
+            self.queue.work -= 1;
             self.settled = self.settled.max(self.now);
         }
         match event {
@@ -1683,9 +1232,8 @@ impl Engine {
             self.cfg.compaction.blocking_store_files as i64 - r.stores[store].files.len() as i64
         };
         self.regions[region].stores[store].compacting = true;
-        self.seq += 1;
         let q = QueuedCompaction {
-            priority: Reverse((priority, self.seq)),
+            priority: Reverse((priority, self.queue.next_seq())),
             region,
             store,
         };
@@ -1796,8 +1344,7 @@ impl Engine {
         } else {
             s.small_running += 1;
         }
-        self.seq += 1;
-        let token = self.seq;
+        let token = self.queue.next_seq();
         self.regions[region].stores[store].running = Some(region::RunningCompaction {
             token,
             server,
@@ -1867,7 +1414,7 @@ impl Engine {
             }
             if c.generation > 0 {
                 // Its scheduled completion is stale from now on.
-                self.work -= 1;
+                self.queue.work -= 1;
             }
             c.progress.rate = rate;
             c.generation += 1;
@@ -2096,7 +1643,7 @@ impl Engine {
             if let Some(run) = st.running.take() {
                 if let Some(c) = self.compactions.remove(&run.token) {
                     // Its completion event is stale.
-                    self.work -= 1;
+                    self.queue.work -= 1;
                     if let (CompactionOutput::Building(id), Some(b)) =
                         (c.output, self.builder.as_mut())
                     {
@@ -2496,7 +2043,7 @@ impl Engine {
 
     /// A chore reschedules itself while the load runs, and after it while real work remains.
     fn keep_periodic(&self) -> bool {
-        !self.draining || self.work > 0
+        !self.draining || self.queue.work > 0
     }
 
     /// After the last write: let running and queued flushes, compactions and splits finish.
@@ -2504,7 +2051,7 @@ impl Engine {
         self.draining = true;
         // Chores due after the last piece of real work (a balancer run minutes later) are not
         // part of the load; the report shows the table when its work is done.
-        while self.work > 0 && self.advance() {}
+        while self.queue.work > 0 && self.advance() {}
     }
 
     fn finish(
@@ -2554,17 +2101,6 @@ impl Engine {
     }
 }
 
-/// Nanoseconds to move `bytes` at `per_second` bytes/s (128-bit intermediate: terabytes × 1e9
-/// overflows 64 bits).
-fn transfer_ns(bytes: u64, per_second: u64) -> u64 {
-    let per_second = per_second.max(1);
-    // Fast path (the per-row case): bytes × 1e9 fits in 64 bits below 16 GiB.
-    if bytes < 1 << 34 {
-        return bytes * NS_PER_S / per_second;
-    }
-    (bytes as u128 * NS_PER_S as u128 / per_second as u128).min(u64::MAX as u128) as u64
-}
-
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
 /// among keys sharing those bytes).
 #[inline]
@@ -2578,36 +2114,6 @@ fn prefix8(key: &[u8]) -> u64 {
         *d = *s;
     }
     u64::from_be_bytes(b)
-}
-
-/// Builds the store file of a flush snapshot. Rows are thinned to about one per data block when
-/// an emulated row is smaller than a block, so store files hold O(blocks) keys (docs/MODEL.md).
-fn write_file(
-    snap: &Memstore,
-    shape: CellShape,
-    format: FileFormat,
-    scale: u64,
-    seq_id: u64,
-    now_ms: u64,
-) -> Option<StoreFile> {
-    let keys = snap.sorted_keys();
-    if keys.is_empty() {
-        return None;
-    }
-    let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
-    let thin = (format.block_size / row_bytes.max(1)).max(1) as usize;
-    let mut b = HFileBuilder::new(shape, format, scale * thin as u64);
-    for k in keys.iter().step_by(thin) {
-        b.append(k);
-    }
-    let file = b.finish()?;
-    Some(StoreFile {
-        file: Arc::new(file),
-        seq_id,
-        created_ms: now_ms,
-        major: false,
-        kind: FileKind::Real,
-    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,172 @@
+//! The simulated clock's agenda: scheduled events in (time, sequence) order, the count of live
+//! work among them (flushes, compactions, splits, moves: what a drained run waits for), and the
+//! clock units.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::files::FlushFile;
+
+/// Nanoseconds per millisecond.
+pub(crate) const NS_PER_MS: u64 = 1_000_000;
+/// Nanoseconds per second.
+pub(crate) const NS_PER_S: u64 = 1_000_000_000;
+
+/// Scheduled work, ordered by (time, sequence).
+pub(crate) struct Scheduled {
+    pub(crate) at: u64,
+    seq: u64,
+    pub(crate) event: Event,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.seq) == (o.at, o.seq)
+    }
+}
+
+impl Eq for Scheduled {}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Scheduled {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.at, self.seq).cmp(&(o.at, o.seq))
+    }
+}
+
+/// What can happen on the simulated clock.
+pub(crate) enum Event {
+    FlushDone {
+        region: usize,
+        server: usize,
+        /// Per store: the flush file being written (by the builder) and the real rows behind it.
+        files: Vec<Option<(FlushFile, u64)>>,
+        heap: u64,
+        data: u64,
+    },
+    FlushRetry {
+        region: usize,
+        queued: u64,
+    },
+    /// A running compaction completes, unless `generation` is stale (rescheduled or aborted).
+    CompactionDone {
+        token: u64,
+        generation: u64,
+    },
+    /// The compaction throughput controllers re-tune their limits (their chore).
+    CompactionTune,
+    SplitDone {
+        region: usize,
+        row: Vec<u8>,
+        requested: u64,
+        reason: String,
+    },
+    /// A moved (or recovered) region opens on `to`; `record` indexes the move list.
+    MoveDone {
+        region: usize,
+        to: usize,
+        record: usize,
+    },
+    /// Merged regions' replacement opens; `record` indexes the merge list.
+    MergeDone {
+        regions: Vec<usize>,
+        record: usize,
+    },
+    /// The master's balancer chore.
+    Balance,
+    /// The next move of a balancer run may start (HMaster.balanceThrottling's interval).
+    BalanceNext {
+        run: u64,
+    },
+    /// The normalizer chore.
+    Normalize,
+    /// A time-triggered scenario `[[event]]` (index into the scenario's events).
+    Cluster(usize),
+    /// A dead server's regions are reassigned (ServerCrashProcedure after WAL splitting).
+    Recover {
+        server: usize,
+    },
+    Chore {
+        n: u64,
+    },
+    /// Timeline sample, every `sample_ns`.
+    Sample,
+}
+
+impl Event {
+    /// Chores that reschedule themselves.
+    pub(crate) fn is_periodic(&self) -> bool {
+        matches!(
+            self,
+            Event::Chore { .. }
+                | Event::Sample
+                | Event::Balance
+                | Event::Normalize
+                | Event::CompactionTune
+        )
+    }
+}
+
+/// Nanoseconds to move `bytes` at `per_second` bytes/s (128-bit intermediate: terabytes × 1e9
+/// overflows 64 bits).
+pub(crate) fn transfer_ns(bytes: u64, per_second: u64) -> u64 {
+    let per_second = per_second.max(1);
+    // Fast path (the per-row case): bytes × 1e9 fits in 64 bits below 16 GiB.
+    if bytes < 1 << 34 {
+        return bytes * NS_PER_S / per_second;
+    }
+    (bytes as u128 * NS_PER_S as u128 / per_second as u128).min(u64::MAX as u128) as u64
+}
+
+/// The event queue. One sequence counter orders events scheduled for the same time and also
+/// numbers compaction tokens and queued compactions, so every tie is broken the same way in
+/// every run.
+pub(crate) struct EventQueue {
+    heap: BinaryHeap<Reverse<Scheduled>>,
+    /// Time of the earliest scheduled event (`u64::MAX`: none), so a write checks one field
+    /// instead of peeking the heap.
+    pub(crate) next_at: u64,
+    seq: u64,
+    /// Scheduled events that are not chores and are still live (a stale compaction completion
+    /// stops counting when it goes stale).
+    pub(crate) work: u64,
+}
+
+impl EventQueue {
+    pub(crate) fn new() -> EventQueue {
+        EventQueue {
+            heap: BinaryHeap::new(),
+            next_at: u64::MAX,
+            seq: 0,
+            work: 0,
+        }
+    }
+
+    /// The next number of the shared sequence.
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Schedules `event` at `at`.
+    pub(crate) fn push(&mut self, at: u64, event: Event) {
+        if !event.is_periodic() {
+            self.work += 1;
+        }
+        let seq = self.next_seq();
+        self.next_at = self.next_at.min(at);
+        self.heap.push(Reverse(Scheduled { at, seq, event }));
+    }
+
+    /// Pops the earliest event, keeping `next_at` current.
+    pub(crate) fn pop(&mut self) -> Option<Scheduled> {
+        let Reverse(top) = self.heap.pop()?;
+        self.next_at = self.heap.peek().map_or(u64::MAX, |Reverse(e)| e.at);
+        Some(top)
+    }
+}

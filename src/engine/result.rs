@@ -1,0 +1,136 @@
+//! What a run produced, as plain data for the reports: counters, splits, the timeline samples.
+
+use super::cluster::DynamicsResult;
+use super::region::Region;
+use super::regionserver::Server;
+
+/// A split as it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitRecord {
+    /// Simulated time the split was requested, ns.
+    pub at_ns: u64,
+    /// Time the daughters opened, ns.
+    pub done_ns: u64,
+    /// Parent start key.
+    pub parent_start: Vec<u8>,
+    /// Parent end key.
+    pub parent_end: Vec<u8>,
+    /// Split row.
+    pub split_key: Vec<u8>,
+    /// Server index.
+    pub server: usize,
+    /// Parent store bytes at the split.
+    pub parent_bytes: u64,
+    /// Daughters' generation.
+    pub generation: u32,
+    /// Why: the split policy's numbers, or the normalizer plan.
+    pub reason: String,
+}
+
+/// Counters of a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunStats {
+    /// Flushes completed.
+    pub flushes: u64,
+    /// Data bytes flushed (memstore data size).
+    pub flushed_bytes: u64,
+    /// Store file bytes written by flushes.
+    pub flushed_file_bytes: u64,
+    /// Minor compactions completed.
+    pub minor_compactions: u64,
+    /// Major compactions completed.
+    pub major_compactions: u64,
+    /// Store file bytes read by compactions.
+    pub compacted_bytes: u64,
+    /// Store file bytes written by compactions.
+    pub compaction_written_bytes: u64,
+    /// Client time spent waiting on blocked regions or servers, ns.
+    pub blocked_ns: u64,
+    /// Client time spent waiting on a region offline for a split, ns.
+    pub offline_wait_ns: u64,
+    /// Sum of the offline durations of split parents, ns.
+    pub offline_ns: u64,
+    /// Client time spent waiting on RegionServer write bandwidth, ns.
+    pub throttled_ns: u64,
+    /// Flushes postponed because a store had too many files.
+    pub delayed_flushes: u64,
+    /// Compactions aborted because their region closed (split, move, merge).
+    pub aborted_compactions: u64,
+}
+
+/// Everything a report needs about one generator's run.
+#[derive(Debug)]
+pub struct RunResult {
+    /// Generator name.
+    pub generator: String,
+    /// Generator description.
+    pub describe: String,
+    /// Real rows per emulated row.
+    pub scale: u64,
+    /// Emulated rows.
+    pub emulated_rows: u64,
+    /// Real rows written.
+    pub rows: u64,
+    /// Payload bytes written (values).
+    pub payload_bytes: u128,
+    /// KeyValue bytes written (memstore data size).
+    pub data_bytes: u128,
+    /// Time the last write was accepted, ns.
+    pub ingest_ns: u64,
+    /// Time the last flush, compaction or split finished, ns.
+    pub settled_ns: u64,
+    /// Regions before the first write.
+    pub regions_initial: usize,
+    /// Live regions at the end, in key order.
+    pub regions: Vec<Region>,
+    /// Servers.
+    pub servers: Vec<Server>,
+    /// Counters.
+    pub stats: RunStats,
+    /// Splits in order.
+    pub splits: Vec<SplitRecord>,
+    /// Real rows written per server per window of [`WINDOW_NS`].
+    pub windows: Vec<Vec<u64>>,
+    /// The split size the settings give a region (max file size before jitter).
+    pub max_filesize: u64,
+    /// The cluster every `sample_ns`, from the first interval's end.
+    pub samples: Vec<Sample>,
+    /// Timeline sample and key-heatmap slice length, ns.
+    pub sample_ns: u64,
+    /// Start keys of the key-heatmap buckets (about equal numbers of the workload's rows each).
+    pub heat_buckets: Vec<Vec<u8>>,
+    /// Real writes per window per heat bucket.
+    pub heat_writes: Vec<Vec<u64>>,
+    /// Real reads per window per heat bucket (empty without reads).
+    pub heat_reads: Vec<Vec<u64>>,
+    /// What the balancer, normalizer, failures and scenario events did.
+    pub dynamics: DynamicsResult,
+}
+
+/// One server at one sample.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerSample {
+    /// Regions hosted (open or in transition).
+    pub regions: u32,
+    /// Store file bytes of its regions.
+    pub store_bytes: u64,
+    /// Memstore data bytes of its regions.
+    pub memstore_bytes: u64,
+    /// Cumulative blocked time, ns.
+    pub blocked_ns: u64,
+    /// Cumulative real write requests.
+    pub writes: u64,
+    /// Cumulative real read requests.
+    pub reads: u64,
+    /// Online at the sample.
+    pub online: bool,
+}
+
+/// The cluster at one simulated time.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sample {
+    /// Time, ns.
+    pub at_ns: u64,
+    /// One per server (servers added later appear from their first sample on).
+    pub servers: Vec<ServerSample>,
+}
