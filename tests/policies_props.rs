@@ -3,10 +3,10 @@
 //! (`RegionSplitPolicy` subclasses): structural invariants that hold for any input.
 
 use hbase_emu::config::{Settings, SiteConfig, SplitPolicy, TableAttributes};
-use hbase_emu::engine::compaction::{
+use hbase_emu::engine::policy::compaction::{
     self, CompactionConfig, FileInfo, JavaRandom, Policy, SelectOptions,
 };
-use hbase_emu::engine::split_policy::{RegionView, SplitPolicyInstance};
+use hbase_emu::engine::policy::split::{RegionView, SplitPolicyInstance};
 use proptest::prelude::*;
 
 fn defaults() -> Settings {

@@ -6,9 +6,9 @@
 
 use std::collections::VecDeque;
 
-use super::balancer::{self, Balancer, ClusterView, RegionLoad};
-use super::compaction::CompactionConfig;
-use super::normalizer::{self, NormPlan, NormRegion};
+use super::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
+use super::policy::compaction::CompactionConfig;
+use super::policy::normalizer::{self, NormPlan, NormRegion};
 use super::region::{RegionState, Store};
 use super::regionserver::Server;
 use super::storefile::{FileKind, StoreFile};

@@ -8,24 +8,19 @@
 //! - Flushes, compactions and splits are events on the simulated clock (ns), processed in
 //!   (time, sequence) order before each write that happens after them.
 
-pub mod balancer;
 pub mod cell;
 pub mod cluster;
-pub mod compaction;
 mod decision;
 mod files;
 pub mod memstore;
-pub mod normalizer;
+pub mod policy;
 mod queue;
 mod reads;
 pub mod region;
 pub mod regionserver;
 mod result;
 pub mod scale;
-pub mod split_point;
-pub mod split_policy;
 pub mod storefile;
-mod throughput;
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
@@ -39,12 +34,13 @@ use crate::plan::RunPlan;
 use crate::scenario::Scenario;
 
 use cell::HeapLayout;
-use compaction::{CompactionConfig, FileInfo, SelectOptions};
 use memstore::{Memstore, Put};
+use policy::compaction::{CompactionConfig, FileInfo, SelectOptions};
+use policy::split::SplitPolicyInstance;
+use policy::{compaction, split_point, throughput};
 use region::{Region, RegionState, Store};
 use regionserver::{QueuedCompaction, Server};
 use scale::Sampling;
-use split_policy::{RegionView, SplitPolicyInstance};
 use storefile::{CellShape, FileFormat, FileKind, StoreFile};
 
 use decision::FlushWhy;
@@ -819,7 +815,7 @@ impl Engine {
         let blocked = if too_busy { weight } else { 0 };
         r.policy.record_writes(weight, blocked, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
-        let over_flush = active > self.cfg.settings.flush_size;
+        let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
         let s = &mut self.servers[server];
         if idle {
             s.pressure_futile = false;
@@ -891,31 +887,16 @@ impl Engine {
     /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, its
     /// flush handlers keep flushing the region with the largest memstore, one at a time each.
     fn global_pressure(&mut self, server: usize) {
-        let s = &self.servers[server];
-        let busy = s.flushes_running as usize + s.flush_queue.len();
-        if s.memstore_heap < self.cfg.global_low
-            || busy >= self.cfg.settings.flusher_count.max(1) as usize
-            || s.pressure_futile
-        {
+        if !policy::flush::pressure_scan_due(
+            &self.servers[server],
+            self.cfg.global_low,
+            self.cfg.settings.flusher_count,
+        ) {
             return;
         }
-        // Largest active memstore first; ties go to the lower region id (HBase's TreeMap keyed
-        // by size keeps one of equal-sized regions; any fixed choice is as faithful).
-        let best = self
-            .routing
-            .iter()
-            .map(|&(_, id)| &self.regions[id])
-            .filter(|r| {
-                r.server == server
-                    && r.state == RegionState::Open
-                    && !r.flush_queued
-                    && !r.flushing
-                    && r.active_heap() > 0
-            })
-            .map(|r| (r.active_heap(), Reverse(r.id)))
-            .max();
-        match best {
-            Some((_, Reverse(id))) => self.request_flush(id, FlushWhy::Global),
+        let live = self.routing.iter().map(|&(_, id)| &self.regions[id]);
+        match policy::flush::global_pressure_pick(server, live) {
+            Some(id) => self.request_flush(id, FlushWhy::Global),
             // Nothing to flush until a write reaches an idle region or an event changes flush
             // states: skip the scan until then (it would otherwise run on every write).
             None => self.servers[server].pressure_futile = true,
@@ -923,10 +904,10 @@ impl Engine {
     }
 
     fn request_flush(&mut self, region: usize, why: FlushWhy) {
-        let r = &mut self.regions[region];
-        if r.flush_queued || r.flushing || r.state != RegionState::Open || r.active_heap() == 0 {
+        if !policy::flush::accepts_request(&self.regions[region]) {
             return;
         }
+        let r = &mut self.regions[region];
         r.flush_queued = true;
         r.flush_why = why as u8;
         let server = r.server;
@@ -948,12 +929,15 @@ impl Engine {
             }
             // MemStoreFlusher.flushRegion: too many store files ⇒ postpone (up to blockingWaitTime).
             let blocking = self.cfg.compaction.blocking_store_files;
-            let too_many = r.stores.iter().any(|s| s.files.len() > blocking);
-            let waited = self.now - queued;
-            if too_many && waited < self.cfg.settings.blocking_wait_ms.saturating_mul(NS_PER_MS) {
-                if waited == 0 {
+            if let Some(held) = policy::flush::hold_back(
+                r,
+                blocking,
+                self.now - queued,
+                self.cfg.settings.blocking_wait_ms.saturating_mul(NS_PER_MS),
+            ) {
+                if held.first {
                     self.stats.delayed_flushes += 1;
-                    let most = r.stores.iter().map(|s| s.files.len()).max().unwrap_or(0);
+                    let most = held.most_files;
                     self.note(
                         region,
                         format!(
@@ -984,22 +968,17 @@ impl Engine {
         let cfg = &self.cfg;
         let scale = cfg.scale;
         let nf = self.regions[region].stores.len();
-        // FlushAllLargeStoresPolicy: with several families, flush the stores above the lower bound
-        // (or all if none is).
-        let lower =
-            (cfg.settings.flush_size / nf as u64).max(cfg.settings.per_cf_flush_lower_bound_min);
+        let chosen = policy::flush::stores_to_flush(
+            &self.regions[region],
+            cfg.settings.flush_size,
+            cfg.settings.per_cf_flush_lower_bound_min,
+        );
         let r = &mut self.regions[region];
-        let large: Vec<bool> = r
-            .stores
-            .iter()
-            .map(|s| nf == 1 || s.memstore.heap_bytes > lower)
-            .collect();
-        let any_large = large.iter().any(|&b| b);
         let mut files = Vec::with_capacity(nf);
         let mut heap = 0;
         let mut data = 0;
         for (f, store) in r.stores.iter_mut().enumerate() {
-            if (any_large && !large[f]) || store.memstore.is_empty() {
+            if !chosen[f] {
                 files.push(None);
                 continue;
             }
@@ -1592,45 +1571,29 @@ impl Engine {
         }
     }
 
-    /// `HRegion.checkSplit` + `CompactSplit.requestSplit`. True if a split was started.
+    /// `HRegion.checkSplit` + `CompactSplit.requestSplit` (policy/split.rs), carried out. True
+    /// if a split was started.
     fn check_split(&mut self, region: usize) -> bool {
-        let server = self.regions[region].server;
-        let online = self.servers[server].online_regions;
-        if online as u64 >= self.cfg.settings.region_split_limit as u64 {
-            return false;
-        }
-        let r = &self.regions[region];
-        // A running flush finishes before the close (HRegion.doClose waits for it); the split is
-        // checked again when it completes. Running compactions do not prevent a split: the close
-        // aborts them (CloseChecker).
-        if r.state != RegionState::Open || r.flushing {
-            return false;
-        }
-        let sizes: Vec<u64> = r.stores.iter().map(Store::size).collect();
-        let view = RegionView {
-            store_sizes: &sizes,
-            has_references: r.stores.iter().any(Store::has_references),
-            available: true,
-            table_regions_on_server: online as u32,
+        let cx = policy::split::SplitContext {
+            online_regions: self.servers[self.regions[region].server].online_regions,
+            region_split_limit: self.cfg.settings.region_split_limit,
+            ignore_blocking: self.cfg.settings.split_ignore_blocking,
+            blocking_store_files: self.cfg.compaction.blocking_store_files,
             now_ms: self.now / NS_PER_MS,
         };
-        let ignore_blocking = self.cfg.settings.split_ignore_blocking;
-        if !ignore_blocking && r.compact_priority(self.cfg.compaction.blocking_store_files) < 1 {
-            return false;
+        let check = policy::split::check(&self.regions[region], cx);
+        if let Some(busy) = check.busy {
+            self.regions[region].policy.set_busy(busy);
         }
-        let decision = self.regions[region].policy.evaluate(&view);
-        if !decision.split {
-            return false;
-        }
-        let Ok(row) = split_point::choose(&self.regions[region]) else {
+        let Ok(req) = check.outcome else {
             return false;
         };
         let reason = format!(
             "{}: {}",
             self.regions[region].policy.policy().simple_name(),
-            decision.reason
+            req.decision.reason
         );
-        self.start_split(region, row, reason);
+        self.start_split(region, req.row, reason);
         true
     }
 
@@ -1895,26 +1858,9 @@ impl Engine {
             && (self.periodic_flush_next_ms.0 != interval
                 || now_ms >= self.periodic_flush_next_ms.1)
         {
-            // An edit is due once older than the interval. Edits made after this check are due
-            // no earlier than now + interval + 1, so until the earliest due time found here (over
-            // every region, open or not) a check cannot find anything.
-            let mut next = now_ms + interval + 1;
-            let mut due = Vec::new();
-            for r in &self.regions {
-                let oldest = r
-                    .stores
-                    .iter()
-                    .filter_map(|s| s.memstore.oldest_edit_ms)
-                    .min();
-                if let Some(t) = oldest {
-                    next = next.min(t.saturating_add(interval + 1));
-                    if r.state == RegionState::Open && now_ms.saturating_sub(t) > interval {
-                        due.push(r.id);
-                    }
-                }
-            }
-            self.periodic_flush_next_ms = (interval, next);
-            for id in due {
+            let scan = policy::flush::periodic_scan(&self.regions, now_ms, interval);
+            self.periodic_flush_next_ms = (interval, scan.next_ms);
+            for id in scan.due {
                 self.request_flush(id, FlushWhy::Periodic);
             }
         }

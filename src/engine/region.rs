@@ -2,7 +2,7 @@
 //! and the counters the report reads.
 
 use crate::engine::memstore::Memstore;
-use crate::engine::split_policy::SplitPolicyInstance;
+use crate::engine::policy::split::SplitPolicyInstance;
 use crate::engine::storefile::StoreFile;
 
 /// Where a region is in its life.

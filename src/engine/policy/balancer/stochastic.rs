@@ -1089,10 +1089,10 @@ mod tests {
     //! `TestStochasticLoadBalancer` (needsBalance, cost functions on small clusters,
     //! `testMoveCost`, `testSkewCost`) and `StochasticBalancerTestBase` (the walk balances).
     use super::*;
-    use crate::engine::balancer::RegionLoad;
+    use crate::engine::policy::balancer::RegionLoad;
 
     fn settings() -> Settings {
-        crate::engine::balancer::test_settings()
+        crate::engine::policy::balancer::test_settings()
     }
 
     pub(super) fn region(id: usize, server: usize) -> RegionLoad {
@@ -1314,7 +1314,7 @@ mod skipping {
     //! each possibly improving proposal the probability the step-by-step draws give it, and
     //! both walks end at about the same cost.
     use super::*;
-    use crate::engine::balancer::RegionLoad;
+    use crate::engine::policy::balancer::RegionLoad;
 
     /// A cluster with uneven counts, quiet regions of similar size, a few written regions
     /// (nonzero write/memstore rates) and, after `moves`, a few regions away from home.
@@ -1336,7 +1336,8 @@ mod skipping {
             regions,
             now_ms: 0,
         };
-        let mut b = StochasticBalancer::new(&crate::engine::balancer::test_settings(), seed);
+        let mut b =
+            StochasticBalancer::new(&crate::engine::policy::balancer::test_settings(), seed);
         for k in 0..3u64 {
             for r in view.regions.iter_mut().filter(|r| r.id % 13 == 5) {
                 r.write_requests += 1000 * k;
@@ -1465,7 +1466,7 @@ mod walk_speed {
     //! `cargo test --release walk_speed -- --ignored --nocapture`: ns per walk step on a cluster
     //! shaped like the headline's sequential run (3,000 regions, 10 servers).
     use super::*;
-    use crate::engine::balancer::RegionLoad;
+    use crate::engine::policy::balancer::RegionLoad;
 
     #[test]
     #[ignore]
@@ -1490,7 +1491,7 @@ mod walk_speed {
             regions,
             now_ms: 0,
         };
-        let mut b = StochasticBalancer::new(&crate::engine::balancer::test_settings(), 3);
+        let mut b = StochasticBalancer::new(&crate::engine::policy::balancer::test_settings(), 3);
         for k in 0..15u64 {
             for r in view.regions.iter_mut().filter(|r| r.id >= 2990) {
                 r.write_requests += 1000 * k * (r.id as u64 - 2989);

@@ -337,10 +337,10 @@ mod tests {
     //! Mirrors `TestSimpleLoadBalancer` / `TestBaseLoadBalancer` cluster shapes; expected plans
     //! worked out by hand from `SimpleLoadBalancer.balanceTable`.
     use super::*;
-    use crate::engine::balancer::{RegionLoad, Slop};
+    use crate::engine::policy::balancer::{RegionLoad, Slop};
 
     fn settings(slop: f32) -> Settings {
-        let mut s = crate::engine::balancer::test_settings();
+        let mut s = crate::engine::policy::balancer::test_settings();
         s.slop = slop;
         s
     }

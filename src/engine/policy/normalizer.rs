@@ -6,7 +6,7 @@
 //! normalization enabled and executes the plans in order (splits first, then merges).
 
 use crate::config::Settings;
-use crate::engine::balancer::Rng;
+use crate::engine::policy::balancer::Rng;
 
 /// Bytes per MB (RegionMetrics reports store file size in whole MB).
 const MB: u64 = 1 << 20;
@@ -220,7 +220,7 @@ mod tests {
     const NOW: u64 = 100 * DAY_MS;
 
     fn settings() -> Settings {
-        crate::engine::balancer::test_settings()
+        crate::engine::policy::balancer::test_settings()
     }
 
     /// Open regions of these MB sizes, created 10 days before NOW.

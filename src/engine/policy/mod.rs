@@ -1,0 +1,19 @@
+//! The policies: pure functions of a view of the state that return decisions with their
+//! reasons. Nothing here changes the engine's state; `apply/` carries the decisions out.
+//!
+//! - `flush` — which region to flush on a write, under global pressure and periodically, and
+//!   when a flush is held back;
+//! - `split` — the split policies (`RegionSplitPolicy` and subclasses) and the gates
+//!   `HRegion.checkSplit` applies before asking them; `split_point` — the split row;
+//! - `compaction` — ExploringCompactionPolicy's selection; `throughput` — the compaction
+//!   throughput controller;
+//! - `reactions` — what follows a change of a store (split, else compact);
+//! - `balancer`, `normalizer` — the master's chores.
+
+pub mod balancer;
+pub mod compaction;
+pub(crate) mod flush;
+pub mod normalizer;
+pub mod split;
+pub mod split_point;
+pub(crate) mod throughput;
