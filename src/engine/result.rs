@@ -1,6 +1,5 @@
 //! What a run produced, as plain data for the reports: counters, splits, the timeline samples.
 
-use super::cluster::DynamicsResult;
 use super::region::Region;
 use super::regionserver::Server;
 
@@ -133,4 +132,96 @@ pub struct Sample {
     pub at_ns: u64,
     /// One per server (servers added later appear from their first sample on).
     pub servers: Vec<ServerSample>,
+}
+
+/// A region move as it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveRecord {
+    /// Close started, ns.
+    pub at_ns: u64,
+    /// Reopened, ns.
+    pub done_ns: u64,
+    /// Region start key.
+    pub start: Vec<u8>,
+    /// Region end key.
+    pub end: Vec<u8>,
+    /// From server.
+    pub from: usize,
+    /// To server (where it finally opened).
+    pub to: usize,
+    /// Store bytes at the move.
+    pub store_bytes: u64,
+    /// Why.
+    pub reason: String,
+    /// Region id.
+    pub region: usize,
+}
+
+/// A merge as it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergeRecord {
+    /// Requested, ns.
+    pub at_ns: u64,
+    /// Merged region opened, ns.
+    pub done_ns: u64,
+    /// Start keys of the merged regions.
+    pub starts: Vec<Vec<u8>>,
+    /// Merged range start.
+    pub start: Vec<u8>,
+    /// Merged range end.
+    pub end: Vec<u8>,
+    /// Server the merged region opened on.
+    pub server: usize,
+    /// Store bytes of the inputs.
+    pub store_bytes: u64,
+    /// Why.
+    pub reason: String,
+}
+
+/// A cluster event (scenario event, failure recovery, balancer or normalizer run).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventRecord {
+    /// When, ns.
+    pub at_ns: u64,
+    /// Kind (see docs/REPORT.md).
+    pub kind: &'static str,
+    /// What happened.
+    pub detail: String,
+}
+
+/// One line of a region's life (for `--explain`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryEntry {
+    /// When, ns.
+    pub at_ns: u64,
+    /// Region id.
+    pub region: usize,
+    /// What happened and why.
+    pub what: String,
+}
+
+/// What the dynamics did in a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DynamicsResult {
+    /// Moves in start order.
+    pub moves: Vec<MoveRecord>,
+    /// Merges in request order.
+    pub merges: Vec<MergeRecord>,
+    /// Events in order.
+    pub events: Vec<EventRecord>,
+    /// Balancer in force at the end.
+    pub balancer: String,
+    /// Balancer runs that reached a decision.
+    pub balancer_runs: u64,
+    /// Regions the balancer moved.
+    pub balancer_moves: u64,
+    /// First sample time at which every accepting server hosted a region (since the last
+    /// server change), ns.
+    pub all_hosting_ns: Option<u64>,
+    /// Life of every region, in time order.
+    pub history: Vec<HistoryEntry>,
+    /// Parents of every region id (one for a daughter, several for a merge, none initially).
+    pub parents: Vec<Vec<usize>>,
+    /// Key range of every region id.
+    pub ranges: Vec<(Vec<u8>, Vec<u8>)>,
 }

@@ -6,111 +6,20 @@
 
 use std::collections::VecDeque;
 
-use super::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
-use super::policy::compaction::CompactionConfig;
-use super::policy::normalizer::{self, NormPlan, NormRegion};
-use super::region::{RegionState, Store};
-use super::regionserver::Server;
-use super::storefile::{FileKind, StoreFile};
-use super::{
-    Engine, Event, NS_PER_MS, NS_PER_S, SplitPolicyInstance, prefix8, split_point, transfer_ns,
-};
 use crate::assignment::server_name;
+use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
+use crate::engine::policy::compaction::CompactionConfig;
+use crate::engine::policy::normalizer::{self, NormPlan, NormRegion};
+use crate::engine::region::{RegionState, Store};
+use crate::engine::regionserver::Server;
+use crate::engine::storefile::{FileKind, StoreFile};
+use crate::engine::{
+    DynamicsResult, Engine, Event, MergeRecord, MoveRecord, NS_PER_MS, NS_PER_S,
+    SplitPolicyInstance, prefix8, split_point, transfer_ns,
+};
 use crate::keygen::rng::splitmix64;
 use crate::scenario::{ClusterEvent, EventAction, EventTrigger, Scenario};
 use crate::units::{format_bytes, format_duration_ms};
-
-/// A region move as it happened.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MoveRecord {
-    /// Close started, ns.
-    pub at_ns: u64,
-    /// Reopened, ns.
-    pub done_ns: u64,
-    /// Region start key.
-    pub start: Vec<u8>,
-    /// Region end key.
-    pub end: Vec<u8>,
-    /// From server.
-    pub from: usize,
-    /// To server (where it finally opened).
-    pub to: usize,
-    /// Store bytes at the move.
-    pub store_bytes: u64,
-    /// Why.
-    pub reason: String,
-    /// Region id.
-    pub region: usize,
-}
-
-/// A merge as it happened.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MergeRecord {
-    /// Requested, ns.
-    pub at_ns: u64,
-    /// Merged region opened, ns.
-    pub done_ns: u64,
-    /// Start keys of the merged regions.
-    pub starts: Vec<Vec<u8>>,
-    /// Merged range start.
-    pub start: Vec<u8>,
-    /// Merged range end.
-    pub end: Vec<u8>,
-    /// Server the merged region opened on.
-    pub server: usize,
-    /// Store bytes of the inputs.
-    pub store_bytes: u64,
-    /// Why.
-    pub reason: String,
-}
-
-/// A cluster event (scenario event, failure recovery, balancer or normalizer run).
-#[derive(Debug, Clone, PartialEq)]
-pub struct EventRecord {
-    /// When, ns.
-    pub at_ns: u64,
-    /// Kind (see docs/REPORT.md).
-    pub kind: &'static str,
-    /// What happened.
-    pub detail: String,
-}
-
-/// One line of a region's life (for `--explain`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct HistoryEntry {
-    /// When, ns.
-    pub at_ns: u64,
-    /// Region id.
-    pub region: usize,
-    /// What happened and why.
-    pub what: String,
-}
-
-/// What the dynamics did in a run.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct DynamicsResult {
-    /// Moves in start order.
-    pub moves: Vec<MoveRecord>,
-    /// Merges in request order.
-    pub merges: Vec<MergeRecord>,
-    /// Events in order.
-    pub events: Vec<EventRecord>,
-    /// Balancer in force at the end.
-    pub balancer: String,
-    /// Balancer runs that reached a decision.
-    pub balancer_runs: u64,
-    /// Regions the balancer moved.
-    pub balancer_moves: u64,
-    /// First sample time at which every accepting server hosted a region (since the last
-    /// server change), ns.
-    pub all_hosting_ns: Option<u64>,
-    /// Life of every region, in time order.
-    pub history: Vec<HistoryEntry>,
-    /// Parents of every region id (one for a daughter, several for a merge, none initially).
-    pub parents: Vec<Vec<usize>>,
-    /// Key range of every region id.
-    pub ranges: Vec<(Vec<u8>, Vec<u8>)>,
-}
 
 /// A balancer run being carried out, move by move (`HMaster.executeRegionPlansWithThrottling`).
 struct BalanceRun {
@@ -127,7 +36,7 @@ struct BalanceRun {
 }
 
 /// State of the cluster dynamics during a run.
-pub(super) struct Dynamics {
+pub(crate) struct Dynamics {
     /// Scenario events in file order; each fires once its trigger is reached and every event
     /// before it has fired.
     events: Vec<ClusterEvent>,
@@ -145,11 +54,11 @@ pub(super) struct Dynamics {
     recovering: Vec<(usize, u64, Vec<usize>)>,
     /// Scenario line of each draining server's decommission event.
     drain_lines: std::collections::BTreeMap<usize, usize>,
-    out: DynamicsResult,
+    pub(crate) out: DynamicsResult,
 }
 
 impl Dynamics {
-    pub(super) fn new(scenario: &Scenario) -> Dynamics {
+    pub(crate) fn new(scenario: &Scenario) -> Dynamics {
         let settings = &scenario.settings;
         Dynamics {
             events: scenario.events.clone(),
@@ -171,7 +80,7 @@ impl Dynamics {
         }
     }
 
-    pub(super) fn finish(mut self) -> DynamicsResult {
+    pub(crate) fn finish(mut self) -> DynamicsResult {
         self.out.balancer = self.balancer_name;
         self.out
     }
@@ -184,7 +93,7 @@ fn balancer_name(settings: &crate::config::Settings) -> String {
 
 impl Engine {
     /// Schedules the chores and time-triggered events, and records the initial regions.
-    pub(super) fn start_dynamics(&mut self) {
+    pub(crate) fn start_dynamics(&mut self) {
         for id in 0..self.regions.len() {
             let server = self.regions[id].server;
             self.note(
@@ -225,7 +134,7 @@ impl Engine {
     }
 
     /// A time-triggered event comes due.
-    pub(super) fn time_event(&mut self, i: usize) {
+    pub(crate) fn time_event(&mut self, i: usize) {
         if i == self.dyn_.next_event {
             self.dyn_.next_event += 1;
             self.fire_event(i);
@@ -248,30 +157,13 @@ impl Engine {
     }
 
     /// The write path reached the armed row trigger.
-    pub(super) fn fire_row_events(&mut self) {
+    pub(crate) fn fire_row_events(&mut self) {
         self.arm_next_event();
     }
 
     /// Server name for reports.
-    pub(super) fn name(&self, i: usize) -> String {
+    pub(crate) fn name(&self, i: usize) -> String {
         server_name(i, self.servers.len())
-    }
-
-    /// Records a line of a region's life.
-    pub(super) fn note(&mut self, region: usize, what: String) {
-        self.dyn_.out.history.push(super::cluster::HistoryEntry {
-            at_ns: self.now,
-            region,
-            what,
-        });
-    }
-
-    fn record_event(&mut self, kind: &'static str, detail: String) {
-        self.dyn_.out.events.push(EventRecord {
-            at_ns: self.now,
-            kind,
-            detail,
-        });
     }
 
     /// Servers that may take regions, ascending.
@@ -282,7 +174,7 @@ impl Engine {
     }
 
     /// Some live server, chosen by a seeded draw salted with `salt`.
-    pub(super) fn any_live_server(&self, salt: u64) -> Option<usize> {
+    pub(crate) fn any_live_server(&self, salt: u64) -> Option<usize> {
         let live = self.live_servers();
         if live.is_empty() {
             return None;
@@ -355,7 +247,7 @@ impl Engine {
     }
 
     /// A moved or recovered region opens (on another live server if `to` died meanwhile).
-    pub(super) fn move_done(&mut self, region: usize, to: usize, record: usize) {
+    pub(crate) fn move_done(&mut self, region: usize, to: usize, record: usize) {
         let to = if self.servers[to].dead {
             self.any_live_server(region as u64).unwrap_or(to)
         } else {
@@ -380,7 +272,7 @@ impl Engine {
             }
         }
         if self.regions[region].active_heap() > self.cfg.settings.flush_size {
-            self.request_flush(region, super::FlushWhy::Size);
+            self.request_flush(region, crate::engine::decision::FlushWhy::Size);
         }
         if let Some(run) = &self.dyn_.run
             && run.in_flight == Some(record)
@@ -394,7 +286,7 @@ impl Engine {
     }
 
     /// A split policy instance for a region opening now.
-    pub(super) fn new_policy(&self, id: usize) -> SplitPolicyInstance {
+    pub(crate) fn new_policy(&self, id: usize) -> SplitPolicyInstance {
         let draw = (splitmix64(
             self.cfg.seed
                 ^ 0x0005_9117_0000
@@ -433,7 +325,7 @@ impl Engine {
 
     /// Every timeline sample (`sample_ns`: 1 s to 1 min depending on the load, not HBase's fixed
     /// 60 s `hbase.balancer.statusPeriod`): the balancer's load history gets a sample.
-    pub(super) fn record_loads(&mut self) {
+    pub(crate) fn record_loads(&mut self) {
         if self.dyn_.balancer.is_none() {
             return;
         }
@@ -445,7 +337,7 @@ impl Engine {
 
     /// `HMaster.balance()` every `hbase.balancer.period`: skipped while regions are in
     /// transition, dead servers are being processed, or the previous run is still moving.
-    pub(super) fn balance_chore(&mut self) {
+    pub(crate) fn balance_chore(&mut self) {
         let period = self.cfg.settings.balancer_period_ms.max(1) * NS_PER_MS;
         if self.keep_periodic() {
             self.schedule(period, Event::Balance);
@@ -496,7 +388,7 @@ impl Engine {
 
     /// Issues the next move of balancer run `id`: when the previous move finished, or at the
     /// run's interval mark (`balanceThrottling`), until the cutoff (`hbase.balancer.max.balancing`).
-    pub(super) fn balance_next(&mut self, id: u64) {
+    pub(crate) fn balance_next(&mut self, id: u64) {
         loop {
             // balanceThrottling: no new move while max(1, ⌊regions × maxRitPercent⌋) regions are
             // in transition; HMaster looks again every 100 ms.
@@ -556,7 +448,7 @@ impl Engine {
     // ---------------------------------------------------------------- normalizer
 
     /// `RegionNormalizerWorker` every `hbase.normalizer.period`: splits first, then merges.
-    pub(super) fn normalize_chore(&mut self) {
+    pub(crate) fn normalize_chore(&mut self) {
         if !self.cfg.settings.normalization_enabled {
             self.dyn_.normalizer_scheduled = false;
             return;
@@ -686,7 +578,7 @@ impl Engine {
         true
     }
 
-    pub(super) fn merge_done(&mut self, ids: Vec<usize>, record: usize) {
+    pub(crate) fn merge_done(&mut self, ids: Vec<usize>, record: usize) {
         let first = ids[0];
         let server = {
             let s = self.regions[first].server;
@@ -874,7 +766,7 @@ impl Engine {
 
     /// At each sample: regions still on a draining server (busy when it was decommissioned,
     /// or daughters opened there meanwhile) are moved off.
-    pub(super) fn keep_draining(&mut self) {
+    pub(crate) fn keep_draining(&mut self) {
         for s in 0..self.servers.len() {
             if self.servers[s].draining
                 && !self.servers[s].dead
@@ -946,7 +838,7 @@ impl Engine {
 
     /// `ServerCrashProcedure`: the dead server's regions are assigned round-robin over the
     /// live servers; each replays its recovered edits and flushes them on open.
-    pub(super) fn recover(&mut self, s: usize) {
+    pub(crate) fn recover(&mut self, s: usize) {
         let Some(pos) = self.dyn_.recovering.iter().position(|(d, _, _)| *d == s) else {
             return;
         };
@@ -1024,35 +916,5 @@ impl Engine {
         self.dyn_.run = None;
         self.schedule_chores();
         self.reset_compaction_throughput();
-    }
-
-    /// Updates the balance figure "time until every server hosts a region" at a sample.
-    pub(super) fn track_hosting(&mut self) {
-        if self.dyn_.out.all_hosting_ns.is_some() {
-            return;
-        }
-        let all = self
-            .servers
-            .iter()
-            .filter(|s| s.accepts_regions())
-            .all(|s| s.online_regions > 0);
-        if all {
-            self.dyn_.out.all_hosting_ns = Some(self.now);
-        }
-    }
-
-    /// Copies the key ranges of every region id for `--explain`.
-    pub(super) fn finish_lineage(&mut self) {
-        self.dyn_.out.parents.resize(self.regions.len(), Vec::new());
-        for r in &self.regions {
-            if let Some(p) = r.parent {
-                self.dyn_.out.parents[r.id] = vec![p];
-            }
-        }
-        self.dyn_.out.ranges = self
-            .regions
-            .iter()
-            .map(|r| (r.start.clone(), r.end.clone()))
-            .collect();
     }
 }

@@ -1,0 +1,462 @@
+//! Compactions carried out: the small and large pools of each server (`CompactSplit`), the
+//! selection at run time, the throughput controller's rates, completion and aborts.
+
+use std::cmp::Reverse;
+use std::sync::Arc;
+
+use crate::engine::files::CompactionOutput;
+use crate::engine::policy::compaction::{self, FileInfo, SelectOptions};
+use crate::engine::policy::throughput;
+use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
+use crate::engine::region::{self, RegionState, Store};
+use crate::engine::regionserver::QueuedCompaction;
+use crate::engine::storefile::{self, FileKind, StoreFile};
+use crate::engine::{AFTER_SPLIT_PRIORITY, ActiveCompaction, Engine};
+use crate::keygen::rng::splitmix64;
+
+impl Engine {
+    pub(crate) fn file_infos(store: &Store) -> Vec<FileInfo> {
+        store
+            .files
+            .iter()
+            .map(|f| FileInfo {
+                size: f.length(),
+                is_reference: f.is_reference(),
+                created_ms: f.created_ms,
+                major: f.major,
+                name_hash: splitmix64(f.seq_id),
+            })
+            .collect()
+    }
+
+    pub(crate) fn request_compaction(&mut self, region: usize, store: usize, force_major: bool) {
+        let r = &self.regions[region];
+        if r.state != RegionState::Open || r.stores[store].compacting {
+            return;
+        }
+        let infos = Self::file_infos(&r.stores[store]);
+        let opts = SelectOptions {
+            compacting: 0,
+            force_major,
+            user_requested: false,
+            offpeak: false,
+            now_ms: self.now / NS_PER_MS,
+        };
+        let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
+            return;
+        };
+        if req.files.is_empty() {
+            return;
+        }
+        let server = r.server;
+        let priority = if req.after_split {
+            AFTER_SPLIT_PRIORITY
+        } else {
+            self.cfg.compaction.blocking_store_files as i64 - r.stores[store].files.len() as i64
+        };
+        self.regions[region].stores[store].compacting = true;
+        let q = QueuedCompaction {
+            priority: Reverse((priority, self.queue.next_seq())),
+            region,
+            store,
+        };
+        // CompactSplit: requests above the throttle point go to the large pool.
+        let large = req.size > self.cfg.settings.compaction_throttle;
+        let s = &mut self.servers[server];
+        if large {
+            s.large_queue.push(q);
+        } else {
+            s.small_queue.push(q);
+        }
+        self.start_compactions(server);
+    }
+
+    pub(crate) fn start_compactions(&mut self, server: usize) {
+        for large in [false, true] {
+            loop {
+                let limit = if large {
+                    self.cfg.settings.large_compaction_threads
+                } else {
+                    self.cfg.settings.small_compaction_threads
+                }
+                .max(1);
+                let s = &mut self.servers[server];
+                let running = if large {
+                    s.large_running
+                } else {
+                    s.small_running
+                };
+                if running >= limit {
+                    break;
+                }
+                let q = if large {
+                    s.large_queue.pop()
+                } else {
+                    s.small_queue.pop()
+                };
+                let Some(q) = q else { break };
+                self.start_compaction(server, q.region, q.store, large);
+            }
+        }
+    }
+
+    pub(crate) fn start_compaction(
+        &mut self,
+        server: usize,
+        region: usize,
+        store: usize,
+        large: bool,
+    ) {
+        let r = &self.regions[region];
+        if r.state != RegionState::Open {
+            self.regions[region].stores[store].compacting = false;
+            return;
+        }
+        if r.server != server {
+            // Moved while queued: the request follows it to its new server.
+            self.regions[region].stores[store].compacting = false;
+            self.request_compaction(region, store, false);
+            return;
+        }
+        // Re-select now: files may have changed while queued (HBase selects when the request is made
+        // and re-checks at run time).
+        let infos = Self::file_infos(&r.stores[store]);
+        let major_due = compaction::major_due(&infos, &self.cfg.compaction, self.now / NS_PER_MS);
+        let opts = SelectOptions {
+            compacting: 0,
+            force_major: major_due,
+            user_requested: false,
+            offpeak: false,
+            now_ms: self.now / NS_PER_MS,
+        };
+        let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
+            self.regions[region].stores[store].compacting = false;
+            return;
+        };
+        let (Some(&first), count) = (req.files.first(), req.files.len()) else {
+            self.regions[region].stores[store].compacting = false;
+            return;
+        };
+        let st = &r.stores[store];
+        let inputs: Vec<&StoreFile> = st.files[first..first + count].iter().collect();
+        let rows: u64 = st.file_rows[first..first + count].iter().sum();
+        // Time and bytes read follow what the compaction scans (a Reference reads its half).
+        let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
+        let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
+        // Cell bytes the compactor writes (what the throughput controller meters): the inputs'
+        // cells in the part each one reads. Known before the output is built, so the output can
+        // be built in the background; the built file's data bytes differ from it only by the
+        // sampled keys' rounding.
+        let written: u64 = inputs
+            .iter()
+            .map(|f| {
+                let all = f.file.emulated_rows().max(1) as u128;
+                (u128::from(f.file.data_bytes()) * f.emulated_rows() as u128 / all) as u64
+            })
+            .sum();
+        let (shape, format) = (self.cfg.shapes[store], self.cfg.formats[store]);
+        let output = match self.builder.as_mut() {
+            Some(b) => {
+                let owned: Vec<StoreFile> = inputs.iter().map(|&f| f.clone()).collect();
+                match b.submit_compaction(owned, shape, format) {
+                    Some(id) => CompactionOutput::Building(id),
+                    None => CompactionOutput::Ready(None),
+                }
+            }
+            None => {
+                CompactionOutput::Ready(storefile::compact(&inputs, shape, format).map(Arc::new))
+            }
+        };
+        let s = &mut self.servers[r.server];
+        if large {
+            s.large_running += 1;
+        } else {
+            s.small_running += 1;
+        }
+        let token = self.queue.next_seq();
+        self.regions[region].stores[store].running = Some(region::RunningCompaction {
+            token,
+            server,
+            large,
+        });
+        let ceiling = self.cfg.compaction_bw.max(1);
+        let progress = throughput::Progress {
+            remaining: read,
+            tail: throughput::unthrottled_tail(
+                read,
+                written,
+                self.cfg.settings.compaction_throughput_check_interval,
+            ),
+            rate: ceiling,
+            ceiling,
+            since: self.now,
+        };
+        self.compactions.insert(
+            token,
+            ActiveCompaction {
+                region,
+                server,
+                store,
+                first,
+                count,
+                output,
+                rows,
+                seq_id,
+                created_ms: self.now / NS_PER_MS,
+                read,
+                written,
+                major: req.is_major,
+                large,
+                started: self.now,
+                progress,
+                generation: 0,
+            },
+        );
+        // PressureAwareThroughputController.start: every compaction of the server gets a new share.
+        self.rerate_compactions(server);
+    }
+
+    /// Moves the running compactions of `server` on to now and gives each its rate under the
+    /// server's throttle: min(ceiling, limit / compactions running on the server). A compaction
+    /// whose rate changed (or that is new) gets a new completion event; the old one goes stale.
+    pub(crate) fn rerate_compactions(&mut self, server: usize) {
+        let s = &self.cfg.settings;
+        let limit = self.servers[server]
+            .compaction_limit
+            .unwrap_or_else(|| throughput::initial_limit(s));
+        let active = self
+            .compactions
+            .values()
+            .filter(|c| c.server == server)
+            .count();
+        let share = throughput::per_compaction(s.compaction_throughput_controller, limit, active);
+        let now = self.now;
+        let mut due = Vec::new();
+        for (&token, c) in self.compactions.iter_mut() {
+            if c.server != server {
+                continue;
+            }
+            c.progress.advance(now);
+            let rate = throughput::read_rate(self.cfg.compaction_bw, share, c.read, c.written);
+            if c.generation > 0 && rate == c.progress.rate {
+                continue;
+            }
+            if c.generation > 0 {
+                // Its scheduled completion is stale from now on.
+                self.queue.work -= 1;
+            }
+            c.progress.rate = rate;
+            c.generation += 1;
+            due.push((token, c.generation, c.progress.time_left()));
+        }
+        for (token, generation, delay) in due {
+            self.schedule(delay, Event::CompactionDone { token, generation });
+        }
+    }
+
+    /// Schedules the next tune of the compaction throughput controllers, if they have a chore
+    /// (a tune period ≤ 0 leaves them at the lower bound, as ChoreService does not run it).
+    pub(crate) fn arm_compaction_tune(&mut self) {
+        if self.tune_armed {
+            return;
+        }
+        if let Some(period) = self.cfg.settings.compaction_throughput_tune_period_ms {
+            self.tune_armed = true;
+            self.schedule(
+                period.max(1).saturating_mul(NS_PER_MS),
+                Event::CompactionTune,
+            );
+        }
+    }
+
+    /// `PressureAwareCompactionThroughputController.tune(server.getCompactionPressure())` on every
+    /// live server: the pressure is the highest of its online regions' stores
+    /// (`HRegionServer.getCompactionPressure`), and its running compactions get new rates.
+    pub(crate) fn tune_compaction_throughput(&mut self) {
+        let c = &self.cfg.compaction;
+        let mut pressure = vec![0.0f64; self.servers.len()];
+        for &(_, id) in &self.routing {
+            let r = &self.regions[id];
+            if r.state != RegionState::Open {
+                continue;
+            }
+            for st in &r.stores {
+                let p =
+                    throughput::store_pressure(st.files.len(), c.min_files, c.blocking_store_files);
+                if p > pressure[r.server] {
+                    pressure[r.server] = p;
+                }
+            }
+        }
+        let s = &self.cfg.settings;
+        let (lower, higher) = (
+            s.compaction_throughput_lower_bound,
+            s.compaction_throughput_higher_bound,
+        );
+        for (server, p) in pressure.into_iter().enumerate() {
+            if self.servers[server].dead {
+                continue;
+            }
+            self.servers[server].compaction_limit = Some(throughput::tuned_limit(p, lower, higher));
+            self.rerate_compactions(server);
+        }
+    }
+
+    /// A configuration change (`CompactSplit.onConfigurationChange`) builds a new controller:
+    /// it starts from the new lower bound and its chore tunes it at once.
+    pub(crate) fn reset_compaction_throughput(&mut self) {
+        for s in &mut self.servers {
+            s.compaction_limit = None;
+        }
+        if self
+            .cfg
+            .settings
+            .compaction_throughput_tune_period_ms
+            .is_some()
+        {
+            self.tune_compaction_throughput();
+            self.arm_compaction_tune();
+        } else {
+            for server in 0..self.servers.len() {
+                self.rerate_compactions(server);
+            }
+        }
+    }
+
+    pub(crate) fn compaction_done(&mut self, token: u64) {
+        let Some(ActiveCompaction {
+            region,
+            server,
+            store,
+            first,
+            count,
+            output,
+            rows,
+            seq_id,
+            created_ms,
+            read,
+            major,
+            large,
+            started,
+            ..
+        }) = self.compactions.remove(&token)
+        else {
+            return;
+        };
+        // PressureAwareThroughputController.finish: the others share the limit among fewer.
+        self.rerate_compactions(server);
+        let output = match output {
+            CompactionOutput::Ready(h) => h,
+            CompactionOutput::Building(id) => self
+                .builder
+                .as_mut()
+                .and_then(|b| b.take_compaction(id))
+                .map(Arc::new),
+        };
+        let r = &mut self.regions[region];
+        let st = &mut r.stores[store];
+        st.running = None;
+        st.compacting = false;
+        if self.servers[server].dead {
+            // The server died mid-compaction: the output is lost, the inputs remain.
+            return;
+        }
+        let output = output.map(|file| StoreFile {
+            file,
+            seq_id,
+            created_ms,
+            major,
+            kind: FileKind::Real,
+        });
+        if let Some(f) = &output {
+            self.stats.compaction_written_bytes += f.length();
+        }
+        match output {
+            Some(f) => {
+                st.files.splice(first..first + count, [f]);
+                st.file_rows.splice(first..first + count, [rows]);
+            }
+            None => {
+                st.files.drain(first..first + count);
+                st.file_rows.drain(first..first + count);
+            }
+        }
+        self.stats.compacted_bytes += read;
+        let files_now = self.regions[region].stores[store].files.len();
+        let took_ns = self.now - started;
+        let mb_s = read as f64 / (1u64 << 20) as f64 / (took_ns.max(1) as f64 / NS_PER_S as f64);
+        self.note(
+            region,
+            format!(
+                "{} compaction (ExploringCompactionPolicy) rewrote {count} file(s), {} read in {} ({mb_s:.1} MiB/s); {files_now} file(s) in the store now",
+                if major { "major" } else { "minor" },
+                crate::units::format_bytes(read),
+                crate::units::format_duration_ms(took_ns / NS_PER_MS)
+            ),
+        );
+        if major {
+            self.stats.major_compactions += 1;
+        } else {
+            self.stats.minor_compactions += 1;
+        }
+        let s = &mut self.servers[server];
+        if large {
+            s.large_running = s.large_running.saturating_sub(1);
+        } else {
+            s.small_running = s.small_running.saturating_sub(1);
+        }
+        // CompactionRunner: check for a split, then whether more compaction is needed.
+        if self.regions[region].state == RegionState::Open && !self.check_split(region) {
+            let infos = Self::file_infos(&self.regions[region].stores[store]);
+            if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
+                self.request_compaction(region, store, false);
+            }
+        }
+        // A flush postponed for too many files may go now.
+        self.start_flushes(server);
+        self.start_compactions(server);
+        let now_on = self.regions[region].server;
+        if now_on != server {
+            self.start_flushes(now_on);
+        }
+    }
+
+    /// A closing region's running compactions are aborted (`CloseChecker`: the compactor checks
+    /// every `hbase.hstore.close.check.interval` bytes whether the store is closing); their pool
+    /// slots go to the next queued compactions.
+    pub(crate) fn abort_compactions(&mut self, region: usize) {
+        let mut freed = Vec::new();
+        for st in &mut self.regions[region].stores {
+            if let Some(run) = st.running.take() {
+                if let Some(c) = self.compactions.remove(&run.token) {
+                    // Its completion event is stale.
+                    self.queue.work -= 1;
+                    if let (CompactionOutput::Building(id), Some(b)) =
+                        (c.output, self.builder.as_mut())
+                    {
+                        b.abandon(id);
+                    }
+                }
+                st.compacting = false;
+                let s = &mut self.servers[run.server];
+                if run.large {
+                    s.large_running = s.large_running.saturating_sub(1);
+                } else {
+                    s.small_running = s.small_running.saturating_sub(1);
+                }
+                self.stats.aborted_compactions += 1;
+                freed.push(run.server);
+            }
+        }
+        if !freed.is_empty() {
+            self.note(
+                region,
+                format!("{} running compaction(s) aborted by the close", freed.len()),
+            );
+        }
+        for s in freed {
+            self.rerate_compactions(s);
+            self.start_compactions(s);
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Flushes carried out: the flush queue and handlers of each server (`MemStoreFlusher`), the
+//! snapshot, the store files a flush adds, and the close flush of a region leaving its server.
+
+use crate::engine::decision::FlushWhy;
+use crate::engine::files::{FlushFile, FlushJob, write_file};
+use crate::engine::memstore::Memstore;
+use crate::engine::policy;
+use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
+use crate::engine::region::RegionState;
+use crate::engine::storefile::StoreFile;
+use crate::engine::{Engine, MAX_SPARES};
+
+impl Engine {
+    /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, its
+    /// flush handlers keep flushing the region with the largest memstore, one at a time each.
+    pub(crate) fn global_pressure(&mut self, server: usize) {
+        if !policy::flush::pressure_scan_due(
+            &self.servers[server],
+            self.cfg.global_low,
+            self.cfg.settings.flusher_count,
+        ) {
+            return;
+        }
+        let live = self.routing.iter().map(|&(_, id)| &self.regions[id]);
+        match policy::flush::global_pressure_pick(server, live) {
+            Some(id) => self.request_flush(id, FlushWhy::Global),
+            // Nothing to flush until a write reaches an idle region or an event changes flush
+            // states: skip the scan until then (it would otherwise run on every write).
+            None => self.servers[server].pressure_futile = true,
+        }
+    }
+
+    pub(crate) fn request_flush(&mut self, region: usize, why: FlushWhy) {
+        if !policy::flush::accepts_request(&self.regions[region]) {
+            return;
+        }
+        let r = &mut self.regions[region];
+        r.flush_queued = true;
+        r.flush_why = why as u8;
+        let server = r.server;
+        self.servers[server]
+            .flush_queue
+            .push_back((region, self.now));
+        self.start_flushes(server);
+    }
+
+    pub(crate) fn start_flushes(&mut self, server: usize) {
+        while self.servers[server].flushes_running < self.cfg.settings.flusher_count.max(1) {
+            let Some((region, queued)) = self.servers[server].flush_queue.pop_front() else {
+                return;
+            };
+            let r = &self.regions[region];
+            if r.state != RegionState::Open || r.server != server {
+                self.regions[region].flush_queued = false;
+                continue;
+            }
+            // MemStoreFlusher.flushRegion: too many store files ⇒ postpone (up to blockingWaitTime).
+            let blocking = self.cfg.compaction.blocking_store_files;
+            if let Some(held) = policy::flush::hold_back(
+                r,
+                blocking,
+                self.now - queued,
+                self.cfg.settings.blocking_wait_ms.saturating_mul(NS_PER_MS),
+            ) {
+                if held.first {
+                    self.stats.delayed_flushes += 1;
+                    let most = held.most_files;
+                    self.note(
+                        region,
+                        format!(
+                            "flush held back: {most} store files > hbase.hstore.blockingStoreFiles \
+                             {blocking}: MemStoreFlusher waits up to blockingWaitTime {} for a \
+                             compaction to bring the count down",
+                            crate::units::format_duration_ms(self.cfg.settings.blocking_wait_ms)
+                        ),
+                    );
+                    if !self.check_split(region) {
+                        for st in 0..self.regions[region].stores.len() {
+                            self.request_compaction(region, st, false);
+                        }
+                    }
+                }
+                let retry = (self.cfg.settings.blocking_wait_ms / 100)
+                    .max(1)
+                    .saturating_mul(NS_PER_MS);
+                self.schedule(retry, Event::FlushRetry { region, queued });
+                continue;
+            }
+            self.start_flush(region);
+        }
+    }
+
+    /// Takes the memstore snapshot and writes the files; they appear when the flush completes.
+    pub(crate) fn start_flush(&mut self, region: usize) {
+        let cfg = &self.cfg;
+        let scale = cfg.scale;
+        let nf = self.regions[region].stores.len();
+        let chosen = policy::flush::stores_to_flush(
+            &self.regions[region],
+            cfg.settings.flush_size,
+            cfg.settings.per_cf_flush_lower_bound_min,
+        );
+        let r = &mut self.regions[region];
+        let mut files = Vec::with_capacity(nf);
+        let mut heap = 0;
+        let mut data = 0;
+        for (f, store) in r.stores.iter_mut().enumerate() {
+            if !chosen[f] {
+                files.push(None);
+                continue;
+            }
+            let spare = self.spares.pop().unwrap_or_default();
+            let snap: Memstore = std::mem::replace(&mut store.memstore, spare);
+            heap += snap.heap_bytes;
+            data += snap.data_bytes;
+            let rows = snap.rows;
+            self.file_seq += 1;
+            let job = FlushJob {
+                id: 0,
+                snapshot: snap,
+                shape: cfg.shapes[f],
+                format: cfg.formats[f],
+                scale,
+                seq_id: self.file_seq,
+                now_ms: self.now / NS_PER_MS,
+            };
+            let file = match self.builder.as_mut() {
+                Some(b) => match b.submit_flush(job) {
+                    Some(id) => FlushFile::Building(id),
+                    None => FlushFile::Ready(None),
+                },
+                None => {
+                    let file = job.write();
+                    let mut snap = job.snapshot;
+                    snap.clear();
+                    self.spares.push(snap);
+                    FlushFile::Ready(file)
+                }
+            };
+            files.push(Some((file, rows)));
+        }
+        r.flush_queued = false;
+        if data == 0 {
+            return;
+        }
+        r.flushing = true;
+        r.snapshot_heap = heap;
+        let server = r.server;
+        self.servers[server].flushes_running += 1;
+        let duration = transfer_ns(data, self.cfg.flush_bw);
+        self.schedule(
+            duration,
+            Event::FlushDone {
+                region,
+                server,
+                files,
+                heap,
+                data,
+            },
+        );
+    }
+
+    pub(crate) fn flush_done(
+        &mut self,
+        region: usize,
+        server: usize,
+        files: Vec<Option<(FlushFile, u64)>>,
+        heap: u64,
+        data: u64,
+    ) {
+        let files: Vec<Option<(StoreFile, u64)>> = files
+            .into_iter()
+            .map(|slot| {
+                let (file, rows) = slot?;
+                let file = match file {
+                    FlushFile::Ready(f) => f,
+                    FlushFile::Building(id) => {
+                        let (f, snap) = self.builder.as_mut().map_or((None, None), |b| b.take(id));
+                        if let Some(mut snap) = snap
+                            && self.spares.len() < MAX_SPARES
+                        {
+                            snap.clear();
+                            self.spares.push(snap);
+                        }
+                        f
+                    }
+                };
+                file.map(|f| (f, rows))
+            })
+            .collect();
+        let r = &mut self.regions[region];
+        r.flushing = false;
+        r.snapshot_heap = 0;
+        let mut flushed_stores = Vec::new();
+        let mut written = 0;
+        for (f, file) in files.into_iter().enumerate() {
+            if let Some((file, rows)) = file {
+                written += file.length();
+                self.stats.flushed_file_bytes += file.length();
+                r.stores[f].files.push(file);
+                r.stores[f].file_rows.push(rows);
+                flushed_stores.push(f);
+            }
+        }
+        let files_now: usize = r.stores.iter().map(|s| s.files.len()).sum();
+        let why = FlushWhy::describe(r.flush_why);
+        self.note(
+            region,
+            format!(
+                "flushed {} of memstore ({why}) into {} of store files; {files_now} store file(s) now",
+                crate::units::format_bytes(data),
+                crate::units::format_bytes(written)
+            ),
+        );
+        let s = &mut self.servers[server];
+        s.memstore_heap = s.memstore_heap.saturating_sub(heap);
+        s.flushes_running = s.flushes_running.saturating_sub(1);
+        // The flushed region may be a candidate for the global pressure flush again.
+        s.pressure_futile = false;
+        let now_on = self.regions[region].server;
+        self.servers[now_on].pressure_futile = false;
+        self.stats.flushes += 1;
+        self.stats.flushed_bytes += data;
+        // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
+        if self.regions[region].state == RegionState::Open && !self.check_split(region) {
+            for f in flushed_stores {
+                self.request_compaction(region, f, false);
+            }
+        }
+        if self.regions[region].active_heap() > self.cfg.settings.flush_size {
+            self.request_flush(region, FlushWhy::Size);
+        }
+        if !self.servers[server].dead {
+            self.start_flushes(server);
+            self.global_pressure(server);
+        }
+    }
+
+    /// Flushes a closing region's memstore at once (`HRegion.doClose`): returns the data bytes
+    /// flushed, which the close takes `bytes / flush bandwidth` to write.
+    pub(crate) fn close_flush(&mut self, region: usize) -> u64 {
+        let data = self.regions[region].memstore_data();
+        if data == 0 {
+            return 0;
+        }
+        let cfg = &self.cfg;
+        let r = &mut self.regions[region];
+        let mut heap = 0;
+        for (f, store) in r.stores.iter_mut().enumerate() {
+            if store.memstore.is_empty() {
+                continue;
+            }
+            let snap = store.memstore.take();
+            heap += snap.heap_bytes;
+            self.file_seq += 1;
+            if let Some(file) = write_file(
+                &snap,
+                cfg.shapes[f],
+                cfg.formats[f],
+                cfg.scale,
+                self.file_seq,
+                self.now / NS_PER_MS,
+            ) {
+                self.stats.flushed_file_bytes += file.length();
+                store.files.push(file);
+                store.file_rows.push(snap.rows);
+            }
+        }
+        let server = r.server;
+        self.servers[server].memstore_heap =
+            self.servers[server].memstore_heap.saturating_sub(heap);
+        self.stats.flushes += 1;
+        self.stats.flushed_bytes += data;
+        data
+    }
+}

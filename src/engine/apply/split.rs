@@ -1,0 +1,216 @@
+//! Splits carried out: the parent closes (flushing its memstore), goes offline, and its
+//! daughters open with references to its files (`SplitTableRegionProcedure`).
+
+use crate::engine::policy;
+use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
+use crate::engine::region::{RegionState, Store};
+use crate::engine::storefile::StoreFile;
+use crate::engine::{Engine, SplitRecord, prefix8};
+use crate::keygen::rng::splitmix64;
+
+impl Engine {
+    /// `HRegion.checkSplit` + `CompactSplit.requestSplit` (policy/split.rs), carried out. True
+    /// if a split was started.
+    pub(crate) fn check_split(&mut self, region: usize) -> bool {
+        let cx = policy::split::SplitContext {
+            online_regions: self.servers[self.regions[region].server].online_regions,
+            region_split_limit: self.cfg.settings.region_split_limit,
+            ignore_blocking: self.cfg.settings.split_ignore_blocking,
+            blocking_store_files: self.cfg.compaction.blocking_store_files,
+            now_ms: self.now / NS_PER_MS,
+        };
+        let check = policy::split::check(&self.regions[region], cx);
+        if let Some(busy) = check.busy {
+            self.regions[region].policy.set_busy(busy);
+        }
+        let Ok(req) = check.outcome else {
+            return false;
+        };
+        let reason = format!(
+            "{}: {}",
+            self.regions[region].policy.policy().simple_name(),
+            req.decision.reason
+        );
+        self.start_split(region, req.row, reason);
+        true
+    }
+
+    /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
+    /// daughters' opening.
+    pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: String) {
+        let requested = self.now;
+        // Where the row came from (split_point::choose): the largest file of the largest store.
+        let source = self.regions[region]
+            .stores
+            .iter()
+            .max_by_key(|s| s.size())
+            .and_then(|st| {
+                let f = st.files.iter().max_by_key(|f| f.length())?;
+                Some((f.length(), st.files.len()))
+            });
+        // The close flush runs on its own (not through the flush queue).
+        self.abort_compactions(region);
+        let data = self.close_flush(region);
+        let from = source.map_or(String::new(), |(len, n)| {
+            format!(
+                "; the row is the midkey of the largest store file, {} of the store's {n}",
+                crate::units::format_bytes(len)
+            )
+        });
+        self.note(
+            region,
+            format!(
+                "split requested at {} ({reason}){from}",
+                crate::keynotation::to_string_binary(&row)
+            ),
+        );
+        let r = &mut self.regions[region];
+        r.state = RegionState::Splitting;
+        r.flush_queued = false;
+        let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
+        self.stats.offline_ns += duration;
+        self.schedule(
+            duration,
+            Event::SplitDone {
+                region,
+                row,
+                requested,
+                reason,
+            },
+        );
+    }
+
+    pub(crate) fn split_done(
+        &mut self,
+        region: usize,
+        row: Vec<u8>,
+        requested: u64,
+        reason: String,
+    ) {
+        let parent = &self.regions[region];
+        let parent_server = parent.server;
+        // Daughters open on the parent's server unless it died or is draining meanwhile.
+        let server = if self.servers[parent_server].accepts_regions() {
+            parent_server
+        } else {
+            self.any_live_server(region as u64).unwrap_or(parent_server)
+        };
+        let generation = parent.generation + 1;
+        let (start, end) = (parent.start.clone(), parent.end.clone());
+        let parent_bytes = parent.store_bytes();
+        let nf = parent.stores.len();
+        // Split each store file into daughter files (HRegionFileSystem.splitStoreFile).
+        let mut a_stores: Vec<Store> = Vec::with_capacity(nf);
+        let mut b_stores: Vec<Store> = Vec::with_capacity(nf);
+        let mut rows_a = 0;
+        let mut rows_b = 0;
+        for store in &parent.stores {
+            let mut sa = Store::default();
+            let mut sb = Store::default();
+            for (file, &exact) in store.files.iter().zip(&store.file_rows) {
+                let (fa, fb) = file.split(&row);
+                let ea = fa.as_ref().map_or(0, StoreFile::rows);
+                let eb = fb.as_ref().map_or(0, StoreFile::rows);
+                // Exact rows apportioned by the (block-granular) visible rows of each half.
+                let a_exact = if ea + eb == 0 {
+                    exact / 2
+                } else {
+                    (exact as u128 * ea as u128 / (ea + eb) as u128) as u64
+                };
+                let b_exact = exact - a_exact;
+                if let Some(fa) = fa {
+                    sa.files.push(fa);
+                    sa.file_rows.push(a_exact);
+                    rows_a += a_exact;
+                }
+                if let Some(fb) = fb {
+                    sb.files.push(fb);
+                    sb.file_rows.push(b_exact);
+                    rows_b += b_exact;
+                }
+            }
+            a_stores.push(sa);
+            b_stores.push(sb);
+        }
+        self.regions[region].state = RegionState::Retired;
+        self.servers[parent_server].online_regions =
+            self.servers[parent_server].online_regions.saturating_sub(1);
+        let b_server = if self.cfg.settings.auto_separate_children {
+            // auto.separate.child.regions.after.split: daughter B goes to another live server.
+            let others: Vec<usize> = (0..self.servers.len())
+                .filter(|&i| i != server && self.servers[i].accepts_regions())
+                .collect();
+            if others.is_empty() {
+                server
+            } else {
+                others[(splitmix64(self.cfg.seed ^ region as u64) % others.len() as u64) as usize]
+            }
+        } else {
+            server
+        };
+        let a = self.open_region(
+            start.clone(),
+            row.clone(),
+            server,
+            generation,
+            Some(region),
+            nf,
+        );
+        let b = self.open_region(
+            row.clone(),
+            end.clone(),
+            b_server,
+            generation,
+            Some(region),
+            nf,
+        );
+        self.regions[a].stores = a_stores;
+        self.regions[b].stores = b_stores;
+        self.regions[a].rows = rows_a;
+        self.regions[b].rows = rows_b;
+        // Routing: the parent's entry becomes daughter A; B is inserted after it.
+        let pos = self
+            .routing
+            .iter()
+            .position(|(_, id)| *id == region)
+            .expect("parent is routed");
+        self.routing[pos] = (start.clone(), a);
+        self.routing.insert(pos + 1, (row.clone(), b));
+        self.routing_prefix.insert(pos + 1, prefix8(&row));
+        self.splits.push(SplitRecord {
+            at_ns: requested,
+            done_ns: self.now,
+            parent_start: start,
+            parent_end: end,
+            split_key: row,
+            server,
+            parent_bytes,
+            generation,
+            reason,
+        });
+        self.note(
+            a,
+            format!(
+                "opened on {} as the lower daughter of a split",
+                self.name(server)
+            ),
+        );
+        self.note(
+            b,
+            format!(
+                "opened on {} as the upper daughter of a split",
+                self.name(b_server)
+            ),
+        );
+        // HRegionServer.postOpenDeployTasks: a store with references gets a compaction.
+        for d in [a, b] {
+            for st in 0..nf {
+                if self.regions[d].stores[st].has_references()
+                    || self.regions[d].stores[st].files.len() >= self.cfg.compaction.min_files
+                {
+                    self.request_compaction(d, st, false);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The write path: a row arrives from the client, waits while its region is offline or its
+//! server is blocked, and lands in the memstores (`HRegion.put`, `checkResources`,
+//! `MemStoreFlusher.reclaimMemStoreMemory`), metered by the server's write bandwidth.
+
+use crate::engine::cell;
+use crate::engine::decision::FlushWhy;
+use crate::engine::memstore::Put;
+use crate::engine::policy;
+use crate::engine::queue::NS_PER_MS;
+use crate::engine::region::RegionState;
+use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
+
+impl Engine {
+    /// One emulated row of `weight` real rows arrives from the client.
+    pub(crate) fn write(&mut self, key: &[u8], weight: u64) {
+        // Fixed point (32 fractional bits) with the fraction carried: no division per row, and no
+        // drift from truncating a fraction of a nanosecond on every row. The 128-bit product
+        // only changes with the weight (K, or less for the last row).
+        if weight != self.clock_weight {
+            self.clock_weight = weight;
+            self.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
+        }
+        let t = self.clock_step + self.clock_frac as u128;
+        self.now += (t >> 32) as u64;
+        self.clock_frac = t as u32;
+        self.catch_up();
+        if self.rows_written >= self.next_row_trigger {
+            self.fire_row_events();
+        }
+        let p = prefix8(key);
+        let region = self.route(key, p);
+        let r = &self.regions[region];
+        // The common case: open, below the blocking size, server below the high mark.
+        if r.state == RegionState::Open
+            && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
+            && self.servers[r.server].memstore_heap < self.cfg.global_high
+        {
+            self.apply_write(region, key, p, weight, false);
+        } else {
+            self.write_waiting(region, key, p, weight);
+        }
+    }
+
+    /// A write whose region is offline (split in progress) or blocked: waits, then applies.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn write_waiting(&mut self, mut region: usize, key: &[u8], p: u64, weight: u64) {
+        let mut too_busy = false;
+        loop {
+            let r = &self.regions[region];
+            if r.state != RegionState::Open {
+                let t0 = self.now;
+                if !self.advance() {
+                    break;
+                }
+                self.stats.offline_wait_ns += self.now - t0;
+                region = self.route(key, p);
+                continue;
+            }
+            let blocking = self.cfg.settings.blocking_memstore_size;
+            let server = r.server;
+            if r.memstore_heap() > blocking {
+                // HRegion.checkResources: RegionTooBusyException until the flush completes.
+                too_busy = true;
+                self.request_flush(region, FlushWhy::Blocking);
+                if !self.wait_blocked(server, Some(region)) {
+                    break;
+                }
+                region = self.route(key, p);
+                continue;
+            }
+            if self.servers[server].memstore_heap >= self.cfg.global_high {
+                // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
+                self.global_pressure(server);
+                if !self.wait_blocked(server, None) {
+                    break;
+                }
+                region = self.route(key, p);
+                continue;
+            }
+            break;
+        }
+        self.apply_write(region, key, p, weight, too_busy);
+    }
+
+    /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
+    /// the wait as blocked time. False if nothing is scheduled that could unblock them.
+    pub(crate) fn wait_blocked(&mut self, server: usize, region: Option<usize>) -> bool {
+        let t0 = self.now;
+        if !self.advance() {
+            return false;
+        }
+        let waited = self.now - t0;
+        self.stats.blocked_ns += waited;
+        self.servers[server].blocked_ns += waited;
+        if let Some(r) = region {
+            self.regions[r].blocked_ns += waited;
+        }
+        true
+    }
+
+    #[inline]
+    pub(crate) fn apply_write(
+        &mut self,
+        region: usize,
+        key: &[u8],
+        p: u64,
+        weight: u64,
+        too_busy: bool,
+    ) {
+        if key.len() != self.put_row_len {
+            self.set_row_len(key.len());
+        }
+        let now_ms = self.now / NS_PER_MS;
+        let mut data_total = 0;
+        let mut heap_total = 0;
+        let mut active = 0;
+        let r = &mut self.regions[region];
+        let server = r.server;
+        for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+            if fam.cells != 0 {
+                let data = weight * fam.data;
+                let before = store.memstore.heap_bytes;
+                let put = Put {
+                    rows: weight,
+                    cells: weight * fam.cells,
+                    data_bytes: data,
+                    heap_bytes: weight * fam.heap,
+                };
+                store.memstore.add(key, put, cell::SEGMENT_OVERHEAD, now_ms);
+                heap_total += store.memstore.heap_bytes - before;
+                data_total += data;
+            }
+            active += store.memstore.heap_bytes;
+        }
+        r.write_requests += weight;
+        r.rows += weight;
+        self.rows_written += weight;
+        let idle = !r.flush_queued && !r.flushing;
+        r.last_write_ns = Some(self.now);
+        // BusyRegionSplitPolicy counts the writes that met RegionTooBusyException.
+        let blocked = if too_busy { weight } else { 0 };
+        r.policy.record_writes(weight, blocked, now_ms);
+        r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
+        let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
+        let s = &mut self.servers[server];
+        if idle {
+            s.pressure_futile = false;
+        }
+        s.memstore_heap += heap_total;
+        s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
+        s.write_requests += weight;
+        s.write_bytes += data_total;
+        // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
+        // run ahead of it by its buffer, then waits.
+        s.busy_until_ns =
+            s.busy_until_ns.max(self.now) + ((data_total as u128 * self.cfg.write_fp) >> 32) as u64;
+        if s.busy_until_ns > self.now + CLIENT_LAG_NS {
+            let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
+            self.stats.throttled_ns += wait;
+            self.now += wait;
+        }
+        if self.now >= self.next_slice_end {
+            self.roll_slices();
+        }
+        if let Some(w) = self.windows.last_mut() {
+            w[server] += weight;
+        }
+        let b = self.heat_bucket(key, p);
+        if let Some(h) = self.heat_writes.last_mut() {
+            h[b] += weight;
+        }
+        if over_flush {
+            self.request_flush(region, FlushWhy::Size);
+        }
+        if self.servers[server].memstore_heap >= self.cfg.global_low {
+            self.global_pressure(server);
+        }
+    }
+
+    /// Per-family cell sizes of a row with a `len`-byte key (constant for fixed-length keys).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn set_row_len(&mut self, len: usize) {
+        let cfg = &self.cfg;
+        self.put_row_len = len;
+        self.put_per_family.clear();
+        for (&cells, &family_len) in cfg.cells_per_family.iter().zip(&cfg.family_lens) {
+            let size = cell::data_size(len as u64, family_len, cfg.qualifier_len, cfg.value_len);
+            self.put_per_family.push(FamilyPut {
+                cells,
+                data: cells * size,
+                heap: cells * cell::heap_size(size, cfg.layout),
+            });
+        }
+    }
+}

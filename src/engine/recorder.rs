@@ -1,0 +1,155 @@
+//! The recorder: counters, hotspot windows, the key heatmap, timeline samples, and the history
+//! of what happened to each region and to the cluster.
+
+use crate::engine::queue::Event;
+use crate::engine::{Engine, Sample, ServerSample, WINDOW_NS, prefix8};
+use crate::engine::{EventRecord, HistoryEntry};
+
+impl Engine {
+    /// Opens the hotspot windows and heat slices the clock has reached.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn roll_slices(&mut self) {
+        while self.now >= self.window_end {
+            self.windows.push(vec![0; self.servers.len()]);
+            self.window_end += WINDOW_NS;
+        }
+        while self.now >= self.heat_end {
+            self.heat_writes
+                .push(vec![0; self.heat_buckets.len().max(1)]);
+            self.heat_end += self.sample_ns;
+        }
+        self.next_slice_end = self.window_end.min(self.heat_end);
+    }
+
+    /// The heat bucket holding `key`, leaving the write path's cache alone.
+    pub(crate) fn heat_bucket_uncached(&self, key: &[u8]) -> usize {
+        self.heat_buckets
+            .partition_point(|s| s.as_slice() <= key)
+            .saturating_sub(1)
+    }
+
+    /// The heat bucket holding `key`, whose `prefix8` is `p`.
+    #[inline]
+    pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
+        if p > self.heat_lo && p < self.heat_hi {
+            return self.last_bucket;
+        }
+        self.heat_bucket_slow(key)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn heat_bucket_slow(&mut self, key: &[u8]) -> usize {
+        let b = &self.heat_buckets;
+        if b.len() <= 1 {
+            // One bucket (or none: writes then count in slot 0): every key.
+            self.heat_lo = 0;
+            self.heat_hi = u64::MAX;
+            self.last_bucket = 0;
+            return 0;
+        }
+        // Integer compares on the 8-byte prefixes, full compares only among equal prefixes.
+        let p = prefix8(key);
+        let slot = (p & 63) as usize;
+        let c = self.heat_cache[slot];
+        if c < b.len() && b[c].as_slice() <= key && b.get(c + 1).is_none_or(|n| key < n.as_slice())
+        {
+            return c;
+        }
+        let hi = self.heat_prefix.partition_point(|&x| x <= p);
+        let lo = self.heat_prefix[..hi].partition_point(|&x| x < p);
+        let j = (lo + b[lo..hi].partition_point(|s| s.as_slice() <= key)).saturating_sub(1);
+        self.heat_cache[slot] = j;
+        self.last_bucket = j;
+        // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
+        self.heat_lo = prefix8(&b[j]);
+        self.heat_hi = b.get(j + 1).map_or(u64::MAX, |n| prefix8(n));
+        j
+    }
+
+    /// Records every server's state (a timeline sample) and schedules the next one while
+    /// anything else is still to happen.
+    pub(crate) fn sample(&mut self) {
+        let mut servers: Vec<ServerSample> = self
+            .servers
+            .iter()
+            .map(|s| ServerSample {
+                regions: s.online_regions as u32,
+                blocked_ns: s.blocked_ns,
+                writes: s.write_requests,
+                reads: s.read_requests,
+                online: s.accepts_regions(),
+                ..ServerSample::default()
+            })
+            .collect();
+        for &(_, id) in &self.routing {
+            let r = &self.regions[id];
+            let ss = &mut servers[r.server];
+            ss.store_bytes += r.store_bytes();
+            ss.memstore_bytes += r.memstore_data();
+        }
+        self.samples.push(Sample {
+            // The scheduled time (events are handled when the client clock passes them).
+            at_ns: (self.samples.len() as u64 + 1) * self.sample_ns,
+            servers,
+        });
+        self.track_hosting();
+        self.keep_draining();
+        // The master's cluster metrics (the balancer's load history) every simulated minute.
+        let at = self.samples.last().map_or(0, |x| x.at_ns);
+        if at / WINDOW_NS != at.saturating_sub(self.sample_ns) / WINDOW_NS {
+            self.record_loads();
+        }
+        if self.keep_periodic() {
+            self.schedule(self.sample_ns, Event::Sample);
+        }
+    }
+
+    /// Records a line of a region's life.
+    pub(crate) fn note(&mut self, region: usize, what: String) {
+        self.dyn_.out.history.push(HistoryEntry {
+            at_ns: self.now,
+            region,
+            what,
+        });
+    }
+
+    pub(crate) fn record_event(&mut self, kind: &'static str, detail: String) {
+        self.dyn_.out.events.push(EventRecord {
+            at_ns: self.now,
+            kind,
+            detail,
+        });
+    }
+
+    /// Updates the balance figure "time until every server hosts a region" at a sample.
+    pub(crate) fn track_hosting(&mut self) {
+        if self.dyn_.out.all_hosting_ns.is_some() {
+            return;
+        }
+        let all = self
+            .servers
+            .iter()
+            .filter(|s| s.accepts_regions())
+            .all(|s| s.online_regions > 0);
+        if all {
+            self.dyn_.out.all_hosting_ns = Some(self.now);
+        }
+    }
+
+    /// Copies the key ranges of every region id for `--explain`.
+    pub(crate) fn finish_lineage(&mut self) {
+        self.dyn_.out.parents.resize(self.regions.len(), Vec::new());
+        for r in &self.regions {
+            if let Some(p) = r.parent {
+                self.dyn_.out.parents[r.id] = vec![p];
+            }
+        }
+        self.dyn_.out.ranges = self
+            .regions
+            .iter()
+            .map(|r| (r.start.clone(), r.end.clone()))
+            .collect();
+    }
+}
