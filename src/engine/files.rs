@@ -5,8 +5,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::memstore::Memstore;
-use super::storefile::{self, CellShape, FileFormat, FileKind, HFile, HFileBuilder, StoreFile};
+use super::state::memstore::Memstore;
+use super::state::storefile::{
+    self, CellShape, FileFormat, FileKind, HFile, HFileBuilder, StoreFile,
+};
 
 /// A compaction's output: built already, or being built by the background builder (job id).
 pub(crate) enum CompactionOutput {

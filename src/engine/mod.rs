@@ -9,19 +9,15 @@
 //!   (time, sequence) order before each write that happens after them.
 
 mod apply;
-pub mod cell;
 mod decision;
 mod files;
-pub mod memstore;
 pub mod policy;
 mod queue;
 mod reads;
 mod recorder;
-pub mod region;
-pub mod regionserver;
 mod result;
 pub mod scale;
-pub mod storefile;
+pub mod state;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -33,15 +29,15 @@ use crate::keygen::rng::splitmix64;
 use crate::plan::RunPlan;
 use crate::scenario::Scenario;
 
-use cell::HeapLayout;
-use memstore::Memstore;
 use policy::compaction::CompactionConfig;
 use policy::split::SplitPolicyInstance;
 use policy::{compaction, split_point, throughput};
-use region::{Region, RegionState, Store};
-use regionserver::Server;
 use scale::Sampling;
-use storefile::{CellShape, FileFormat};
+use state::cell::HeapLayout;
+use state::memstore::Memstore;
+use state::region::{Region, RegionState, Store};
+use state::server::Server;
+use state::storefile::{CellShape, FileFormat};
 
 use decision::FlushWhy;
 use files::{Builder, CompactionOutput};
@@ -355,7 +351,7 @@ fn generate(
                     if key.is_empty() || key.len() > crate::keygen::MAX_ROW_LENGTH {
                         bad.get_or_insert(id);
                     }
-                    memstore::push_key(arena, key);
+                    state::memstore::push_key(arena, key);
                     ends.push(arena.len() as u32);
                 });
             if let Some(id) = bad {

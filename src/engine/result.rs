@@ -1,7 +1,7 @@
 //! What a run produced, as plain data for the reports: counters, splits, the timeline samples.
 
-use super::region::Region;
-use super::regionserver::Server;
+use super::state::region::Region;
+use super::state::server::Server;
 
 /// A split as it happened.
 #[derive(Debug, Clone, PartialEq)]

@@ -149,7 +149,7 @@ fn region_split_limit_caps_regions_per_server() {
 /// controller is tuned once at time 0 (its chore's first run), then every second.
 fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u64, u64, u64)> {
     use crate::engine::Engine;
-    use crate::engine::storefile::{FileKind, HFileBuilder, StoreFile};
+    use crate::engine::state::storefile::{FileKind, HFileBuilder, StoreFile};
     // Check the rate after every cell (no unthrottled last stretch) unless the test says.
     let interval = if hbase.contains("check.interval") {
         ""
@@ -205,7 +205,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
     assert_eq!(started.len(), compacting, "all compactions run at once");
     let mut done = vec![None; compacting];
     e.draining = true;
-    while e.work > 0 && e.advance() {
+    while e.queue.work > 0 && e.advance() {
         for (&(token, _, _), d) in started.iter().zip(done.iter_mut()) {
             if d.is_none() && !e.compactions.contains_key(&token) {
                 *d = Some(e.now);

@@ -10,9 +10,9 @@ use crate::assignment::server_name;
 use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
 use crate::engine::policy::compaction::CompactionConfig;
 use crate::engine::policy::normalizer::{self, NormPlan, NormRegion};
-use crate::engine::region::{RegionState, Store};
-use crate::engine::regionserver::Server;
-use crate::engine::storefile::{FileKind, StoreFile};
+use crate::engine::state::region::{RegionState, Store};
+use crate::engine::state::server::Server;
+use crate::engine::state::storefile::{FileKind, StoreFile};
 use crate::engine::{
     DynamicsResult, Engine, Event, MergeRecord, MoveRecord, NS_PER_MS, NS_PER_S,
     SplitPolicyInstance, prefix8, split_point, transfer_ns,

@@ -8,9 +8,9 @@ use crate::engine::files::CompactionOutput;
 use crate::engine::policy::compaction::{self, FileInfo, SelectOptions};
 use crate::engine::policy::throughput;
 use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
-use crate::engine::region::{self, RegionState, Store};
-use crate::engine::regionserver::QueuedCompaction;
-use crate::engine::storefile::{self, FileKind, StoreFile};
+use crate::engine::state::region::{self, RegionState, Store};
+use crate::engine::state::server::QueuedCompaction;
+use crate::engine::state::storefile::{self, FileKind, StoreFile};
 use crate::engine::{AFTER_SPLIT_PRIORITY, ActiveCompaction, Engine};
 use crate::keygen::rng::splitmix64;
 

@@ -3,11 +3,11 @@
 
 use crate::engine::decision::FlushWhy;
 use crate::engine::files::{FlushFile, FlushJob, write_file};
-use crate::engine::memstore::Memstore;
 use crate::engine::policy;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
-use crate::engine::region::RegionState;
-use crate::engine::storefile::StoreFile;
+use crate::engine::state::memstore::Memstore;
+use crate::engine::state::region::RegionState;
+use crate::engine::state::storefile::StoreFile;
 use crate::engine::{Engine, MAX_SPARES};
 
 impl Engine {

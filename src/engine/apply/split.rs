@@ -3,8 +3,8 @@
 
 use crate::engine::policy;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
-use crate::engine::region::{RegionState, Store};
-use crate::engine::storefile::StoreFile;
+use crate::engine::state::region::{RegionState, Store};
+use crate::engine::state::storefile::StoreFile;
 use crate::engine::{Engine, SplitRecord, prefix8};
 use crate::keygen::rng::splitmix64;
 

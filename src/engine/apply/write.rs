@@ -2,12 +2,12 @@
 //! server is blocked, and lands in the memstores (`HRegion.put`, `checkResources`,
 //! `MemStoreFlusher.reclaimMemStoreMemory`), metered by the server's write bandwidth.
 
-use crate::engine::cell;
 use crate::engine::decision::FlushWhy;
-use crate::engine::memstore::Put;
 use crate::engine::policy;
 use crate::engine::queue::NS_PER_MS;
-use crate::engine::region::RegionState;
+use crate::engine::state::cell;
+use crate::engine::state::memstore::Put;
+use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
 
 impl Engine {

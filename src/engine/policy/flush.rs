@@ -3,8 +3,8 @@
 
 use std::cmp::Reverse;
 
-use crate::engine::region::{Region, RegionState};
-use crate::engine::regionserver::Server;
+use crate::engine::state::region::{Region, RegionState};
+use crate::engine::state::server::Server;
 
 /// After a write: the region's memstore is above `hbase.hregion.memstore.flush.size`
 /// (`HRegion.isFlushSize`, on the active segments' heap).

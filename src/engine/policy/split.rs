@@ -12,7 +12,7 @@
 
 use super::split_point::NoSplitPoint;
 use crate::config::{Settings, SplitPolicy};
-use crate::engine::region::{Region, RegionState, Store};
+use crate::engine::state::region::{Region, RegionState, Store};
 use crate::units::{format_bytes, format_duration_ms};
 
 /// What a policy looks at when asked `shouldSplit()` for one region.

@@ -2,7 +2,7 @@
 //! (`HRegion.checkSplit` → `RegionSplitPolicy.getSplitPoint` → `HStore.getSplitPoint` →
 //! `StoreUtils.getSplitPoint` → `HFileReaderImpl.midKey`).
 
-use crate::engine::region::Region;
+use crate::engine::state::region::Region;
 
 /// Why no split point was found.
 #[derive(Debug, Clone, PartialEq, Eq)]

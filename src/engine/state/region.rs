@@ -1,9 +1,9 @@
 //! Regions and their stores: the key range, the memstore and store files of each column family,
 //! and the counters the report reads.
 
-use crate::engine::memstore::Memstore;
 use crate::engine::policy::split::SplitPolicyInstance;
-use crate::engine::storefile::StoreFile;
+use crate::engine::state::memstore::Memstore;
+use crate::engine::state::storefile::StoreFile;
 
 /// Where a region is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
