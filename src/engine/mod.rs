@@ -36,6 +36,7 @@ use scale::Sampling;
 use state::cell::HeapLayout;
 use state::memstore::Memstore;
 use state::region::{Region, RegionState, Store};
+use state::routing::{RoutingTable, prefix8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
@@ -157,10 +158,8 @@ struct FamilyPut {
 struct Engine {
     cfg: Config,
     regions: Vec<Region>,
-    /// Live regions by start key (routing table).
-    routing: Vec<(Vec<u8>, usize)>,
-    /// First 8 bytes of each routing start key (big-endian, zero-padded): integer compares first.
-    routing_prefix: Vec<u64>,
+    /// Live regions by start key, with the write path's caches.
+    routing: RoutingTable,
     servers: Vec<Server>,
     now: u64,
     queue: EventQueue,
@@ -173,16 +172,9 @@ struct Engine {
     /// earliest oldest edit + interval at the last check): checks before it are skipped.
     periodic_flush_next_ms: (u64, u64),
     settled: u64,
-    last_region: Option<usize>,
-    /// Region last found for each of 64 key prefixes (prefix mod 64): keys that alternate
-    /// between a few prefixes (partition keys) miss the one-entry cache on every row.
-    route_cache: [usize; 64],
-    /// Heat bucket last found for each of 64 key prefixes (as `route_cache`).
+    /// Heat bucket last found for each of 64 key prefixes (prefix mod 64), as the routing
+    /// table caches regions.
     heat_cache: [usize; 64],
-    /// Key prefixes (`prefix8`) strictly inside `(route_lo, route_hi)` lie in `last_region`:
-    /// one integer compare per bound instead of two key compares per row.
-    route_lo: u64,
-    route_hi: u64,
     /// Fraction of a nanosecond carried by the client clock (32-bit fixed point).
     clock_frac: u32,
     /// The weight `clock_step` was computed for, and its clock advance (32.32 fixed point).
@@ -499,8 +491,7 @@ impl Engine {
         let mut e = Engine {
             cfg,
             regions: Vec::new(),
-            routing: Vec::new(),
-            routing_prefix: Vec::new(),
+            routing: RoutingTable::new(),
             servers,
             now: 0,
             queue: EventQueue::new(),
@@ -511,11 +502,7 @@ impl Engine {
             draining: false,
             periodic_flush_next_ms: (0, 0),
             settled: 0,
-            last_region: None,
-            route_cache: [usize::MAX; 64],
             heat_cache: [usize::MAX; 64],
-            route_lo: u64::MAX,
-            route_hi: 0,
             clock_frac: 0,
             clock_weight: 0,
             clock_step: 0,
@@ -555,8 +542,7 @@ impl Engine {
                 None,
                 fams.len(),
             );
-            e.routing.push((r.start.clone(), id));
-            e.routing_prefix.push(prefix8(&r.start));
+            e.routing.push(r.start.clone(), id);
         }
         let period = e
             .cfg
@@ -620,46 +606,7 @@ impl Engine {
     /// The live region holding `key`, whose `prefix8` is `p`.
     #[inline]
     fn route(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(last) = self.last_region
-            && p > self.route_lo
-            && p < self.route_hi
-            && self.regions[last].state != RegionState::Retired
-        {
-            return last;
-        }
-        self.route_slow(key, p)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn route_slow(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(last) = self.last_region
-            && self.regions[last].state != RegionState::Retired
-            && self.regions[last].contains(key)
-        {
-            return last;
-        }
-        let slot = (p & 63) as usize;
-        let c = self.route_cache[slot];
-        if c < self.regions.len()
-            && self.regions[c].state != RegionState::Retired
-            && self.regions[c].contains(key)
-        {
-            return c;
-        }
-        let id = self.locate(key, p);
-        self.route_cache[slot] = id;
-        self.last_region = Some(id);
-        // A prefix strictly above the start's implies key > start, strictly below the end's
-        // implies key < end (zero padding keeps both true); ties take the full compare above.
-        let r = &self.regions[id];
-        self.route_lo = prefix8(&r.start);
-        self.route_hi = if r.end.is_empty() {
-            u64::MAX
-        } else {
-            prefix8(&r.end)
-        };
-        id
+        self.routing.route(key, p)
     }
 
     /// Processes every event due at or before `self.now`.
@@ -796,16 +743,7 @@ impl Engine {
 
     /// The live region holding `key`, leaving the write path's cache alone.
     fn route_uncached(&self, key: &[u8]) -> usize {
-        self.locate(key, prefix8(key))
-    }
-
-    /// Binary search of the routing table for `key` (whose `prefix8` is `p`): integer compares
-    /// on the start prefixes, full compares only among equal prefixes.
-    fn locate(&self, key: &[u8], p: u64) -> usize {
-        let hi = self.routing_prefix.partition_point(|&x| x <= p);
-        let lo = self.routing_prefix[..hi].partition_point(|&x| x < p);
-        let j = lo + self.routing[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
-        self.routing[j.saturating_sub(1)].1
+        self.routing.locate(key)
     }
 
     /// A chore reschedules itself while the load runs, and after it while real work remains.
@@ -829,15 +767,12 @@ impl Engine {
         regions_initial: usize,
     ) -> RunResult {
         self.finish_lineage();
-        let routing = std::mem::take(&mut self.routing);
+        let routing = std::mem::replace(&mut self.routing, RoutingTable::new());
         let mut all: Vec<Option<Region>> = std::mem::take(&mut self.regions)
             .into_iter()
             .map(Some)
             .collect();
-        let regions: Vec<Region> = routing
-            .iter()
-            .filter_map(|(_, id)| all[*id].take())
-            .collect();
+        let regions: Vec<Region> = routing.ids().filter_map(|id| all[id].take()).collect();
         let cfg = &self.cfg;
         let cells: u64 = cfg.cells_per_family.iter().sum();
         let data_bytes = self.servers.iter().map(|s| s.write_bytes as u128).sum();
@@ -866,21 +801,6 @@ impl Engine {
             dynamics: self.dyn_.finish(),
         }
     }
-}
-
-/// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
-/// among keys sharing those bytes).
-#[inline]
-fn prefix8(key: &[u8]) -> u64 {
-    if let Some(head) = key.first_chunk::<8>() {
-        // The common case as one load (a variable-length copy calls libc's memcpy).
-        return u64::from_be_bytes(*head);
-    }
-    let mut b = [0u8; 8];
-    for (d, s) in b.iter_mut().zip(key) {
-        *d = *s;
-    }
-    u64::from_be_bytes(b)
 }
 
 #[cfg(test)]

@@ -83,7 +83,7 @@ impl Engine {
                 ..ServerSample::default()
             })
             .collect();
-        for &(_, id) in &self.routing {
+        for id in self.routing.ids() {
             let r = &self.regions[id];
             let ss = &mut servers[r.server];
             ss.store_bytes += r.store_bytes();

@@ -149,6 +149,7 @@ fn region_split_limit_caps_regions_per_server() {
 /// controller is tuned once at time 0 (its chore's first run), then every second.
 fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u64, u64, u64)> {
     use crate::engine::Engine;
+    use crate::engine::state::region::HeldFile;
     use crate::engine::state::storefile::{FileKind, HFileBuilder, StoreFile};
     // Check the rate after every cell (no unthrottled last stretch) unless the test says.
     let interval = if hbase.contains("check.interval") {
@@ -183,13 +184,16 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
             let h = b.finish().expect("rows");
             seq += 1;
             let st = &mut e.regions[r].stores[0];
-            st.file_rows.push(h.rows());
-            st.files.push(StoreFile {
-                file: std::sync::Arc::new(h),
-                seq_id: seq,
-                created_ms: 0,
-                major: false,
-                kind: FileKind::Real,
+            let rows = h.rows();
+            st.files.push(HeldFile {
+                file: StoreFile {
+                    file: std::sync::Arc::new(h),
+                    seq_id: seq,
+                    created_ms: 0,
+                    major: false,
+                    kind: FileKind::Real,
+                },
+                rows,
             });
         }
     }

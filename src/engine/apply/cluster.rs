@@ -10,12 +10,13 @@ use crate::assignment::server_name;
 use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
 use crate::engine::policy::compaction::CompactionConfig;
 use crate::engine::policy::normalizer::{self, NormPlan, NormRegion};
+use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::server::Server;
 use crate::engine::state::storefile::{FileKind, StoreFile};
 use crate::engine::{
     DynamicsResult, Engine, Event, MergeRecord, MoveRecord, NS_PER_MS, NS_PER_S,
-    SplitPolicyInstance, prefix8, split_point, transfer_ns,
+    SplitPolicyInstance, split_point, transfer_ns,
 };
 use crate::keygen::rng::splitmix64;
 use crate::scenario::{ClusterEvent, EventAction, EventTrigger, Scenario};
@@ -196,8 +197,8 @@ impl Engine {
     /// Regions in transition (splitting, merging, moving or waiting for recovery).
     fn regions_in_transition(&self) -> usize {
         self.routing
-            .iter()
-            .filter(|(_, id)| self.regions[*id].state != RegionState::Open)
+            .ids()
+            .filter(|&id| self.regions[id].state != RegionState::Open)
             .count()
     }
 
@@ -303,8 +304,8 @@ impl Engine {
     fn cluster_view(&self) -> ClusterView {
         let regions: Vec<RegionLoad> = self
             .routing
-            .iter()
-            .map(|&(_, id)| &self.regions[id])
+            .ids()
+            .map(|id| &self.regions[id])
             .filter(|r| r.state == RegionState::Open && self.servers[r.server].accepts_regions())
             .map(|r| RegionLoad {
                 id: r.id,
@@ -461,8 +462,8 @@ impl Engine {
         }
         let regions: Vec<NormRegion> = self
             .routing
-            .iter()
-            .map(|&(_, id)| &self.regions[id])
+            .ids()
+            .map(|id| &self.regions[id])
             .map(|r| NormRegion {
                 id: r.id,
                 storefile_bytes: r.store_bytes(),
@@ -518,13 +519,13 @@ impl Engine {
         }
         // Adjacent in the routing table, open, not flushing, no references (HBase refuses to
         // merge a region that still has references).
-        let Some(pos) = self.routing.iter().position(|(_, id)| *id == ids[0]) else {
+        let Some(pos) = self.routing.position(ids[0]) else {
             return false;
         };
         let adjacent = ids
             .iter()
             .enumerate()
-            .all(|(k, &id)| self.routing.get(pos + k).is_some_and(|(_, r)| *r == id));
+            .all(|(k, &id)| self.routing.id_at(pos + k) == Some(id));
         let ready = ids.iter().all(|&id| {
             let r = &self.regions[id];
             r.state == RegionState::Open
@@ -604,7 +605,7 @@ impl Engine {
             rows += parent.rows;
             let pstart = parent.start.clone();
             for (f, st) in parent.stores.iter_mut().enumerate() {
-                for (file, r) in st.files.drain(..).zip(st.file_rows.drain(..)) {
+                for HeldFile { file, rows: r } in st.files.drain(..) {
                     // HRegionFileSystem.mergeStoreFile: a top reference from the parent's start.
                     let kind = match file.kind {
                         FileKind::Reference { .. } => file.kind.clone(),
@@ -613,20 +614,16 @@ impl Engine {
                             end: Vec::new(),
                         },
                     };
-                    stores[f].files.push(StoreFile { kind, ..file });
-                    stores[f].file_rows.push(r);
+                    stores[f].files.push(HeldFile {
+                        file: StoreFile { kind, ..file },
+                        rows: r,
+                    });
                 }
             }
         }
         // Store files are ordered by sequence id (oldest first), whatever parent they came from.
         for st in &mut stores {
-            let mut pairs: Vec<(StoreFile, u64)> =
-                st.files.drain(..).zip(st.file_rows.drain(..)).collect();
-            pairs.sort_by_key(|(f, _)| f.seq_id);
-            for (f, r) in pairs {
-                st.files.push(f);
-                st.file_rows.push(r);
-            }
+            st.files.sort_by_key(|h| h.file.seq_id);
         }
         let m = self.open_region(start.clone(), end, server, generation, None, nf);
         self.regions[m].stores = stores;
@@ -634,16 +631,7 @@ impl Engine {
         self.dyn_.out.parents.resize(self.regions.len(), Vec::new());
         self.dyn_.out.parents[m] = ids.clone();
         // Routing: the first parent's entry becomes the merged region; the others go.
-        let pos = self
-            .routing
-            .iter()
-            .position(|(_, id)| *id == first)
-            .expect("merged region is routed");
-        self.routing[pos] = (start, m);
-        self.routing.drain(pos + 1..pos + ids.len());
-        self.routing_prefix.drain(pos + 1..pos + ids.len());
-        self.routing_prefix[pos] = prefix8(&self.routing[pos].0);
-        self.last_region = None;
+        self.routing.merge(first, ids.len(), m);
         if let Some(rec) = self.dyn_.out.merges.get_mut(record) {
             rec.done_ns = self.now;
             rec.server = server;
@@ -747,8 +735,7 @@ impl Engine {
     fn offload(&mut self, s: usize, line: usize) -> (usize, usize) {
         let ids: Vec<usize> = self
             .routing
-            .iter()
-            .map(|&(_, id)| id)
+            .ids()
             .filter(|&id| self.regions[id].server == s)
             .collect();
         let targets = self.round_robin_live(ids.len(), 0xDEC0 ^ s as u64 ^ self.now);
@@ -786,8 +773,7 @@ impl Engine {
         }
         let ids: Vec<usize> = self
             .routing
-            .iter()
-            .map(|&(_, id)| id)
+            .ids()
             .filter(|&id| {
                 self.regions[id].server == s && self.regions[id].state == RegionState::Open
             })
@@ -904,7 +890,7 @@ impl Engine {
         self.cfg.global_low =
             (self.cfg.global_high as f64 * settings.global_memstore_lower_limit as f64) as u64;
         self.cfg.settings = settings;
-        for (_, id) in self.routing.clone() {
+        for id in self.routing.ids().collect::<Vec<_>>() {
             if self.regions[id].state == RegionState::Open {
                 self.regions[id].policy = self.new_policy(id);
             }

@@ -8,6 +8,7 @@ use crate::engine::files::CompactionOutput;
 use crate::engine::policy::compaction::{self, FileInfo, SelectOptions};
 use crate::engine::policy::throughput;
 use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
+use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{self, RegionState, Store};
 use crate::engine::state::server::QueuedCompaction;
 use crate::engine::state::storefile::{self, FileKind, StoreFile};
@@ -20,11 +21,11 @@ impl Engine {
             .files
             .iter()
             .map(|f| FileInfo {
-                size: f.length(),
-                is_reference: f.is_reference(),
-                created_ms: f.created_ms,
-                major: f.major,
-                name_hash: splitmix64(f.seq_id),
+                size: f.file.length(),
+                is_reference: f.file.is_reference(),
+                created_ms: f.file.created_ms,
+                major: f.file.major,
+                name_hash: splitmix64(f.file.seq_id),
             })
             .collect()
     }
@@ -138,8 +139,9 @@ impl Engine {
             return;
         };
         let st = &r.stores[store];
-        let inputs: Vec<&StoreFile> = st.files[first..first + count].iter().collect();
-        let rows: u64 = st.file_rows[first..first + count].iter().sum();
+        let held = &st.files[first..first + count];
+        let inputs: Vec<&StoreFile> = held.iter().map(|h| &h.file).collect();
+        let rows: u64 = held.iter().map(|h| h.rows).sum();
         // Time and bytes read follow what the compaction scans (a Reference reads its half).
         let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
@@ -275,7 +277,7 @@ impl Engine {
     pub(crate) fn tune_compaction_throughput(&mut self) {
         let c = &self.cfg.compaction;
         let mut pressure = vec![0.0f64; self.servers.len()];
-        for &(_, id) in &self.routing {
+        for id in self.routing.ids() {
             let r = &self.regions[id];
             if r.state != RegionState::Open {
                 continue;
@@ -373,12 +375,11 @@ impl Engine {
         }
         match output {
             Some(f) => {
-                st.files.splice(first..first + count, [f]);
-                st.file_rows.splice(first..first + count, [rows]);
+                st.files
+                    .splice(first..first + count, [HeldFile { file: f, rows }]);
             }
             None => {
                 st.files.drain(first..first + count);
-                st.file_rows.drain(first..first + count);
             }
         }
         self.stats.compacted_bytes += read;

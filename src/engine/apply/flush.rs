@@ -6,6 +6,7 @@ use crate::engine::files::{FlushFile, FlushJob, write_file};
 use crate::engine::policy;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
 use crate::engine::state::memstore::Memstore;
+use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::RegionState;
 use crate::engine::state::storefile::StoreFile;
 use crate::engine::{Engine, MAX_SPARES};
@@ -21,7 +22,7 @@ impl Engine {
         ) {
             return;
         }
-        let live = self.routing.iter().map(|&(_, id)| &self.regions[id]);
+        let live = self.routing.ids().map(|id| &self.regions[id]);
         match policy::flush::global_pressure_pick(server, live) {
             Some(id) => self.request_flush(id, FlushWhy::Global),
             // Nothing to flush until a write reaches an idle region or an event changes flush
@@ -197,8 +198,7 @@ impl Engine {
             if let Some((file, rows)) = file {
                 written += file.length();
                 self.stats.flushed_file_bytes += file.length();
-                r.stores[f].files.push(file);
-                r.stores[f].file_rows.push(rows);
+                r.stores[f].files.push(HeldFile { file, rows });
                 flushed_stores.push(f);
             }
         }
@@ -262,8 +262,10 @@ impl Engine {
                 self.now / NS_PER_MS,
             ) {
                 self.stats.flushed_file_bytes += file.length();
-                store.files.push(file);
-                store.file_rows.push(snap.rows);
+                store.files.push(HeldFile {
+                    file,
+                    rows: snap.rows,
+                });
             }
         }
         let server = r.server;

@@ -3,9 +3,10 @@
 
 use crate::engine::policy;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
+use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::storefile::StoreFile;
-use crate::engine::{Engine, SplitRecord, prefix8};
+use crate::engine::{Engine, SplitRecord};
 use crate::keygen::rng::splitmix64;
 
 impl Engine {
@@ -45,8 +46,8 @@ impl Engine {
             .iter()
             .max_by_key(|s| s.size())
             .and_then(|st| {
-                let f = st.files.iter().max_by_key(|f| f.length())?;
-                Some((f.length(), st.files.len()))
+                let f = st.files.iter().max_by_key(|f| f.file.length())?;
+                Some((f.file.length(), st.files.len()))
             });
         // The close flush runs on its own (not through the flush queue).
         self.abort_compactions(region);
@@ -107,8 +108,9 @@ impl Engine {
         for store in &parent.stores {
             let mut sa = Store::default();
             let mut sb = Store::default();
-            for (file, &exact) in store.files.iter().zip(&store.file_rows) {
-                let (fa, fb) = file.split(&row);
+            for held in &store.files {
+                let exact = held.rows;
+                let (fa, fb) = held.file.split(&row);
                 let ea = fa.as_ref().map_or(0, StoreFile::rows);
                 let eb = fb.as_ref().map_or(0, StoreFile::rows);
                 // Exact rows apportioned by the (block-granular) visible rows of each half.
@@ -119,13 +121,17 @@ impl Engine {
                 };
                 let b_exact = exact - a_exact;
                 if let Some(fa) = fa {
-                    sa.files.push(fa);
-                    sa.file_rows.push(a_exact);
+                    sa.files.push(HeldFile {
+                        file: fa,
+                        rows: a_exact,
+                    });
                     rows_a += a_exact;
                 }
                 if let Some(fb) = fb {
-                    sb.files.push(fb);
-                    sb.file_rows.push(b_exact);
+                    sb.files.push(HeldFile {
+                        file: fb,
+                        rows: b_exact,
+                    });
                     rows_b += b_exact;
                 }
             }
@@ -169,14 +175,7 @@ impl Engine {
         self.regions[a].rows = rows_a;
         self.regions[b].rows = rows_b;
         // Routing: the parent's entry becomes daughter A; B is inserted after it.
-        let pos = self
-            .routing
-            .iter()
-            .position(|(_, id)| *id == region)
-            .expect("parent is routed");
-        self.routing[pos] = (start.clone(), a);
-        self.routing.insert(pos + 1, (row.clone(), b));
-        self.routing_prefix.insert(pos + 1, prefix8(&row));
+        self.routing.split(region, a, row.clone(), b);
         self.splits.push(SplitRecord {
             at_ns: requested,
             done_ns: self.now,

@@ -24,10 +24,10 @@ pub fn choose(region: &Region) -> Result<Vec<u8>, NoSplitPoint> {
             continue;
         }
         // StoreUtils.getSplitPoint: the largest file by length (ties keep the earliest).
-        let mut largest = &store.files[0];
+        let mut largest = &store.files[0].file;
         for f in &store.files[1..] {
-            if f.length() > largest.length() {
-                largest = f;
+            if f.file.length() > largest.length() {
+                largest = &f.file;
             }
         }
         let point = largest.file.split_point();

@@ -4,5 +4,6 @@
 pub mod cell;
 pub mod memstore;
 pub mod region;
+pub(crate) mod routing;
 pub mod server;
 pub mod storefile;

@@ -25,14 +25,22 @@ pub enum RegionState {
 pub struct Store {
     /// Unflushed writes.
     pub memstore: Memstore,
-    /// Store files, oldest (lowest seq id) first.
-    pub files: Vec<StoreFile>,
-    /// Exact real rows behind each file (same order as `files`).
-    pub file_rows: Vec<u64>,
+    /// Store files, oldest (lowest seq id) first, each with the exact real rows behind it.
+    pub files: Vec<HeldFile>,
     /// A compaction of this store is queued or running.
     pub compacting: bool,
     /// The running compaction, if any (a region close aborts it).
     pub running: Option<RunningCompaction>,
+}
+
+/// A store file as a store holds it: the file (whose keys are a sample of its rows) and the
+/// exact number of real rows it stands for.
+#[derive(Debug, Clone)]
+pub struct HeldFile {
+    /// The file.
+    pub file: StoreFile,
+    /// Real rows behind it, exact.
+    pub rows: u64,
 }
 
 /// A compaction in a server's pool.
@@ -49,17 +57,17 @@ pub struct RunningCompaction {
 impl Store {
     /// `HStore.getSize()`: the sum of the store files' `reader.length()` (memstore excluded).
     pub fn size(&self) -> u64 {
-        self.files.iter().map(StoreFile::length).sum()
+        self.files.iter().map(|f| f.file.length()).sum()
     }
 
     /// The store holds a Reference (`HStore.hasReferences`).
     pub fn has_references(&self) -> bool {
-        self.files.iter().any(StoreFile::is_reference)
+        self.files.iter().any(|f| f.file.is_reference())
     }
 
     /// Real rows in the store files.
     pub fn file_rows(&self) -> u64 {
-        self.file_rows.iter().sum()
+        self.files.iter().map(|f| f.rows).sum()
     }
 }
 
