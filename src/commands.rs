@@ -4,13 +4,13 @@ use std::path::Path;
 
 use crate::cli::{
     CheckArgs, ConfigArgs, Format, KeysArgs, RunArgs, RunFormat, SplitAlgorithm, SplitKeysArgs,
-    write_output,
 };
 use crate::config::{self, Origin, Settings, SiteConfig, TableAttributes};
 use crate::diag::InputError;
 use crate::engine;
 use crate::keygen::GeneratorSpec;
 use crate::keynotation::{to_hex, to_string_binary};
+use crate::output::{create_dir, write_output};
 use crate::plan::{self, RunPlan};
 use crate::presplit::{self, Algorithm};
 use crate::report::plan::{PlanReport, SettingLine};
@@ -220,12 +220,6 @@ pub fn run(args: &RunArgs) -> CmdResult {
     };
     write_output(None, out.as_bytes())?;
     Ok(())
-}
-
-fn create_dir(dir: &Path) -> Result<(), InputError> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        InputError::new(format!("cannot create the output directory: {e}")).in_file(dir)
-    })
 }
 
 fn write_html(report: &crate::report::run::Report, dir: &Path) -> Result<(), InputError> {
