@@ -14,6 +14,7 @@ use crate::output::{create_dir, write_output};
 use crate::plan::{self, RunPlan};
 use crate::presplit::{self, Algorithm};
 use crate::report::plan::{PlanReport, SettingLine};
+use crate::report::run::TimingJson;
 use crate::report::table;
 use crate::scenario::{self, Scenario, ScenarioErrors};
 
@@ -176,29 +177,31 @@ pub fn run(args: &RunArgs) -> CmdResult {
         timings.push((r.generator.clone(), secs));
         results.push(r);
     }
-    let report = crate::report::run::build(&s, &results);
+    let mut report = crate::report::run::build(&s, &results);
+    if args.timings {
+        report.timings = Some(
+            timings
+                .into_iter()
+                .map(|(generator, wall_seconds)| TimingJson {
+                    generator,
+                    wall_seconds,
+                })
+                .collect(),
+        );
+    }
     let mut text = report.to_text();
     if let Some(t) = &explain {
         for r in &results {
             text.push_str(&crate::report::explain::explain(r, t));
         }
     }
-    let mut json = report.to_json();
-    if args.timings {
-        let mut t = String::from("\nWall-clock (not part of the deterministic report)\n");
-        for (name, secs) in &timings {
-            t.push_str(&format!("  {name}: {secs:.2} s\n"));
+    if let Some(timings) = &report.timings {
+        text.push_str("\nWall-clock (not part of the deterministic report)\n");
+        for t in timings {
+            text.push_str(&format!("  {}: {:.2} s\n", t.generator, t.wall_seconds));
         }
-        text.push_str(&t);
-        let value: serde_json::Value = serde_json::json!(
-            timings
-                .iter()
-                .map(|(n, s)| serde_json::json!({"generator": n, "wall_seconds": s}))
-                .collect::<Vec<_>>()
-        );
-        json = json.trim_end().trim_end_matches('}').to_string()
-            + &format!(",\n  \"timings\": {value}\n}}\n");
     }
+    let json = report.to_json();
     if let Some(dir) = &args.out {
         create_dir(dir)?;
         write_output(Some(&dir.join("report.txt")), text.as_bytes())?;

@@ -22,6 +22,19 @@ pub struct Report {
     pub scenario: ScenarioJson,
     /// One per generator.
     pub runs: Vec<RunJson>,
+    /// Wall-clock time per generator, only with `run --timings`: they differ between runs, so
+    /// the deterministic report leaves the key out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timings: Option<Vec<TimingJson>>,
+}
+
+/// Wall-clock time of one generator's run (`run --timings`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimingJson {
+    /// The generator.
+    pub generator: String,
+    /// Seconds from the start of its emulation to its result.
+    pub wall_seconds: f64,
 }
 
 /// Scenario facts.
@@ -440,6 +453,7 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
             compaction_bandwidth_bytes_per_s: scenario.cluster.compaction_bandwidth,
         },
         runs: runs.iter().map(run_json).collect(),
+        timings: None,
     }
 }
 

@@ -1502,3 +1502,25 @@ fn run_html_and_csv_out_then_report_from_json() {
         .success()
         .stdout(predicate::str::contains("Comparison"));
 }
+
+#[test]
+fn timings_are_a_json_key_only_when_asked_for() {
+    let scenario = root().join("tests/data/small.toml");
+    let run = |timings: bool| {
+        let mut cmd = bin();
+        cmd.args(["run", "--scale", "4", "--threads", "1", "--format", "json"])
+            .arg(&scenario);
+        if timings {
+            cmd.arg("--timings");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    assert!(run(false).get("timings").is_none());
+    let timed = run(true);
+    let t = timed["timings"].as_array().unwrap();
+    let names: Vec<&str> = t.iter().map(|x| x["generator"].as_str().unwrap()).collect();
+    assert_eq!(names, ["sequential", "hashed"]);
+    assert!(t.iter().all(|x| x["wall_seconds"].as_f64().unwrap() >= 0.0));
+}
