@@ -97,6 +97,9 @@ pub struct RunArgs {
     /// (toStringBinary), traced back through the regions that held it.
     #[arg(long, value_name = "REGION_OR_KEY")]
     pub explain: Option<String>,
+    /// No progress bars on standard error (they only appear when it is a terminal).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `report`

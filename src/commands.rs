@@ -17,6 +17,7 @@ use crate::report::plan::{PlanReport, SettingLine};
 use crate::report::run::TimingJson;
 use crate::report::table;
 use crate::scenario::{self, Scenario, ScenarioErrors};
+use crate::units::format_duration_ms;
 
 /// Keys shown in `check`'s settings block: the ones that decide region sizes and splits.
 const HEADLINE_KEYS: &[&str] = &[
@@ -122,8 +123,8 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .collect::<Result<_, _>>()?;
     let parallel = threads.min(plans.len()).max(1);
     let per_run = (threads / parallel).max(1);
-    // A progress bar per run on stderr, only when it is a terminal.
-    let bars = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+    // A progress bar per run on stderr, only when it is a terminal and not --quiet.
+    let bars = (!args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let multi = indicatif::MultiProgress::new();
         let style =
             indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {percent:>3}% {msg}")
@@ -135,6 +136,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
                 let b = multi.add(indicatif::ProgressBar::new(100));
                 b.set_style(style.clone());
                 b.set_prefix(p.generator.name.clone());
+                b.set_message("waiting");
                 b
             })
             .collect();
@@ -150,6 +152,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
                 loop {
                     let next = queue.lock().pop();
                     let Some((i, plan)) = next else { break };
+                    let bar = bars.as_ref().map(|(_, b)| &b[i]);
                     let started = std::time::Instant::now();
                     let opts = engine::RunOptions {
                         scale: args.scale,
@@ -158,8 +161,15 @@ pub fn run(args: &RunArgs) -> CmdResult {
                         // cores (a finished run's core then serves the others' file work).
                         builder: threads >= 2,
                     };
-                    let r =
-                        engine::run(&s, plan, opts).map(|r| (r, started.elapsed().as_secs_f64()));
+                    let r = engine::run_with_progress(&s, plan, opts, &|p: engine::Progress| {
+                        if let Some(b) = bar {
+                            show_progress(b, p);
+                        }
+                    })
+                    .map(|r| (r, started.elapsed().as_secs_f64()));
+                    if let Some(b) = bar {
+                        b.finish();
+                    }
                     done.lock().insert(i, r);
                 }
             });
@@ -223,6 +233,16 @@ pub fn run(args: &RunArgs) -> CmdResult {
     };
     write_output(None, out.as_bytes())?;
     Ok(())
+}
+
+/// One update of a run's bar: emulated rows done, and the simulated time they reached.
+fn show_progress(bar: &indicatif::ProgressBar, p: engine::Progress) {
+    bar.set_length(p.total.max(1));
+    bar.set_position(p.done);
+    bar.set_message(format!(
+        "simulated {}",
+        format_duration_ms(p.sim_ns / 1_000_000)
+    ));
 }
 
 fn write_html(report: &crate::report::run::Report, dir: &Path) -> Result<(), InputError> {
@@ -314,6 +334,7 @@ pub fn run_default() -> CmdResult {
         scale: None,
         timings: false,
         explain: None,
+        quiet: false,
     })
 }
 
