@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::write_output;
 use crate::config::SplitPolicy;
 use crate::diag::{InputError, SourceText};
 use crate::engine::state::cell;
@@ -22,12 +21,13 @@ use crate::engine::{self, RunResult};
 use crate::keygen::keyfile::KeyFile;
 use crate::keygen::{FieldDist, GeneratorKind, GeneratorSpec};
 use crate::keynotation::{to_shell_literal, to_string_binary};
+use crate::output::{create_dir, write_output};
 use crate::plan;
 use crate::presplit::{MAX_PRESPLIT_REGIONS, Sample, render_splits_file};
 use crate::report::run::RunJson;
-use crate::report::{align_right, table, thousands};
+use crate::report::{align_right, table};
 use crate::scenario::{self, Presplit, Scenario, ScenarioErrors};
-use crate::units::{format_bytes, format_duration_ms};
+use crate::units::{format_bytes, format_duration_ms, thousands};
 
 /// `advise`
 #[derive(Debug, Args)]
@@ -181,7 +181,7 @@ pub fn region_count(i: &SizingInput) -> RegionCount {
         format_bytes(i.heap_bytes),
         i.global_memstore,
         format_bytes(i.flush_size),
-        crate::report::count_of(u128::from(fams), "family", "families"),
+        crate::units::count_of(u128::from(fams), "family", "families"),
         start
     ));
     if c as f64 > start {
@@ -801,11 +801,7 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
 }
 
 fn write_files(dir: &Path, keys: &[Vec<u8>], create: &str) -> Result<(), InputError> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        InputError::new(format!("cannot create the output directory: {e}"))
-            .in_file(dir)
-            .field("--out")
-    })?;
+    create_dir(dir).map_err(|e| e.field("--out"))?;
     write_output(
         Some(&dir.join("splits.txt")),
         render_splits_file(keys).as_bytes(),

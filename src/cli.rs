@@ -1,11 +1,9 @@
-//! Command-line interface: clap types and the commands they run.
+//! Command-line interface: the clap argument types. `commands` (and `advise`, which owns its
+//! arguments) run them; nothing below the binary and `commands` imports this module.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-
-use crate::diag::InputError;
 
 /// hbase-emu: see how an HBase table's regions grow, split and spread before you load it.
 #[derive(Debug, Parser)]
@@ -99,6 +97,9 @@ pub struct RunArgs {
     /// (toStringBinary), traced back through the regions that held it.
     #[arg(long, value_name = "REGION_OR_KEY")]
     pub explain: Option<String>,
+    /// No progress bars on standard error (they only appear when it is a terminal).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `report`
@@ -228,54 +229,4 @@ pub struct ConfigArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-/// Writes `bytes` to `path` atomically (temp file in the same directory, then rename), or to
-/// stdout when `path` is None. Standard output closed by its reader (`hbase-emu … | head -1`)
-/// gives [`InputError::broken_pipe`], which the binary treats as a normal end (exit 0, no
-/// message); every other failure is a real error.
-pub fn write_output(path: Option<&std::path::Path>, bytes: &[u8]) -> Result<(), InputError> {
-    let Some(path) = path else {
-        let mut out = std::io::stdout().lock();
-        return out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                InputError::broken_pipe()
-            } else {
-                InputError::new(format!("cannot write to standard output: {e}"))
-            }
-        });
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    if !dir.is_dir() {
-        let problem = if dir.exists() {
-            format!(
-                "cannot write output: `{}` is not a directory",
-                dir.display()
-            )
-        } else {
-            format!(
-                "cannot write output: the directory `{}` does not exist",
-                dir.display()
-            )
-        };
-        return Err(InputError::new(problem)
-            .in_file(path)
-            .expected("a file path in an existing directory"));
-    }
-    // Errors name the output path, never the hidden temporary file next to it.
-    let fail =
-        |e: std::io::Error| InputError::new(format!("cannot write output: {e}")).in_file(path);
-    // A report is meant to be shared: rw-r--r-- (as a plain create would give under the usual
-    // umask), not the temporary file's private 0600.
-    let mut tmp = tempfile::Builder::new()
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
 }

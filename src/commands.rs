@@ -4,18 +4,20 @@ use std::path::Path;
 
 use crate::cli::{
     CheckArgs, ConfigArgs, Format, KeysArgs, RunArgs, RunFormat, SplitAlgorithm, SplitKeysArgs,
-    write_output,
 };
 use crate::config::{self, Origin, Settings, SiteConfig, TableAttributes};
 use crate::diag::InputError;
 use crate::engine;
 use crate::keygen::GeneratorSpec;
 use crate::keynotation::{to_hex, to_string_binary};
+use crate::output::{create_dir, write_output};
 use crate::plan::{self, RunPlan};
 use crate::presplit::{self, Algorithm};
 use crate::report::plan::{PlanReport, SettingLine};
+use crate::report::run::TimingJson;
 use crate::report::table;
 use crate::scenario::{self, Scenario, ScenarioErrors};
+use crate::units::format_duration_ms;
 
 /// Keys shown in `check`'s settings block: the ones that decide region sizes and splits.
 const HEADLINE_KEYS: &[&str] = &[
@@ -121,8 +123,8 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .collect::<Result<_, _>>()?;
     let parallel = threads.min(plans.len()).max(1);
     let per_run = (threads / parallel).max(1);
-    // A progress bar per run on stderr, only when it is a terminal.
-    let bars = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+    // A progress bar per run on stderr, only when it is a terminal and not --quiet.
+    let bars = (!args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let multi = indicatif::MultiProgress::new();
         let style =
             indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {percent:>3}% {msg}")
@@ -134,6 +136,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
                 let b = multi.add(indicatif::ProgressBar::new(100));
                 b.set_style(style.clone());
                 b.set_prefix(p.generator.name.clone());
+                b.set_message("waiting");
                 b
             })
             .collect();
@@ -149,6 +152,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
                 loop {
                     let next = queue.lock().pop();
                     let Some((i, plan)) = next else { break };
+                    let bar = bars.as_ref().map(|(_, b)| &b[i]);
                     let started = std::time::Instant::now();
                     let opts = engine::RunOptions {
                         scale: args.scale,
@@ -157,8 +161,15 @@ pub fn run(args: &RunArgs) -> CmdResult {
                         // cores (a finished run's core then serves the others' file work).
                         builder: threads >= 2,
                     };
-                    let r =
-                        engine::run(&s, plan, opts).map(|r| (r, started.elapsed().as_secs_f64()));
+                    let r = engine::run_with_progress(&s, plan, opts, &|p: engine::Progress| {
+                        if let Some(b) = bar {
+                            show_progress(b, p);
+                        }
+                    })
+                    .map(|r| (r, started.elapsed().as_secs_f64()));
+                    if let Some(b) = bar {
+                        b.finish();
+                    }
                     done.lock().insert(i, r);
                 }
             });
@@ -176,29 +187,31 @@ pub fn run(args: &RunArgs) -> CmdResult {
         timings.push((r.generator.clone(), secs));
         results.push(r);
     }
-    let report = crate::report::run::build(&s, &results);
+    let mut report = crate::report::run::build(&s, &results);
+    if args.timings {
+        report.timings = Some(
+            timings
+                .into_iter()
+                .map(|(generator, wall_seconds)| TimingJson {
+                    generator,
+                    wall_seconds,
+                })
+                .collect(),
+        );
+    }
     let mut text = report.to_text();
     if let Some(t) = &explain {
         for r in &results {
             text.push_str(&crate::report::explain::explain(r, t));
         }
     }
-    let mut json = report.to_json();
-    if args.timings {
-        let mut t = String::from("\nWall-clock (not part of the deterministic report)\n");
-        for (name, secs) in &timings {
-            t.push_str(&format!("  {name}: {secs:.2} s\n"));
+    if let Some(timings) = &report.timings {
+        text.push_str("\nWall-clock (not part of the deterministic report)\n");
+        for t in timings {
+            text.push_str(&format!("  {}: {:.2} s\n", t.generator, t.wall_seconds));
         }
-        text.push_str(&t);
-        let value: serde_json::Value = serde_json::json!(
-            timings
-                .iter()
-                .map(|(n, s)| serde_json::json!({"generator": n, "wall_seconds": s}))
-                .collect::<Vec<_>>()
-        );
-        json = json.trim_end().trim_end_matches('}').to_string()
-            + &format!(",\n  \"timings\": {value}\n}}\n");
     }
+    let json = report.to_json();
     if let Some(dir) = &args.out {
         create_dir(dir)?;
         write_output(Some(&dir.join("report.txt")), text.as_bytes())?;
@@ -222,10 +235,14 @@ pub fn run(args: &RunArgs) -> CmdResult {
     Ok(())
 }
 
-fn create_dir(dir: &Path) -> Result<(), InputError> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        InputError::new(format!("cannot create the output directory: {e}")).in_file(dir)
-    })
+/// One update of a run's bar: emulated rows done, and the simulated time they reached.
+fn show_progress(bar: &indicatif::ProgressBar, p: engine::Progress) {
+    bar.set_length(p.total.max(1));
+    bar.set_position(p.done);
+    bar.set_message(format!(
+        "simulated {}",
+        format_duration_ms(p.sim_ns / 1_000_000)
+    ));
 }
 
 fn write_html(report: &crate::report::run::Report, dir: &Path) -> Result<(), InputError> {
@@ -317,6 +334,7 @@ pub fn run_default() -> CmdResult {
         scale: None,
         timings: false,
         explain: None,
+        quiet: false,
     })
 }
 

@@ -11,6 +11,7 @@ pub mod diag;
 pub mod engine;
 pub mod keygen;
 pub mod keynotation;
+pub mod output;
 pub mod plan;
 pub mod presplit;
 pub mod report;

@@ -134,7 +134,7 @@ pub enum Draw {
 impl Draw {
     /// For people: `zipfian over 1,000,000`, `uniform over 10`, `sequential`.
     pub fn describe(&self) -> String {
-        let n = |v: u64| crate::report::thousands(u128::from(v));
+        let n = |v: u64| crate::units::thousands(u128::from(v));
         match self {
             Draw::Sequential { cardinality: None } => "sequential (the row id)".to_string(),
             Draw::Sequential {

@@ -4,6 +4,76 @@
 
 use crate::report::run::Report;
 
+impl Report {
+    /// Regions of every run as CSV (one row per region, with the generator).
+    pub fn regions_csv(&self) -> String {
+        let mut w = ::csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record([
+            "generator",
+            "start",
+            "end",
+            "server",
+            "store_bytes",
+            "store_files",
+            "rows",
+            "write_requests",
+            "ratio_to_smallest",
+            "generation",
+            "memstore_bytes",
+        ]);
+        for run in &self.runs {
+            for r in &run.regions {
+                let _ = w.write_record([
+                    run.generator.clone(),
+                    r.start.clone(),
+                    r.end.clone(),
+                    r.server.clone(),
+                    r.store_bytes.to_string(),
+                    r.store_files.to_string(),
+                    r.rows.to_string(),
+                    r.write_requests.to_string(),
+                    r.ratio_to_smallest.to_string(),
+                    r.generation.to_string(),
+                    r.memstore_bytes.to_string(),
+                ]);
+            }
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Splits of every run as CSV.
+    pub fn splits_csv(&self) -> String {
+        let mut w = ::csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record([
+            "generator",
+            "at_seconds",
+            "offline_seconds",
+            "parent_start",
+            "parent_end",
+            "split_key",
+            "server",
+            "parent_bytes",
+            "generation",
+        ]);
+        for run in &self.runs {
+            for s in &run.splits {
+                let _ = w.write_record([
+                    run.generator.clone(),
+                    s.at_seconds.to_string(),
+                    s.offline_seconds.to_string(),
+                    s.parent_start.clone(),
+                    s.parent_end.clone(),
+                    s.split_key.clone(),
+                    s.server.clone(),
+                    s.parent_bytes.to_string(),
+                    s.generation.to_string(),
+                ]);
+            }
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
 fn finish(w: ::csv::Writer<Vec<u8>>) -> String {
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }

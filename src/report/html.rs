@@ -2,14 +2,13 @@
 //! comparison of the generators first, then one section of charts and tables per generator.
 //! Chart ids are stable and listed in docs/REPORT.md.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::keynotation::to_bytes_binary;
 use crate::report::run::{Report, RunJson};
+use crate::report::summary::{dur, pct, server_names, timeline_series, verdict, write_share_grid};
 use crate::report::svg::{self, Mark, Marker, Merge, Series, Unit, esc};
-use crate::report::thousands;
-use crate::units::{format_bytes, format_duration_ms};
+use crate::units::{format_bytes, thousands};
 
 /// Rows shown in each region/move/merge/event table.
 const TABLE_ROWS: usize = 10;
@@ -52,95 +51,6 @@ pub fn render(report: &Report) -> String {
     }
     o.push_str("</body></html>\n");
     o
-}
-
-fn dur(seconds: f64) -> String {
-    if seconds.is_finite() && seconds > 0.0 {
-        format_duration_ms((seconds * 1000.0).round() as u64)
-    } else {
-        "0 ms".to_string()
-    }
-}
-
-fn pct(x: f64) -> String {
-    if x.is_finite() {
-        format!("{:.0}%", x * 100.0)
-    } else {
-        "–".to_string()
-    }
-}
-
-/// Peak share per minute in minutes that had writes (from the timeline, else the hotspot windows).
-fn minute_peaks(run: &RunJson) -> Vec<f64> {
-    let (_, grid) = write_share_grid(run);
-    let cols = grid.first().map_or(0, Vec::len);
-    (0..cols)
-        .filter_map(|c| {
-            let col: Vec<f64> = grid
-                .iter()
-                .map(|r| r.get(c).copied().unwrap_or(0.0))
-                .collect();
-            let sum: f64 = col.iter().sum();
-            (sum > 0.0).then(|| col.iter().copied().fold(0.0, f64::max) / sum)
-        })
-        .collect()
-}
-
-/// One line in plain words, computed from the numbers.
-pub fn verdict(run: &RunJson, servers: usize) -> String {
-    let peaks = minute_peaks(run);
-    let s = &run.summary;
-    let tail = format!("; ingest took {}", dur(s.sim_seconds));
-    if s.rows == 0 {
-        return "no rows were written".to_string();
-    }
-    if servers <= 1 {
-        return format!("a single RegionServer took every write{tail}");
-    }
-    if peaks.is_empty() {
-        return format!(
-            "the busiest server took {} of all writes{tail}",
-            pct(run
-                .servers
-                .iter()
-                .map(|x| x.write_share)
-                .fold(0.0, f64::max))
-        );
-    }
-    let n = peaks.len() as f64;
-    let all = peaks.iter().filter(|p| **p >= 0.995).count() as f64 / n;
-    let fair = 1.0 / servers as f64;
-    let over = peaks.iter().filter(|p| **p > 2.0 * fair).count() as f64 / n;
-    // The engine's exact per-window peak (the comparison's "peak server write share"); the
-    // chart's columns only approximate its windows.
-    let max = s.max_server_write_share;
-    if all >= 0.5 {
-        format!(
-            "one server took 100% of writes in {} of the load's minutes{tail}",
-            pct(all)
-        )
-    } else if over >= 0.25 {
-        format!(
-            "some server took more than twice its fair share ({}) in {} of the load's minutes{tail}",
-            pct(fair),
-            pct(over)
-        )
-    } else if max > 2.0 * fair {
-        format!(
-            "writes mostly spread, with bursts: some server took more than twice its fair share \
-             ({}) in {} of the load's minutes, at most {} of a minute's writes{tail}",
-            pct(fair),
-            pct(over),
-            pct(max)
-        )
-    } else {
-        format!(
-            "writes spread evenly: the busiest server never took more than {} of a minute's \
-             writes (fair share {}){tail}",
-            pct(max),
-            pct(fair)
-        )
-    }
 }
 
 /// A comparison row: label, one value per run, and whether lower is better (None: no best).
@@ -259,38 +169,6 @@ fn comparison(o: &mut String, report: &Report) {
     o.push_str("</ul>\n");
 }
 
-/// Server names in display order: the run's servers, then any only seen in the timeline.
-fn server_names(run: &RunJson) -> Vec<String> {
-    let mut names: Vec<String> = run.servers.iter().map(|s| s.name.clone()).collect();
-    for t in &run.timeline {
-        if !names.contains(&t.server) {
-            names.push(t.server.clone());
-        }
-    }
-    names
-}
-
-/// Timeline values per server: `(server, [(at_seconds, value)])`, in [`server_names`] order.
-pub fn timeline_series(
-    run: &RunJson,
-    value: impl Fn(&crate::report::run::TimelineSampleJson) -> f64,
-) -> Vec<Series> {
-    let mut by: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
-    for t in &run.timeline {
-        by.entry(t.server.as_str())
-            .or_default()
-            .push((t.at_seconds, value(t)));
-    }
-    server_names(run)
-        .into_iter()
-        .filter_map(|name| {
-            let mut points = by.remove(name.as_str())?;
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            Some(Series { name, points })
-        })
-        .collect()
-}
-
 /// Regions per server over time rebuilt from the final placement and the split, move and merge
 /// logs, for reports whose timeline is empty. Walks the logs backwards from the end state.
 fn reconstructed_regions(run: &RunJson, end: f64) -> Vec<Series> {
@@ -335,45 +213,6 @@ fn reconstructed_regions(run: &RunJson, end: f64) -> Vec<Series> {
             Series { name, points: pts }
         })
         .collect()
-}
-
-/// Write share per server over time: (x span, `[server][column]` shares).
-fn write_share_grid(run: &RunJson) -> ((f64, f64), Vec<Vec<f64>>) {
-    if !run.timeline.is_empty() {
-        let series = timeline_series(run, |t| t.write_requests_per_s);
-        let mut times: Vec<f64> = run.timeline.iter().map(|t| t.at_seconds).collect();
-        times.sort_by(f64::total_cmp);
-        times.dedup();
-        let col = |t: f64| times.partition_point(|x| *x < t);
-        let mut grid = vec![vec![0.0; times.len()]; series.len()];
-        for (r, s) in series.iter().enumerate() {
-            for (t, v) in &s.points {
-                grid[r][col(*t).min(times.len() - 1)] = *v;
-            }
-        }
-        for c in 0..times.len() {
-            let sum: f64 = grid.iter().map(|r| r[c]).sum();
-            if sum > 0.0 {
-                for r in grid.iter_mut() {
-                    r[c] /= sum;
-                }
-            }
-        }
-        let step = run.timeline_interval_seconds.max(0.0);
-        let first = times.first().copied().unwrap_or(0.0) - step;
-        return ((first.max(0.0), times.last().copied().unwrap_or(0.0)), grid);
-    }
-    let w = &run.hotspots.windows;
-    let servers = w.iter().map(Vec::len).max().unwrap_or(0);
-    let grid: Vec<Vec<f64>> = (0..servers)
-        .map(|s| {
-            w.iter()
-                .map(|win| win.get(s).copied().unwrap_or(0.0))
-                .collect()
-        })
-        .collect();
-    let span = w.len() as f64 * run.hotspots.window_seconds.max(0.0);
-    ((0.0, span), grid)
 }
 
 fn end_seconds(run: &RunJson) -> f64 {

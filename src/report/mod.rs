@@ -7,7 +7,9 @@ pub mod html;
 pub mod plan;
 pub mod run;
 pub mod sparkline;
+pub mod summary;
 pub mod svg;
+pub mod text;
 
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
 
@@ -83,37 +85,8 @@ fn clauses(text: &str) -> Vec<&str> {
     out
 }
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u128) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `1 row`, `2 rows`, `1,000 rows`: a count with its noun, singular for exactly one.
-pub fn count_of(n: u128, singular: &str, plural: &str) -> String {
-    if n == 1 {
-        format!("1 {singular}")
-    } else {
-        format!("{} {plural}", thousands(n))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn count_of_uses_the_singular_for_one() {
-        assert_eq!(super::count_of(1, "row", "rows"), "1 row");
-        assert_eq!(super::count_of(0, "row", "rows"), "0 rows");
-        assert_eq!(super::count_of(1000, "region", "regions"), "1,000 regions");
-    }
-
     #[test]
     fn long_prose_wraps_at_clause_boundaries() {
         let line = format!("  {}; {}\n", "a".repeat(60), "b".repeat(60));
@@ -122,12 +95,5 @@ mod tests {
             format!("  {};\n      {}\n", "a".repeat(60), "b".repeat(60))
         );
         assert_eq!(super::wrap_prose("short\n"), "short\n");
-    }
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(super::thousands(0), "0");
-        assert_eq!(super::thousands(999), "999");
-        assert_eq!(super::thousands(4_294_967_296), "4,294,967,296");
     }
 }

@@ -5,9 +5,9 @@ use serde::Serialize;
 use crate::assignment::server_name;
 use crate::keynotation::to_string_binary;
 use crate::plan::{RegionJson, RunPlan};
-use crate::report::{align_right, count_of, table};
+use crate::report::{align_right, table};
 use crate::scenario::{ClusterEvent, EventAction, EventTrigger, ReadDistribution, Reads, Scenario};
-use crate::units::{format_bytes, format_duration_ms};
+use crate::units::{count_of, format_bytes, format_duration_ms};
 
 /// One headline setting of `check`.
 #[derive(Debug, Clone, PartialEq, Eq)]

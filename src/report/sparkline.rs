@@ -1,8 +1,8 @@
 //! Terminal sparklines: regions per server over time in one line of block characters each, so
 //! the text report shows how regions spread without a chart.
 
-use crate::report::html::timeline_series;
 use crate::report::run::RunJson;
+use crate::report::summary::timeline_series;
 use crate::units::format_duration_ms;
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];

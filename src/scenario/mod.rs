@@ -1434,8 +1434,8 @@ fn presplit(
                             "table.presplit.samples",
                             format!(
                                 "{} samples exceed the limit of {} (hbase-emu holds every sampled key in memory)",
-                                crate::report::thousands(u128::from(v)),
-                                crate::report::thousands(u128::from(MAX_SAMPLES))
+                                crate::units::thousands(u128::from(v)),
+                                crate::units::thousands(u128::from(MAX_SAMPLES))
                             ),
                             format!(
                                 "between the region count ({regions}) and {MAX_SAMPLES} samples"

@@ -2,7 +2,7 @@
 //! svg ids with child elements in the live DOM), produce a non-blank screenshot and log no
 //! console errors. Skipped, with a note, when /usr/bin/chromium is absent (.ci/run installs it).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1502,3 +1502,44 @@ fn run_html_and_csv_out_then_report_from_json() {
         .success()
         .stdout(predicate::str::contains("Comparison"));
 }
+
+#[test]
+fn timings_are_a_json_key_only_when_asked_for() {
+    let scenario = root().join("tests/data/small.toml");
+    let run = |timings: bool| {
+        let mut cmd = bin();
+        cmd.args(["run", "--scale", "4", "--threads", "1", "--format", "json"])
+            .arg(&scenario);
+        if timings {
+            cmd.arg("--timings");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    assert!(run(false).get("timings").is_none());
+    let timed = run(true);
+    let t = timed["timings"].as_array().unwrap();
+    let names: Vec<&str> = t.iter().map(|x| x["generator"].as_str().unwrap()).collect();
+    assert_eq!(names, ["sequential", "hashed"]);
+    assert!(t.iter().all(|x| x["wall_seconds"].as_f64().unwrap() >= 0.0));
+}
+
+#[test]
+fn quiet_is_accepted_and_no_progress_reaches_a_non_terminal_stderr() {
+    let scenario = root().join("tests/data/small.toml");
+    let run = |quiet: bool| {
+        let mut cmd = bin();
+        cmd.args(["run", "--scale", "4", "--threads", "2"])
+            .arg(&scenario);
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        // stderr is a pipe here, not a terminal: no bars, with or without --quiet.
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+        out.stdout
+    };
+    assert_eq!(run(false), run(true));
+}

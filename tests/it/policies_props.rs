@@ -88,7 +88,7 @@ fn case() -> impl Strategy<Value = (Vec<FileInfo>, CompactionConfig, SelectOptio
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::common::proptest_config(512))]
 
     /// Any selection is a contiguous run after the compacting files, within max files (unless a
     /// user major), at least min files for a plain minor, and its size is the sum of its files.

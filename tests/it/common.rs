@@ -1,6 +1,6 @@
-//! Helpers shared by the report tests: the small scenario's report, and the same report with
-//! the engine's newer fields (timeline, key heatmap, moves, merges, events) filled in by hand
-//! so every chart and table of the HTML report has data.
+//! Helpers shared by the tests: the small scenario's report, the same report with the engine's
+//! newer fields (timeline, key heatmap, moves, merges, events) filled in by hand so every chart
+//! and table of the HTML report has data, and the proptest settings.
 
 #![allow(dead_code)]
 
@@ -9,6 +9,20 @@ use hbase_emu::engine::{self, RunOptions};
 use hbase_emu::plan;
 use hbase_emu::report::run::{self, EventJson, MergeJson, MoveJson, Report, TimelineSampleJson};
 use hbase_emu::scenario;
+use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
+
+/// Proptest settings running `cases` cases, with failures kept in `<module>.proptest-regressions`
+/// beside the module's file. Proptest's default would look under tests/proptest-regressions/
+/// instead, because tests/it holds a main.rs.
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
 
 /// The report of tests/data/small.toml (one thread, scale 4: fast and deterministic).
 pub fn small_report() -> Report {

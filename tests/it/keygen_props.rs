@@ -73,7 +73,7 @@ fn describe_is_one_line() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::common::proptest_config(64))]
 
     #[test]
     fn keys_are_valid_and_deterministic(seed in any::<u64>(), id in 0u64..(1 << 40)) {

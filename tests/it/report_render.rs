@@ -1,9 +1,9 @@
 //! Renderings of the run report: insta snapshots of text, CSV and JSON for a small scenario, a
 //! JSON round trip, and checks on the self-contained HTML page. Update the snapshots after an
 //! intended change with `cargo insta review` (or `INSTA_UPDATE=always cargo test --test
-//! report_render`).
+//! it report_render::`).
 
-mod common;
+use crate::common;
 
 use hbase_emu::report::{csv, html, run::Report};
 

@@ -90,7 +90,7 @@ fn scenario_text(c: &Case) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(16))]
 
     #[test]
     fn engine_invariants_hold(c in case()) {

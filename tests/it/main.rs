@@ -1,0 +1,16 @@
+//! The integration tests, as one binary: each module was once its own test crate, and linking
+//! the whole library into each of them cost more than running them.
+
+mod advise;
+mod cli;
+mod cluster;
+mod common;
+mod config_fixture;
+mod docs;
+mod engine;
+mod engine_props;
+mod html_browser;
+mod keygen_props;
+mod policies_props;
+mod presplit_api;
+mod report_render;
