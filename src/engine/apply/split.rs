@@ -13,14 +13,14 @@ impl Engine {
     /// `HRegion.checkSplit` + `CompactSplit.requestSplit` (policy/split.rs), carried out. True
     /// if a split was started.
     pub(crate) fn check_split(&mut self, region: usize) -> bool {
-        let cx = policy::split::SplitContext {
+        let cx = policy::split_check::SplitContext {
             online_regions: self.servers[self.regions[region].server].online_regions,
             region_split_limit: self.cfg.settings.region_split_limit,
             ignore_blocking: self.cfg.settings.split_ignore_blocking,
             blocking_store_files: self.cfg.compaction.blocking_store_files,
             now_ms: self.now / NS_PER_MS,
         };
-        let check = policy::split::check(&self.regions[region], cx);
+        let check = policy::split_check::check(&self.regions[region], cx);
         if let Some(busy) = check.busy {
             self.regions[region].policy.set_busy(busy);
         }

@@ -3,8 +3,9 @@
 //!
 //! - `flush` — which region to flush on a write, under global pressure and periodically, and
 //!   when a flush is held back;
-//! - `split` — the split policies (`RegionSplitPolicy` and subclasses) and the gates
-//!   `HRegion.checkSplit` applies before asking them; `split_point` — the split row;
+//! - `split` — the split policies (`RegionSplitPolicy` and subclasses); `split_check` — the gates
+//!   `HRegion.checkSplit` applies around them, with a typed reason when a region does not
+//!   split; `split_point` — the split row;
 //! - `compaction` — ExploringCompactionPolicy's selection; `throughput` — the compaction
 //!   throughput controller;
 //! - `reactions` — what follows a change of a store (split, else compact);
@@ -15,5 +16,6 @@ pub mod compaction;
 pub(crate) mod flush;
 pub mod normalizer;
 pub mod split;
+pub mod split_check;
 pub mod split_point;
 pub(crate) mod throughput;

@@ -10,9 +10,7 @@
 //! `initialSize × count³` saturates instead of wrapping (only reachable with an initial size of
 //! several terabytes).
 
-use super::split_point::NoSplitPoint;
 use crate::config::{Settings, SplitPolicy};
-use crate::engine::state::region::{Region, RegionState, Store};
 use crate::units::{format_bytes, format_duration_ms};
 
 /// What a policy looks at when asked `shouldSplit()` for one region.
@@ -444,114 +442,6 @@ impl SplitPolicyInstance {
         let _ = now_ms;
         self.busy.writes = self.busy.writes.saturating_add(writes);
         self.busy.blocked = self.busy.blocked.saturating_add(blocked);
-    }
-}
-
-/// Why a region does not split now: the gates `HRegion.checkSplit` and
-/// `CompactSplit.requestSplit` apply before and after asking the policy.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SplitGate {
-    /// The server hosts `hbase.regionserver.regionSplitLimit` regions or more.
-    ServerAtSplitLimit {
-        /// Online regions of the server.
-        online: usize,
-        /// The limit.
-        limit: u32,
-    },
-    /// The region is not open (splitting, moving, merging or retired).
-    NotOpen,
-    /// A flush is running; the split is checked again when it completes (`HRegion.doClose`
-    /// waits for it).
-    Flushing,
-    /// A store is at or past `blockingStoreFiles` (`getCompactPriority() < PRIORITY_USER`) and
-    /// `hbase.regionserver.split.ignore.blocking.enabled` is off: compact first.
-    TooManyStoreFiles {
-        /// `HRegion.getCompactPriority()`.
-        priority: i64,
-    },
-    /// The split policy said no, with its numbers.
-    PolicyDeclined(SplitDecision),
-    /// The policy said yes but no split row was found.
-    NoSplitPoint(NoSplitPoint),
-}
-
-/// A split the checks allow: the row, and the policy's decision that asked for it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SplitRequest {
-    /// The split row (after the policy's adjustment).
-    pub row: Vec<u8>,
-    /// The policy's decision (its `reason` has the numbers).
-    pub decision: SplitDecision,
-}
-
-/// What `HRegion.checkSplit` concludes for one region.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SplitCheck {
-    /// Split, or the gate that stopped it.
-    pub outcome: Result<SplitRequest, SplitGate>,
-    /// The Busy policy's bookkeeping after the call, when the policy was asked (HBase's
-    /// `updateRate()` runs on every `shouldSplit()`).
-    pub busy: Option<BusyState>,
-}
-
-/// What the split check needs besides the region.
-#[derive(Debug, Clone, Copy)]
-pub struct SplitContext {
-    /// Online regions of the hosting server.
-    pub online_regions: usize,
-    /// `hbase.regionserver.regionSplitLimit`.
-    pub region_split_limit: u32,
-    /// `hbase.regionserver.split.ignore.blocking.enabled`.
-    pub ignore_blocking: bool,
-    /// `hbase.hstore.blockingStoreFiles`.
-    pub blocking_store_files: usize,
-    /// Simulated now, ms.
-    pub now_ms: u64,
-}
-
-/// `HRegion.checkSplit` + `CompactSplit.requestSplit` for `region`, without changing anything.
-/// Running compactions do not stop a split: the close aborts them (`CloseChecker`).
-pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
-    let gate = |g| SplitCheck {
-        outcome: Err(g),
-        busy: None,
-    };
-    if cx.online_regions as u64 >= cx.region_split_limit as u64 {
-        return gate(SplitGate::ServerAtSplitLimit {
-            online: cx.online_regions,
-            limit: cx.region_split_limit,
-        });
-    }
-    if region.state != RegionState::Open {
-        return gate(SplitGate::NotOpen);
-    }
-    if region.flushing {
-        return gate(SplitGate::Flushing);
-    }
-    let sizes: Vec<u64> = region.stores.iter().map(Store::size).collect();
-    let view = RegionView {
-        store_sizes: &sizes,
-        has_references: region.stores.iter().any(Store::has_references),
-        available: true,
-        table_regions_on_server: cx.online_regions as u32,
-        now_ms: cx.now_ms,
-    };
-    let priority = region.compact_priority(cx.blocking_store_files);
-    if !cx.ignore_blocking && priority < 1 {
-        return gate(SplitGate::TooManyStoreFiles { priority });
-    }
-    let (decision, busy) = region.policy.decide(&view);
-    let outcome = if !decision.split {
-        Err(SplitGate::PolicyDeclined(decision))
-    } else {
-        match super::split_point::choose(region) {
-            Ok(row) => Ok(SplitRequest { row, decision }),
-            Err(e) => Err(SplitGate::NoSplitPoint(e)),
-        }
-    };
-    SplitCheck {
-        outcome,
-        busy: Some(busy),
     }
 }
 
