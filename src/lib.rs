@@ -17,3 +17,4 @@ pub mod presplit;
 pub mod report;
 pub mod scenario;
 pub mod units;
+pub mod workload;

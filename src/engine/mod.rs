@@ -1,25 +1,25 @@
 //! The emulation engine: a scenario's writes played against regions hosted on RegionServers, with
 //! memstores, flushes, store files, compactions and splits, on a simulated clock.
 //!
-//! Shape of a run (see docs/MODEL.md):
-//! - Rowkeys are generated in parallel chunks (pure functions of seed and id), then applied in id
-//!   order by one thread: routing, memstore accounting and the clock. Everything that depends on
-//!   order happens there, so the result is the same for any thread count.
+//! Shape of a run (see docs/ARCHITECTURE.md and docs/MODEL.md):
+//! - Rowkeys come from the workload's key feed (generated in parallel chunks, pure functions of
+//!   seed and id) and are applied in id order by one thread: routing, memstore accounting and
+//!   the clock. Everything that depends on order happens there, so the result is the same for
+//!   any thread count.
 //! - Flushes, compactions and splits are events on the simulated clock (ns), processed in
 //!   (time, sequence) order before each write that happens after them.
+//! - [`Engine::step`] does one thing: applies one row, or handles one event. [`run`] is a loop
+//!   over it.
 
 mod apply;
 mod decision;
 mod files;
 pub mod policy;
 mod queue;
-mod reads;
 mod recorder;
 mod result;
-pub mod scale;
 pub mod state;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::config::Settings;
@@ -28,12 +28,17 @@ use crate::keygen::Generator;
 use crate::keygen::rng::splitmix64;
 use crate::plan::RunPlan;
 use crate::scenario::Scenario;
+use crate::workload::feed::{CHUNK, KeyFeed};
+use crate::workload::heat::heat_buckets;
+use crate::workload::reads::ReadState;
+use crate::workload::scale::{self, Sampling};
 
 use policy::compaction::CompactionConfig;
 use policy::split::SplitPolicyInstance;
-use policy::{compaction, split_point, throughput};
-use scale::Sampling;
+use policy::{compaction, split_point};
+use state::State;
 use state::cell::HeapLayout;
+use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::{Region, RegionState, Store};
 use state::routing::{RoutingTable, prefix8};
@@ -41,7 +46,7 @@ use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
 use decision::FlushWhy;
-use files::{Builder, CompactionOutput};
+use files::Builder;
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 pub use result::{
     DynamicsResult, EventRecord, HistoryEntry, MergeRecord, MoveRecord, RunResult, RunStats,
@@ -54,8 +59,6 @@ pub const CLIENT_LAG_NS: u64 = 100 * NS_PER_MS;
 pub const WINDOW_NS: u64 = 60 * NS_PER_S;
 /// Emptied memstore buffers kept for reuse.
 const MAX_SPARES: usize = 64;
-/// Emulated rows generated per key chunk.
-const CHUNK: u64 = 16_384;
 /// Priority HBase gives a compaction of a store with references (`Store.PRIORITY_USER` boost).
 const AFTER_SPLIT_PRIORITY: i64 = i32::MIN as i64 + 1000;
 
@@ -76,43 +79,6 @@ pub struct RunOptions {
 fn sample_period(payload: u128, rate: u64) -> u64 {
     let ideal_s = payload / u128::from(rate.max(1));
     (ideal_s / 100).clamp(1, 60) as u64 * NS_PER_S
-}
-
-/// Buckets of the key heatmap.
-const HEAT_BUCKETS: u64 = 64;
-
-/// A running compaction: what it writes when it completes, and how far it has got. Its rate
-/// changes with the server's compaction throttle, so its completion event is rescheduled; only
-/// the event of the current `generation` is live.
-struct ActiveCompaction {
-    region: usize,
-    /// Server whose pool ran it.
-    server: usize,
-    store: usize,
-    /// Index of the first input file and the number of inputs (a contiguous run).
-    first: usize,
-    count: usize,
-    /// The output HFile (built already, or by the background builder) and the real rows
-    /// behind it.
-    output: CompactionOutput,
-    rows: u64,
-    /// The output's max sequence id and creation time (the compaction's start), ms.
-    seq_id: u64,
-    created_ms: u64,
-    /// Bytes read.
-    read: u64,
-    /// Cell bytes written (serialized KeyValues: what HBase's compactor reports to the
-    /// throughput controller).
-    written: u64,
-    major: bool,
-    /// Ran in the large pool.
-    large: bool,
-    /// Started at, ns.
-    started: u64,
-    /// Bytes still to read and the current rate.
-    progress: throughput::Progress,
-    /// Generation of the live completion event (0: none scheduled yet).
-    generation: u64,
 }
 
 /// Fixed inputs of a run.
@@ -154,13 +120,13 @@ struct FamilyPut {
     heap: u64,
 }
 
-/// The engine's state during a run.
-struct Engine {
+/// One generator's run: the cluster's state, the event queue, the key feed and the recorder.
+/// Drive it with [`Engine::step`] (or [`run`]), then take the [`RunResult`] with
+/// [`Engine::finish`].
+pub struct Engine {
     cfg: Config,
-    regions: Vec<Region>,
-    /// Live regions by start key, with the write path's caches.
-    routing: RoutingTable,
-    servers: Vec<Server>,
+    /// Regions, servers, the routing table and the running compactions.
+    state: State,
     now: u64,
     queue: EventQueue,
     file_seq: u64,
@@ -210,17 +176,42 @@ struct Engine {
     /// Real rows accepted so far.
     rows_written: u64,
     /// The read workload.
-    reads: reads::ReadState,
+    reads: ReadState,
     /// Key buffer of reads.
     read_key: Vec<u8>,
     /// Real reads per window per heat bucket.
     heat_reads: Vec<Vec<u64>>,
     /// Rows at which the next row-triggered scenario event fires (`u64::MAX`: none).
     next_row_trigger: u64,
-    /// Running compactions by token (the token is also in `Store::running`).
-    compactions: BTreeMap<u64, ActiveCompaction>,
     /// A `CompactionTune` event is scheduled.
     tune_armed: bool,
+    /// The keys still to write (`None` once all are written).
+    feed: Option<Box<KeyFeed>>,
+    /// The generator and the emulated rows (also for reads, which re-derive keys).
+    generator: Arc<Generator>,
+    sampling: Sampling,
+    /// The row the feed shows next has arrived (the clock is at its arrival) but is not applied.
+    row_pending: bool,
+    /// Emulated rows applied.
+    rows_done: u64,
+    regions_initial: usize,
+    /// Time the last write was accepted (set when the feed runs out), ns.
+    ingest_ns: Option<u64>,
+    /// Check the state invariants after every event (tests).
+    check_each_event: bool,
+}
+
+/// What one [`Engine::step`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Applied the next emulated row (`done` rows applied so far); events handled while the row
+    /// waited on a blocked or offline region happened inside it.
+    Row {
+        /// Emulated rows applied so far.
+        done: u64,
+    },
+    /// Handled one scheduled event.
+    Event,
 }
 
 /// Runs one generator of a scenario and returns what happened.
@@ -246,187 +237,150 @@ pub fn run_with_progress(
     opts: RunOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunResult, InputError> {
-    let w = &scenario.workload;
-    let k = scale::choose(w.rows, opts.scale.or(w.scale));
-    let sampling = Sampling {
-        first_id: w.first_id,
-        rows: w.rows,
-        k,
-        seed: scenario.seed,
-    };
-    let mut engine = Engine::new(scenario, &plan, k);
-    engine.heat_buckets = heat_buckets(&plan.generator, w.first_id, w.rows);
-    engine.heat_prefix = engine.heat_buckets.iter().map(|k| prefix8(k)).collect();
-    // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
-    if opts.builder {
-        engine.builder = Some(Builder::start());
-    }
-    let regions_initial = engine.routing.len();
-    // Pre-split regions may already cover every server.
-    engine.track_hosting();
-    let generator = plan.generator;
-    let threads = opts.threads.max(1);
-    let total = sampling.emulated();
-    generate(&generator, sampling, threads, |b, key| {
-        engine.write(key, sampling.weight(b));
-        engine.do_reads(&generator, sampling, b + 1);
-        if (b + 1) % CHUNK == 0 || b + 1 == total {
+    let mut engine = Engine::start(scenario, plan, opts);
+    let total = engine.sampling.emulated();
+    while let Some(step) = engine.step()? {
+        if let Step::Row { done } = step
+            && (done % CHUNK == 0 || done == total)
+        {
             progress(Progress {
-                done: b + 1,
+                done,
                 total,
                 sim_ns: engine.now,
             });
         }
-    })?;
-    let ingest_ns = engine.now;
-    engine.drain();
-    Ok(engine.finish(&generator, sampling, ingest_ns, regions_initial))
-}
-
-/// Start keys of about [`HEAT_BUCKETS`] buckets holding equal numbers of the workload's rows:
-/// quantiles of keys at stratified ids (the first bucket starts at the empty key).
-fn heat_buckets(generator: &Generator, first_id: u64, rows: u64) -> Vec<Vec<u8>> {
-    let samples = (HEAT_BUCKETS * 64).min(rows.max(1));
-    let mut keys: Vec<Vec<u8>> = Vec::with_capacity(samples as usize);
-    let mut buf = Vec::new();
-    for i in 0..samples {
-        // The middle id of each of `samples` equal blocks.
-        let id = first_id + ((2 * i + 1) as u128 * rows as u128 / (2 * samples) as u128) as u64;
-        if generator.key_checked(id, &mut buf).is_ok() {
-            keys.push(buf.clone());
-        }
     }
-    keys.sort_unstable();
-    let mut out = vec![Vec::new()];
-    let step = (keys.len() as u64).div_ceil(HEAT_BUCKETS).max(1) as usize;
-    for k in keys.into_iter().step_by(step).skip(1) {
-        if out.last().is_some_and(|l| *l < k) {
-            out.push(k);
-        }
-    }
-    out
-}
-
-/// One chunk of generated keys: concatenated in `arena`, `ends[i]` the end of key `i`.
-#[derive(Default)]
-struct KeyChunk {
-    arena: Vec<u8>,
-    ends: Vec<u32>,
-}
-
-/// Generates the keys of every emulated row in order, `threads` chunks at a time, and hands
-/// them to `apply` in id order.
-fn generate(
-    generator: &Generator,
-    sampling: Sampling,
-    threads: usize,
-    mut apply: impl FnMut(u64, &[u8]),
-) -> Result<(), InputError> {
-    let n = sampling.emulated();
-    let chunks = n.div_ceil(CHUNK);
-    // Fills `out` (its buffers reused: fresh ones would page-fault on every chunk).
-    let make = |c: u64, out: &mut KeyChunk| -> Result<(), InputError> {
-        let from = c * CHUNK;
-        let to = (from + CHUNK).min(n);
-        let KeyChunk { arena, ends } = out;
-        arena.clear();
-        ends.clear();
-        arena.reserve(((to - from) * 24) as usize);
-        ends.reserve((to - from) as usize);
-        if sampling.k == 1 {
-            // Exact mode: consecutive ids, so the generator's streaming path applies.
-            let first = sampling.first_id + from;
-            let mut bad: Option<u64> = None;
-            generator
-                .inner
-                .keys_into(first..sampling.first_id + to, &mut |id, key| {
-                    if key.is_empty() || key.len() > crate::keygen::MAX_ROW_LENGTH {
-                        bad.get_or_insert(id);
-                    }
-                    state::memstore::push_key(arena, key);
-                    ends.push(arena.len() as u32);
-                });
-            if let Some(id) = bad {
-                // Re-derive the key through the checked path for the error message.
-                generator.key_checked(id, &mut Vec::new())?;
-            }
-            return Ok(());
-        }
-        let mut buf = Vec::with_capacity(64);
-        for b in from..to {
-            generator.key_checked(sampling.id(b), &mut buf)?;
-            arena.extend_from_slice(&buf);
-            ends.push(arena.len() as u32);
-        }
-        Ok(())
-    };
-    let mut feed = |c: u64, chunk: &KeyChunk| {
-        let mut start = 0usize;
-        for (i, &e) in chunk.ends.iter().enumerate() {
-            apply(c * CHUNK + i as u64, &chunk.arena[start..e as usize]);
-            start = e as usize;
-        }
-    };
-    if threads == 1 || chunks <= 1 {
-        let mut chunk = KeyChunk::default();
-        for c in 0..chunks {
-            make(c, &mut chunk)?;
-            feed(c, &chunk);
-        }
-        return Ok(());
-    }
-    let workers = threads - 1; // this thread applies
-    std::thread::scope(|scope| -> Result<(), InputError> {
-        let (tx, rx) =
-            crossbeam::channel::bounded::<(u64, Result<KeyChunk, InputError>)>(workers * 2);
-        // Applied chunks go back to the workers for reuse.
-        let (back_tx, back_rx) = crossbeam::channel::unbounded::<KeyChunk>();
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        for wk in 0..workers {
-            let tx = tx.clone();
-            let back_rx = back_rx.clone();
-            let stop = stop.clone();
-            let make = &make;
-            scope.spawn(move || {
-                let mut c = wk as u64;
-                while c < chunks && !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let mut chunk = back_rx.try_recv().unwrap_or_default();
-                    let made = make(c, &mut chunk).map(|()| chunk);
-                    if tx.send((c, made)).is_err() {
-                        break;
-                    }
-                    c += workers as u64;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<u64, KeyChunk> = BTreeMap::new();
-        let mut next = 0u64;
-        let mut result = Ok(());
-        for (c, chunk) in rx.iter() {
-            match chunk {
-                Ok(chunk) => {
-                    pending.insert(c, chunk);
-                }
-                Err(e) => {
-                    result = Err(e);
-                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                    break;
-                }
-            }
-            while let Some(chunk) = pending.remove(&next) {
-                feed(next, &chunk);
-                let _ = back_tx.send(chunk);
-                next += 1;
-            }
-        }
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        result
-    })
+    Ok(engine.finish())
 }
 
 impl Engine {
-    fn new(scenario: &Scenario, plan: &RunPlan, scale: u64) -> Engine {
+    /// Sets up `plan`'s run of `scenario`: the pre-split regions open on their servers, the
+    /// chores and time-triggered events scheduled, the key feed started.
+    pub fn start(scenario: &Scenario, plan: RunPlan, opts: RunOptions) -> Engine {
+        let w = &scenario.workload;
+        let k = scale::choose(w.rows, opts.scale.or(w.scale));
+        let sampling = Sampling {
+            first_id: w.first_id,
+            rows: w.rows,
+            k,
+            seed: scenario.seed,
+        };
+        let generator = Arc::new(plan.generator);
+        let mut engine = Engine::new(scenario, &plan.regions, k, generator.clone(), sampling);
+        engine.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
+        engine.heat_prefix = engine.heat_buckets.iter().map(|k| prefix8(k)).collect();
+        // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
+        if opts.builder {
+            engine.builder = Some(Builder::start());
+        }
+        engine.regions_initial = engine.state.routing.len();
+        // Pre-split regions may already cover every server.
+        engine.track_hosting();
+        engine.feed = Some(Box::new(KeyFeed::new(
+            generator,
+            sampling,
+            opts.threads.max(1),
+        )));
+        engine
+    }
+
+    /// Does the next thing in simulated time: handles one event that is due before the next
+    /// row, or applies the next row; after the last row, handles the remaining work (flushes,
+    /// compactions, splits, moves) one event at a time. `None` when the run is over. An error
+    /// is a key the generator cannot make.
+    pub fn step(&mut self) -> Result<Option<Step>, InputError> {
+        if self.row_pending && self.queue.next_at <= self.now {
+            // Events due by the row's arrival come first, handled at the client's clock.
+            if let Some(ev) = self.queue.pop() {
+                self.handle(ev.event);
+            }
+            return Ok(Some(Step::Event));
+        }
+        let Some(mut feed) = self.feed.take() else {
+            return Ok(self.drain_step().then_some(Step::Event));
+        };
+        let next = match feed.peek() {
+            Ok(next) => next,
+            Err(e) => {
+                self.feed = Some(feed);
+                return Err(e);
+            }
+        };
+        let Some((b, key)) = next else {
+            // The last row is written: from here on only the remaining work runs.
+            self.ingest_ns = Some(self.now);
+            self.draining = true;
+            return Ok(self.drain_step().then_some(Step::Event));
+        };
+        let weight = self.sampling.weight(b);
+        if !self.row_pending {
+            self.arrive(weight);
+            if self.queue.next_at <= self.now {
+                self.row_pending = true;
+                self.feed = Some(feed);
+                return self.step();
+            }
+        }
+        self.row_pending = false;
+        self.land(key, weight);
+        feed.advance();
+        self.rows_done = b + 1;
+        self.do_reads(b + 1);
+        self.feed = Some(feed);
+        Ok(Some(Step::Row { done: b + 1 }))
+    }
+
+    /// After the last row: one event of the remaining work. Chores due after the last piece of
+    /// real work (a balancer run minutes later) are not part of the load; the report shows the
+    /// table when its work is done. False when no work remains.
+    fn drain_step(&mut self) -> bool {
+        self.queue.work > 0 && self.advance()
+    }
+
+    /// Simulated time, ns.
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    /// Check [`Engine::invariants`] after every event from now on, panicking with the broken one
+    /// (for tests: it costs a pass over the state per event).
+    pub fn check_invariants_each_event(&mut self, on: bool) {
+        self.check_each_event = on;
+    }
+
+    /// Checks the state invariants (`State::invariants`) and that the live work the queue
+    /// counts is the work it holds (stale compaction completions excluded).
+    pub fn invariants(&self) -> Result<(), String> {
+        self.state.invariants()?;
+        let live = self
+            .queue
+            .scheduled()
+            .filter(|s| !s.event.is_periodic())
+            .filter(|s| match &s.event {
+                Event::CompactionDone { token, generation } => self
+                    .state
+                    .compactions
+                    .get(token)
+                    .is_some_and(|c| c.generation == *generation),
+                _ => true,
+            })
+            .count() as u64;
+        if live != self.queue.work {
+            return Err(format!(
+                "the queue counts {} pieces of live work and holds {live}",
+                self.queue.work
+            ));
+        }
+        Ok(())
+    }
+
+    fn new(
+        scenario: &Scenario,
+        initial: &[crate::plan::RegionPlan],
+        scale: u64,
+        generator: Arc<Generator>,
+        sampling: Sampling,
+    ) -> Engine {
         let s = &scenario.settings;
         let w = &scenario.workload;
         let fams = &scenario.table.families;
@@ -490,9 +444,12 @@ impl Engine {
             .collect();
         let mut e = Engine {
             cfg,
-            regions: Vec::new(),
-            routing: RoutingTable::new(),
-            servers,
+            state: State {
+                regions: Vec::new(),
+                routing: RoutingTable::new(),
+                servers,
+                compactions: std::collections::BTreeMap::new(),
+            },
             now: 0,
             queue: EventQueue::new(),
             file_seq: 0,
@@ -523,17 +480,24 @@ impl Engine {
             heat_end: 0,
             dyn_: apply::cluster::Dynamics::new(scenario),
             rows_written: 0,
-            reads: reads::ReadState::new(
+            reads: ReadState::new(
                 w.reads.as_ref(),
                 w.payload_bytes() as f64 / w.rate_bytes_per_s.max(1) as f64,
             ),
             read_key: Vec::new(),
             heat_reads: Vec::new(),
             next_row_trigger: u64::MAX,
-            compactions: BTreeMap::new(),
             tune_armed: false,
+            feed: None,
+            generator,
+            sampling,
+            row_pending: false,
+            rows_done: 0,
+            regions_initial: 0,
+            ingest_ns: None,
+            check_each_event: false,
         };
-        for r in &plan.regions {
+        for r in initial {
             let id = e.open_region(
                 r.start.clone(),
                 r.end.clone(),
@@ -542,7 +506,7 @@ impl Engine {
                 None,
                 fams.len(),
             );
-            e.routing.push(r.start.clone(), id);
+            e.state.routing.push(r.start.clone(), id);
         }
         let period = e
             .cfg
@@ -566,15 +530,15 @@ impl Engine {
         parent: Option<usize>,
         families: usize,
     ) -> usize {
-        let id = self.regions.len();
+        let id = self.state.regions.len();
         // One nextFloat() per region open for the jitter, from a stream of (seed, region id).
         let draw = (splitmix64(
             self.cfg.seed ^ 0x0005_9117_0000 ^ (id as u64).wrapping_mul(0xA24B_AED4_963E_E407),
         ) >> 40) as f32
             / (1u64 << 24) as f32;
         let policy = SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw);
-        self.servers[server].online_regions += 1;
-        self.regions.push(Region {
+        self.state.servers[server].online_regions += 1;
+        self.state.regions.push(Region {
             id,
             start,
             end,
@@ -606,25 +570,7 @@ impl Engine {
     /// The live region holding `key`, whose `prefix8` is `p`.
     #[inline]
     fn route(&mut self, key: &[u8], p: u64) -> usize {
-        self.routing.route(key, p)
-    }
-
-    /// Processes every event due at or before `self.now`.
-    #[inline]
-    fn catch_up(&mut self) {
-        if self.queue.next_at <= self.now {
-            self.catch_up_slow();
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn catch_up_slow(&mut self) {
-        while self.queue.next_at <= self.now
-            && let Some(ev) = self.queue.pop()
-        {
-            self.handle(ev.event);
-        }
+        self.state.routing.route(key, p)
     }
 
     /// Jumps the clock to the next event and processes it. False if nothing is scheduled.
@@ -638,8 +584,18 @@ impl Engine {
     }
 
     fn handle(&mut self, event: Event) {
+        self.dispatch(event);
+        if self.check_each_event
+            && let Err(e) = self.invariants()
+        {
+            panic!("state invariant broken at {} ns: {e}", self.now);
+        }
+    }
+
+    fn dispatch(&mut self, event: Event) {
         if let Event::CompactionDone { token, generation } = &event
             && self
+                .state
                 .compactions
                 .get(token)
                 .is_none_or(|c| c.generation != *generation)
@@ -663,14 +619,14 @@ impl Engine {
                 data,
             } => self.flush_done(region, server, files, heap, data),
             Event::FlushRetry { region, queued } => {
-                let server = self.regions[region].server;
-                if self.regions[region].state == RegionState::Open {
-                    self.servers[server]
+                let server = self.state.regions[region].server;
+                if self.state.regions[region].state == RegionState::Open {
+                    self.state.servers[server]
                         .flush_queue
                         .push_front((region, queued));
                     self.start_flushes(server);
                 } else {
-                    self.regions[region].flush_queued = false;
+                    self.state.regions[region].flush_queued = false;
                 }
             }
             Event::CompactionDone { token, .. } => self.compaction_done(token),
@@ -710,7 +666,7 @@ impl Engine {
             && (self.periodic_flush_next_ms.0 != interval
                 || now_ms >= self.periodic_flush_next_ms.1)
         {
-            let scan = policy::flush::periodic_scan(&self.regions, now_ms, interval);
+            let scan = policy::flush::periodic_scan(&self.state.regions, now_ms, interval);
             self.periodic_flush_next_ms = (interval, scan.next_ms);
             for id in scan.due {
                 self.request_flush(id, FlushWhy::Periodic);
@@ -721,13 +677,14 @@ impl Engine {
             * self.cfg.settings.compactchecker_interval_multiplier.max(1) as u64;
         if (n * flush_period) % major_period < flush_period {
             let stores: Vec<(usize, usize)> = self
+                .state
                 .regions
                 .iter()
                 .filter(|r| r.state == RegionState::Open)
                 .flat_map(|r| (0..r.stores.len()).map(move |s| (r.id, s)))
                 .collect();
             for (r, s) in stores {
-                let infos = Self::file_infos(&self.regions[r].stores[s]);
+                let infos = Self::file_infos(&self.state.regions[r].stores[s]);
                 if compaction::major_due(&infos, &self.cfg.compaction, now_ms) {
                     self.request_compaction(r, s, true);
                 } else if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
@@ -743,7 +700,7 @@ impl Engine {
 
     /// The live region holding `key`, leaving the write path's cache alone.
     fn route_uncached(&self, key: &[u8]) -> usize {
-        self.routing.locate(key)
+        self.state.routing.locate(key)
     }
 
     /// A chore reschedules itself while the load runs, and after it while real work remains.
@@ -751,31 +708,28 @@ impl Engine {
         !self.draining || self.queue.work > 0
     }
 
-    /// After the last write: let running and queued flushes, compactions and splits finish.
-    fn drain(&mut self) {
-        self.draining = true;
-        // Chores due after the last piece of real work (a balancer run minutes later) are not
-        // part of the load; the report shows the table when its work is done.
-        while self.queue.work > 0 && self.advance() {}
-    }
-
-    fn finish(
-        mut self,
-        generator: &Generator,
-        sampling: Sampling,
-        ingest_ns: u64,
-        regions_initial: usize,
-    ) -> RunResult {
+    /// What the run produced. Called before [`Engine::step`] returned `None`, it reports the
+    /// run as far as it got.
+    pub fn finish(mut self) -> RunResult {
+        let (generator, sampling, regions_initial) =
+            (self.generator.clone(), self.sampling, self.regions_initial);
+        let ingest_ns = self.ingest_ns.unwrap_or(self.now);
+        self.feed = None;
         self.finish_lineage();
-        let routing = std::mem::replace(&mut self.routing, RoutingTable::new());
-        let mut all: Vec<Option<Region>> = std::mem::take(&mut self.regions)
+        let routing = std::mem::replace(&mut self.state.routing, RoutingTable::new());
+        let mut all: Vec<Option<Region>> = std::mem::take(&mut self.state.regions)
             .into_iter()
             .map(Some)
             .collect();
         let regions: Vec<Region> = routing.ids().filter_map(|id| all[id].take()).collect();
         let cfg = &self.cfg;
         let cells: u64 = cfg.cells_per_family.iter().sum();
-        let data_bytes = self.servers.iter().map(|s| s.write_bytes as u128).sum();
+        let data_bytes = self
+            .state
+            .servers
+            .iter()
+            .map(|s| s.write_bytes as u128)
+            .sum();
         RunResult {
             generator: generator.name.clone(),
             describe: generator.inner.describe(),
@@ -788,7 +742,7 @@ impl Engine {
             settled_ns: self.settled.max(ingest_ns),
             regions_initial,
             regions,
-            servers: self.servers,
+            servers: self.state.servers,
             stats: self.stats,
             splits: self.splits,
             windows: self.windows,

@@ -169,4 +169,9 @@ impl EventQueue {
         self.next_at = self.heap.peek().map_or(u64::MAX, |Reverse(e)| e.at);
         Some(top)
     }
+
+    /// The events scheduled, live or stale, in no particular order.
+    pub(crate) fn scheduled(&self) -> impl Iterator<Item = &Scheduled> {
+        self.heap.iter().map(|Reverse(s)| s)
+    }
 }

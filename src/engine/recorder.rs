@@ -11,7 +11,7 @@ impl Engine {
     #[inline(never)]
     pub(crate) fn roll_slices(&mut self) {
         while self.now >= self.window_end {
-            self.windows.push(vec![0; self.servers.len()]);
+            self.windows.push(vec![0; self.state.servers.len()]);
             self.window_end += WINDOW_NS;
         }
         while self.now >= self.heat_end {
@@ -72,6 +72,7 @@ impl Engine {
     /// anything else is still to happen.
     pub(crate) fn sample(&mut self) {
         let mut servers: Vec<ServerSample> = self
+            .state
             .servers
             .iter()
             .map(|s| ServerSample {
@@ -83,8 +84,8 @@ impl Engine {
                 ..ServerSample::default()
             })
             .collect();
-        for id in self.routing.ids() {
-            let r = &self.regions[id];
+        for id in self.state.routing.ids() {
+            let r = &self.state.regions[id];
             let ss = &mut servers[r.server];
             ss.store_bytes += r.store_bytes();
             ss.memstore_bytes += r.memstore_data();
@@ -129,6 +130,7 @@ impl Engine {
             return;
         }
         let all = self
+            .state
             .servers
             .iter()
             .filter(|s| s.accepts_regions())
@@ -140,13 +142,17 @@ impl Engine {
 
     /// Copies the key ranges of every region id for `--explain`.
     pub(crate) fn finish_lineage(&mut self) {
-        self.dyn_.out.parents.resize(self.regions.len(), Vec::new());
-        for r in &self.regions {
+        self.dyn_
+            .out
+            .parents
+            .resize(self.state.regions.len(), Vec::new());
+        for r in &self.state.regions {
             if let Some(p) = r.parent {
                 self.dyn_.out.parents[r.id] = vec![p];
             }
         }
         self.dyn_.out.ranges = self
+            .state
             .regions
             .iter()
             .map(|r| (r.start.clone(), r.end.clone()))

@@ -167,11 +167,16 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
          [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
     ));
     let plan = plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
-    let mut e = Engine::new(&s, &plan, 1);
-    assert_eq!(e.regions.len(), 4);
+    let opts = RunOptions {
+        scale: Some(1),
+        threads: 1,
+        builder: false,
+    };
+    let mut e = Engine::start(&s, plan, opts);
+    assert_eq!(e.state.regions.len(), 4);
     let mut seq = 0;
     for r in 0..4 {
-        let mut prefix = e.regions[r].start.clone();
+        let mut prefix = e.state.regions[r].start.clone();
         prefix.resize(8, 0);
         for f in 0..files {
             // 40 emulated rows of 1,000 real 1 KB rows each: about 40 MiB, disjoint keys.
@@ -183,7 +188,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
             }
             let h = b.finish().expect("rows");
             seq += 1;
-            let st = &mut e.regions[r].stores[0];
+            let st = &mut e.state.regions[r].stores[0];
             let rows = h.rows();
             st.files.push(HeldFile {
                 file: StoreFile {
@@ -202,6 +207,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
         e.request_compaction(r, 0, false);
     }
     let started: Vec<(u64, u64, u64)> = e
+        .state
         .compactions
         .iter()
         .map(|(&t, c)| (t, c.read, c.written))
@@ -211,7 +217,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
     e.draining = true;
     while e.queue.work > 0 && e.advance() {
         for (&(token, _, _), d) in started.iter().zip(done.iter_mut()) {
-            if d.is_none() && !e.compactions.contains_key(&token) {
+            if d.is_none() && !e.state.compactions.contains_key(&token) {
                 *d = Some(e.now);
             }
         }
@@ -282,4 +288,38 @@ fn a_compaction_below_the_check_interval_is_not_throttled() {
     let interval = "\"hbase.hstore.compaction.throughput.control.check.interval\" = \"1GB\"";
     let (read, _, d) = compaction_durations(interval, 4, 1)[0];
     assert_close(d, secs(read, (1u64 << 30) as f64));
+}
+
+#[test]
+fn invariants_name_what_broke() {
+    use crate::engine::{Engine, Step};
+    let s = scenario(&single_region(4000, ""));
+    let plan = plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        scale: Some(1),
+        threads: 1,
+        builder: false,
+    };
+    let mut e = Engine::start(&s, plan, opts);
+    while let Some(step) = e.step().expect("keys") {
+        if step == (Step::Row { done: 2000 }) {
+            break;
+        }
+    }
+    assert_eq!(e.invariants(), Ok(()));
+    e.state.servers[0].memstore_heap += 1;
+    let broken = e.invariants().expect_err("memstore accounting");
+    assert!(broken.contains("memstore heap"), "{broken}");
+    e.state.servers[0].memstore_heap -= 1;
+    e.state.servers[0].online_regions += 1;
+    let broken = e.invariants().expect_err("online regions");
+    assert!(broken.contains("online regions"), "{broken}");
+    e.state.servers[0].online_regions -= 1;
+    e.queue.work += 1;
+    let broken = e.invariants().expect_err("live work");
+    assert!(broken.contains("live work"), "{broken}");
+    e.queue.work -= 1;
+    e.state.regions[0].end = b"zz".to_vec();
+    let broken = e.invariants().expect_err("tiling");
+    assert!(broken.contains("routed as"), "{broken}");
 }

@@ -158,6 +158,19 @@ pub(crate) fn check_fixed_len(
     Ok(())
 }
 
+/// Appends `key` to `arena`. The common fixed key lengths get a constant-size copy the
+/// compiler inlines: a variable-length copy is a call into libc's memmove on every row.
+#[inline]
+pub(crate) fn push_key(arena: &mut Vec<u8>, key: &[u8]) {
+    if let Ok(k) = <&[u8; 8]>::try_from(key) {
+        arena.extend_from_slice(k);
+    } else if let Ok(k) = <&[u8; 16]>::try_from(key) {
+        arena.extend_from_slice(k);
+    } else {
+        arena.extend_from_slice(key);
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod testutil {
     //! Helpers shared by the generator unit tests.

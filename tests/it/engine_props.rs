@@ -1,9 +1,10 @@
-//! Property tests of the engine: after random small scenarios, regions tile the key space, no row
+//! Property tests of the engine: stepped one row or event at a time, random small scenarios keep
+//! the state invariants after every step; after them, regions tile the key space, no row
 //! or byte is lost, split keys lie strictly inside their parent, no memstore grows past its
 //! blocking limit by more than one write, and the report does not depend on the thread count.
 
 use hbase_emu::diag::SourceText;
-use hbase_emu::engine::{self, RunOptions};
+use hbase_emu::engine::{self, Engine, RunOptions};
 use hbase_emu::plan;
 use hbase_emu::report::run as report;
 use hbase_emu::scenario;
@@ -146,6 +147,26 @@ proptest! {
             prop_assert!(reg.memstore_peak <= blocking + max_row_heap,
                 "memstore peak {} over blocking {}", reg.memstore_peak, blocking);
         }
+    }
+
+    #[test]
+    fn stepping_keeps_the_state_invariants(c in case()) {
+        let text = scenario_text(&c);
+        let src = SourceText::from_string("prop.toml", text.clone());
+        let s = scenario::load_source(src).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let p = plan::plan_run(&s, &s.generators[0]).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let mut e = Engine::start(&s, p, RunOptions { scale: c.scale, threads: 1, builder: false });
+        // The engine checks after every event (also those handled while a write waits); the
+        // loop checks after every row.
+        e.check_invariants_each_event(true);
+        let mut steps = 0u64;
+        while e.step().map_err(|err| TestCaseError::fail(format!("{err}")))?.is_some() {
+            steps += 1;
+            if let Err(broken) = e.invariants() {
+                return Err(TestCaseError::fail(format!("after step {steps}: {broken}\n{text}")));
+            }
+        }
+        prop_assert!(steps > 0);
     }
 
     #[test]

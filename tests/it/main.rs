@@ -9,6 +9,7 @@ mod config_fixture;
 mod docs;
 mod engine;
 mod engine_props;
+mod engine_step;
 mod html_browser;
 mod keygen_props;
 mod policies_props;

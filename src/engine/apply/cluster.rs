@@ -95,15 +95,15 @@ fn balancer_name(settings: &crate::config::Settings) -> String {
 impl Engine {
     /// Schedules the chores and time-triggered events, and records the initial regions.
     pub(crate) fn start_dynamics(&mut self) {
-        for id in 0..self.regions.len() {
-            let server = self.regions[id].server;
+        for id in 0..self.state.regions.len() {
+            let server = self.state.regions[id].server;
             self.note(
                 id,
                 format!(
                     "opened on {} as pre-split region {} of {} (round-robin assignment)",
                     self.name(server),
                     id + 1,
-                    self.regions.len()
+                    self.state.regions.len()
                 ),
             );
         }
@@ -164,13 +164,13 @@ impl Engine {
 
     /// Server name for reports.
     pub(crate) fn name(&self, i: usize) -> String {
-        server_name(i, self.servers.len())
+        server_name(i, self.state.servers.len())
     }
 
     /// Servers that may take regions, ascending.
     fn live_servers(&self) -> Vec<usize> {
-        (0..self.servers.len())
-            .filter(|&i| self.servers[i].accepts_regions())
+        (0..self.state.servers.len())
+            .filter(|&i| self.state.servers[i].accepts_regions())
             .collect()
     }
 
@@ -196,9 +196,10 @@ impl Engine {
 
     /// Regions in transition (splitting, merging, moving or waiting for recovery).
     fn regions_in_transition(&self) -> usize {
-        self.routing
+        self.state
+            .routing
             .ids()
-            .filter(|&id| self.regions[id].state != RegionState::Open)
+            .filter(|&id| self.state.regions[id].state != RegionState::Open)
             .count()
     }
 
@@ -207,19 +208,20 @@ impl Engine {
     /// Closes `region` (flushing its memstore) and reopens it on `to` after the transition.
     /// False if the region cannot move now (not open, flushing, or already there).
     fn start_move(&mut self, region: usize, to: usize, reason: String) -> Option<usize> {
-        let r = &self.regions[region];
+        let r = &self.state.regions[region];
         if r.state != RegionState::Open || r.flushing || r.server == to {
             return None;
         }
         let from = r.server;
         self.abort_compactions(region);
         let data = self.close_flush(region);
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         r.state = RegionState::Moving;
         r.flush_queued = false;
         let store_bytes = r.store_bytes();
         let (start, end) = (r.start.clone(), r.end.clone());
-        self.servers[from].online_regions = self.servers[from].online_regions.saturating_sub(1);
+        self.state.servers[from].online_regions =
+            self.state.servers[from].online_regions.saturating_sub(1);
         let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
         self.stats.offline_ns += duration;
         let record = self.dyn_.out.moves.len();
@@ -249,30 +251,30 @@ impl Engine {
 
     /// A moved or recovered region opens (on another live server if `to` died meanwhile).
     pub(crate) fn move_done(&mut self, region: usize, to: usize, record: usize) {
-        let to = if self.servers[to].dead {
+        let to = if self.state.servers[to].dead {
             self.any_live_server(region as u64).unwrap_or(to)
         } else {
             to
         };
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         r.server = to;
         r.state = RegionState::Open;
-        self.servers[to].online_regions += 1;
+        self.state.servers[to].online_regions += 1;
         if let Some(m) = self.dyn_.out.moves.get_mut(record) {
             m.to = to;
             m.done_ns = self.now;
         }
         // A region reopens with a fresh split policy (`RegionSplitPolicy.create` on open).
-        self.regions[region].policy = self.new_policy(region);
+        self.state.regions[region].policy = self.new_policy(region);
         self.note(region, format!("opened on {}", self.name(to)));
         // HRegionServer.postOpenDeployTasks: compact stores with references or too many files.
-        for st in 0..self.regions[region].stores.len() {
-            let s = &self.regions[region].stores[st];
+        for st in 0..self.state.regions[region].stores.len() {
+            let s = &self.state.regions[region].stores[st];
             if s.has_references() || s.files.len() >= self.cfg.compaction.min_files {
                 self.request_compaction(region, st, false);
             }
         }
-        if self.regions[region].active_heap() > self.cfg.settings.flush_size {
+        if self.state.regions[region].active_heap() > self.cfg.settings.flush_size {
             self.request_flush(region, crate::engine::decision::FlushWhy::Size);
         }
         if let Some(run) = &self.dyn_.run
@@ -303,10 +305,13 @@ impl Engine {
     /// The open regions on live servers, as the master's cluster metrics report them.
     fn cluster_view(&self) -> ClusterView {
         let regions: Vec<RegionLoad> = self
+            .state
             .routing
             .ids()
-            .map(|id| &self.regions[id])
-            .filter(|r| r.state == RegionState::Open && self.servers[r.server].accepts_regions())
+            .map(|id| &self.state.regions[id])
+            .filter(|r| {
+                r.state == RegionState::Open && self.state.servers[r.server].accepts_regions()
+            })
             .map(|r| RegionLoad {
                 id: r.id,
                 server: r.server,
@@ -393,8 +398,8 @@ impl Engine {
         loop {
             // balanceThrottling: no new move while max(1, ⌊regions × maxRitPercent⌋) regions are
             // in transition; HMaster looks again every 100 ms.
-            let max_rit = ((self.routing.len() as f64 * self.cfg.settings.max_rit_percent).floor()
-                as usize)
+            let max_rit = ((self.state.routing.len() as f64 * self.cfg.settings.max_rit_percent)
+                .floor() as usize)
                 .max(1);
             let rit_full = self.regions_in_transition() >= max_rit;
             let now = self.now;
@@ -425,8 +430,12 @@ impl Engine {
             run.issued += 1;
             let mark = run.start_ns + run.issued as u64 * run.interval_ns;
             let reason = run.reason.clone();
-            let ok = self.regions[m.region].server == m.from
-                && self.servers.get(m.to).is_some_and(Server::accepts_regions);
+            let ok = self.state.regions[m.region].server == m.from
+                && self
+                    .state
+                    .servers
+                    .get(m.to)
+                    .is_some_and(Server::accepts_regions);
             let record = if ok {
                 self.start_move(m.region, m.to, reason)
             } else {
@@ -461,9 +470,10 @@ impl Engine {
             self.dyn_.normalizer_scheduled = false;
         }
         let regions: Vec<NormRegion> = self
+            .state
             .routing
             .ids()
-            .map(|id| &self.regions[id])
+            .map(|id| &self.state.regions[id])
             .map(|r| NormRegion {
                 id: r.id,
                 storefile_bytes: r.store_bytes(),
@@ -499,7 +509,7 @@ impl Engine {
     }
 
     fn normalizer_split(&mut self, region: usize, reason: String) -> bool {
-        let r = &self.regions[region];
+        let r = &self.state.regions[region];
         if r.state != RegionState::Open || r.flushing || r.stores.iter().any(|s| s.has_references())
         {
             return false;
@@ -519,15 +529,15 @@ impl Engine {
         }
         // Adjacent in the routing table, open, not flushing, no references (HBase refuses to
         // merge a region that still has references).
-        let Some(pos) = self.routing.position(ids[0]) else {
+        let Some(pos) = self.state.routing.position(ids[0]) else {
             return false;
         };
         let adjacent = ids
             .iter()
             .enumerate()
-            .all(|(k, &id)| self.routing.id_at(pos + k) == Some(id));
+            .all(|(k, &id)| self.state.routing.id_at(pos + k) == Some(id));
         let ready = ids.iter().all(|&id| {
-            let r = &self.regions[id];
+            let r = &self.state.regions[id];
             r.state == RegionState::Open
                 && !r.flushing
                 && !r.stores.iter().any(|s| s.has_references())
@@ -541,22 +551,26 @@ impl Engine {
             self.abort_compactions(id);
             let data = self.close_flush(id);
             longest = longest.max(transfer_ns(data, self.cfg.flush_bw));
-            let r = &mut self.regions[id];
+            let r = &mut self.state.regions[id];
             r.state = RegionState::Merging;
             r.flush_queued = false;
             store_bytes += r.store_bytes();
             let s = r.server;
-            self.servers[s].online_regions = self.servers[s].online_regions.saturating_sub(1);
+            self.state.servers[s].online_regions =
+                self.state.servers[s].online_regions.saturating_sub(1);
         }
         let duration = longest + self.cfg.transition_ns;
         self.stats.offline_ns += duration;
-        let first = &self.regions[ids[0]];
-        let last = &self.regions[*ids.last().expect("two or more")];
+        let first = &self.state.regions[ids[0]];
+        let last = &self.state.regions[*ids.last().expect("two or more")];
         let record = self.dyn_.out.merges.len();
         self.dyn_.out.merges.push(MergeRecord {
             at_ns: self.now,
             done_ns: self.now + duration,
-            starts: ids.iter().map(|&i| self.regions[i].start.clone()).collect(),
+            starts: ids
+                .iter()
+                .map(|&i| self.state.regions[i].start.clone())
+                .collect(),
             start: first.start.clone(),
             end: last.end.clone(),
             server: first.server,
@@ -582,25 +596,27 @@ impl Engine {
     pub(crate) fn merge_done(&mut self, ids: Vec<usize>, record: usize) {
         let first = ids[0];
         let server = {
-            let s = self.regions[first].server;
-            if self.servers[s].accepts_regions() {
+            let s = self.state.regions[first].server;
+            if self.state.servers[s].accepts_regions() {
                 s
             } else {
                 self.any_live_server(first as u64).unwrap_or(s)
             }
         };
-        let nf = self.regions[first].stores.len();
-        let start = self.regions[first].start.clone();
-        let end = self.regions[*ids.last().expect("two or more")].end.clone();
+        let nf = self.state.regions[first].stores.len();
+        let start = self.state.regions[first].start.clone();
+        let end = self.state.regions[*ids.last().expect("two or more")]
+            .end
+            .clone();
         let generation = ids
             .iter()
-            .map(|&i| self.regions[i].generation)
+            .map(|&i| self.state.regions[i].generation)
             .max()
             .unwrap_or(0);
         let mut stores: Vec<Store> = (0..nf).map(|_| Store::default()).collect();
         let mut rows = 0;
         for &id in &ids {
-            let parent = &mut self.regions[id];
+            let parent = &mut self.state.regions[id];
             parent.state = RegionState::Retired;
             rows += parent.rows;
             let pstart = parent.start.clone();
@@ -626,12 +642,15 @@ impl Engine {
             st.files.sort_by_key(|h| h.file.seq_id);
         }
         let m = self.open_region(start.clone(), end, server, generation, None, nf);
-        self.regions[m].stores = stores;
-        self.regions[m].rows = rows;
-        self.dyn_.out.parents.resize(self.regions.len(), Vec::new());
+        self.state.regions[m].stores = stores;
+        self.state.regions[m].rows = rows;
+        self.dyn_
+            .out
+            .parents
+            .resize(self.state.regions.len(), Vec::new());
         self.dyn_.out.parents[m] = ids.clone();
         // Routing: the first parent's entry becomes the merged region; the others go.
-        self.routing.merge(first, ids.len(), m);
+        self.state.routing.merge(first, ids.len(), m);
         if let Some(rec) = self.dyn_.out.merges.get_mut(record) {
             rec.done_ns = self.now;
             rec.server = server;
@@ -689,25 +708,27 @@ impl Engine {
     }
 
     fn add_servers(&mut self, n: usize, line: usize) {
-        let first = self.servers.len();
+        let first = self.state.servers.len();
         for _ in 0..n {
-            self.servers.push(Server {
+            self.state.servers.push(Server {
                 joined_ns: self.now,
                 ..Server::default()
             });
         }
         // The open hotspot window gains columns for the new servers.
         if let Some(w) = self.windows.last_mut() {
-            w.resize(self.servers.len(), 0);
+            w.resize(self.state.servers.len(), 0);
         }
         self.dyn_.out.all_hosting_ns = None;
-        let names: Vec<String> = (first..self.servers.len()).map(|i| self.name(i)).collect();
+        let names: Vec<String> = (first..self.state.servers.len())
+            .map(|i| self.name(i))
+            .collect();
         self.record_event(
             "add_servers",
             format!(
                 "scenario line {line}: {} joined ({} servers now)",
                 names.join(", "),
-                self.servers.len()
+                self.state.servers.len()
             ),
         );
     }
@@ -715,10 +736,10 @@ impl Engine {
     /// `HMaster.decommissionRegionServers(offload = true)`: the server is marked draining and
     /// its regions are moved to the other servers at once.
     fn decommission(&mut self, s: usize, line: usize) {
-        if s >= self.servers.len() || !self.servers[s].accepts_regions() {
+        if s >= self.state.servers.len() || !self.state.servers[s].accepts_regions() {
             return;
         }
-        self.servers[s].draining = true;
+        self.state.servers[s].draining = true;
         self.dyn_.drain_lines.insert(s, line);
         let (moved, total) = self.offload(s, line);
         let name = self.name(s);
@@ -734,9 +755,10 @@ impl Engine {
     /// Regions busy flushing or in transition go at a later sample. Returns (moved, hosted).
     fn offload(&mut self, s: usize, line: usize) -> (usize, usize) {
         let ids: Vec<usize> = self
+            .state
             .routing
             .ids()
-            .filter(|&id| self.regions[id].server == s)
+            .filter(|&id| self.state.regions[id].server == s)
             .collect();
         let targets = self.round_robin_live(ids.len(), 0xDEC0 ^ s as u64 ^ self.now);
         let name = self.name(s);
@@ -754,10 +776,10 @@ impl Engine {
     /// At each sample: regions still on a draining server (busy when it was decommissioned,
     /// or daughters opened there meanwhile) are moved off.
     pub(crate) fn keep_draining(&mut self) {
-        for s in 0..self.servers.len() {
-            if self.servers[s].draining
-                && !self.servers[s].dead
-                && self.servers[s].online_regions > 0
+        for s in 0..self.state.servers.len() {
+            if self.state.servers[s].draining
+                && !self.state.servers[s].dead
+                && self.state.servers[s].online_regions > 0
             {
                 let line = self.dyn_.drain_lines.get(&s).copied().unwrap_or(0);
                 self.offload(s, line);
@@ -768,18 +790,23 @@ impl Engine {
     /// The server dies: its regions go offline at once and are reassigned after the master
     /// notices (`zookeeper.session.timeout`) and its WAL has been split and replayed.
     fn kill(&mut self, s: usize, line: usize) {
-        if s >= self.servers.len() || self.servers[s].dead {
+        if s >= self.state.servers.len() || self.state.servers[s].dead {
             return;
         }
         let ids: Vec<usize> = self
+            .state
             .routing
             .ids()
             .filter(|&id| {
-                self.regions[id].server == s && self.regions[id].state == RegionState::Open
+                self.state.regions[id].server == s
+                    && self.state.regions[id].state == RegionState::Open
             })
             .collect();
-        let wal: u64 = ids.iter().map(|&id| self.regions[id].memstore_data()).sum();
-        let srv = &mut self.servers[s];
+        let wal: u64 = ids
+            .iter()
+            .map(|&id| self.state.regions[id].memstore_data())
+            .sum();
+        let srv = &mut self.state.servers[s];
         srv.dead = true;
         srv.memstore_heap = 0;
         srv.online_regions = 0;
@@ -791,16 +818,16 @@ impl Engine {
             .map(|q| (q.region, q.store))
             .collect();
         for r in queued {
-            self.regions[r].flush_queued = false;
+            self.state.regions[r].flush_queued = false;
         }
         for (r, st) in compactions {
-            self.regions[r].stores[st].compacting = false;
+            self.state.regions[r].stores[st].compacting = false;
         }
         for &id in &ids {
             // Compactions die with the server; the recovered region asks again on open.
             self.abort_compactions(id);
-            self.regions[id].state = RegionState::Moving;
-            self.regions[id].flush_queued = false;
+            self.state.regions[id].state = RegionState::Moving;
+            self.state.regions[id].flush_queued = false;
         }
         let replay = transfer_ns(wal, self.dyn_.wal_bw);
         let delay = self.dyn_.detection_ns + replay;
@@ -840,7 +867,7 @@ impl Engine {
             let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
             // Offline from the crash: detection, WAL split and replay, then the open.
             self.stats.offline_ns += self.now - died + duration;
-            let r = &self.regions[id];
+            let r = &self.state.regions[id];
             let record = self.dyn_.out.moves.len();
             let reason = format!(
                 "{name} died: ServerCrashProcedure reassigned round-robin; {} of edits replayed from the WAL",
@@ -890,9 +917,9 @@ impl Engine {
         self.cfg.global_low =
             (self.cfg.global_high as f64 * settings.global_memstore_lower_limit as f64) as u64;
         self.cfg.settings = settings;
-        for id in self.routing.ids().collect::<Vec<_>>() {
-            if self.regions[id].state == RegionState::Open {
-                self.regions[id].policy = self.new_policy(id);
+        for id in self.state.routing.ids().collect::<Vec<_>>() {
+            if self.state.regions[id].state == RegionState::Open {
+                self.state.regions[id].policy = self.new_policy(id);
             }
         }
         // The balancer reads its parameters when it is built (as HMaster does on a config

@@ -31,7 +31,7 @@ impl Engine {
     }
 
     pub(crate) fn request_compaction(&mut self, region: usize, store: usize, force_major: bool) {
-        let r = &self.regions[region];
+        let r = &self.state.regions[region];
         if r.state != RegionState::Open || r.stores[store].compacting {
             return;
         }
@@ -55,7 +55,7 @@ impl Engine {
         } else {
             self.cfg.compaction.blocking_store_files as i64 - r.stores[store].files.len() as i64
         };
-        self.regions[region].stores[store].compacting = true;
+        self.state.regions[region].stores[store].compacting = true;
         let q = QueuedCompaction {
             priority: Reverse((priority, self.queue.next_seq())),
             region,
@@ -63,7 +63,7 @@ impl Engine {
         };
         // CompactSplit: requests above the throttle point go to the large pool.
         let large = req.size > self.cfg.settings.compaction_throttle;
-        let s = &mut self.servers[server];
+        let s = &mut self.state.servers[server];
         if large {
             s.large_queue.push(q);
         } else {
@@ -81,7 +81,7 @@ impl Engine {
                     self.cfg.settings.small_compaction_threads
                 }
                 .max(1);
-                let s = &mut self.servers[server];
+                let s = &mut self.state.servers[server];
                 let running = if large {
                     s.large_running
                 } else {
@@ -108,14 +108,14 @@ impl Engine {
         store: usize,
         large: bool,
     ) {
-        let r = &self.regions[region];
+        let r = &self.state.regions[region];
         if r.state != RegionState::Open {
-            self.regions[region].stores[store].compacting = false;
+            self.state.regions[region].stores[store].compacting = false;
             return;
         }
         if r.server != server {
             // Moved while queued: the request follows it to its new server.
-            self.regions[region].stores[store].compacting = false;
+            self.state.regions[region].stores[store].compacting = false;
             self.request_compaction(region, store, false);
             return;
         }
@@ -131,11 +131,11 @@ impl Engine {
             now_ms: self.now / NS_PER_MS,
         };
         let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
-            self.regions[region].stores[store].compacting = false;
+            self.state.regions[region].stores[store].compacting = false;
             return;
         };
         let (Some(&first), count) = (req.files.first(), req.files.len()) else {
-            self.regions[region].stores[store].compacting = false;
+            self.state.regions[region].stores[store].compacting = false;
             return;
         };
         let st = &r.stores[store];
@@ -169,14 +169,14 @@ impl Engine {
                 CompactionOutput::Ready(storefile::compact(&inputs, shape, format).map(Arc::new))
             }
         };
-        let s = &mut self.servers[r.server];
+        let s = &mut self.state.servers[r.server];
         if large {
             s.large_running += 1;
         } else {
             s.small_running += 1;
         }
         let token = self.queue.next_seq();
-        self.regions[region].stores[store].running = Some(region::RunningCompaction {
+        self.state.regions[region].stores[store].running = Some(region::RunningCompaction {
             token,
             server,
             large,
@@ -193,7 +193,7 @@ impl Engine {
             ceiling,
             since: self.now,
         };
-        self.compactions.insert(
+        self.state.compactions.insert(
             token,
             ActiveCompaction {
                 region,
@@ -223,10 +223,11 @@ impl Engine {
     /// whose rate changed (or that is new) gets a new completion event; the old one goes stale.
     pub(crate) fn rerate_compactions(&mut self, server: usize) {
         let s = &self.cfg.settings;
-        let limit = self.servers[server]
+        let limit = self.state.servers[server]
             .compaction_limit
             .unwrap_or_else(|| throughput::initial_limit(s));
         let active = self
+            .state
             .compactions
             .values()
             .filter(|c| c.server == server)
@@ -234,7 +235,7 @@ impl Engine {
         let share = throughput::per_compaction(s.compaction_throughput_controller, limit, active);
         let now = self.now;
         let mut due = Vec::new();
-        for (&token, c) in self.compactions.iter_mut() {
+        for (&token, c) in self.state.compactions.iter_mut() {
             if c.server != server {
                 continue;
             }
@@ -276,9 +277,9 @@ impl Engine {
     /// (`HRegionServer.getCompactionPressure`), and its running compactions get new rates.
     pub(crate) fn tune_compaction_throughput(&mut self) {
         let c = &self.cfg.compaction;
-        let mut pressure = vec![0.0f64; self.servers.len()];
-        for id in self.routing.ids() {
-            let r = &self.regions[id];
+        let mut pressure = vec![0.0f64; self.state.servers.len()];
+        for id in self.state.routing.ids() {
+            let r = &self.state.regions[id];
             if r.state != RegionState::Open {
                 continue;
             }
@@ -296,10 +297,11 @@ impl Engine {
             s.compaction_throughput_higher_bound,
         );
         for (server, p) in pressure.into_iter().enumerate() {
-            if self.servers[server].dead {
+            if self.state.servers[server].dead {
                 continue;
             }
-            self.servers[server].compaction_limit = Some(throughput::tuned_limit(p, lower, higher));
+            self.state.servers[server].compaction_limit =
+                Some(throughput::tuned_limit(p, lower, higher));
             self.rerate_compactions(server);
         }
     }
@@ -307,7 +309,7 @@ impl Engine {
     /// A configuration change (`CompactSplit.onConfigurationChange`) builds a new controller:
     /// it starts from the new lower bound and its chore tunes it at once.
     pub(crate) fn reset_compaction_throughput(&mut self) {
-        for s in &mut self.servers {
+        for s in &mut self.state.servers {
             s.compaction_limit = None;
         }
         if self
@@ -319,7 +321,7 @@ impl Engine {
             self.tune_compaction_throughput();
             self.arm_compaction_tune();
         } else {
-            for server in 0..self.servers.len() {
+            for server in 0..self.state.servers.len() {
                 self.rerate_compactions(server);
             }
         }
@@ -341,7 +343,7 @@ impl Engine {
             large,
             started,
             ..
-        }) = self.compactions.remove(&token)
+        }) = self.state.compactions.remove(&token)
         else {
             return;
         };
@@ -355,11 +357,11 @@ impl Engine {
                 .and_then(|b| b.take_compaction(id))
                 .map(Arc::new),
         };
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         let st = &mut r.stores[store];
         st.running = None;
         st.compacting = false;
-        if self.servers[server].dead {
+        if self.state.servers[server].dead {
             // The server died mid-compaction: the output is lost, the inputs remain.
             return;
         }
@@ -383,7 +385,7 @@ impl Engine {
             }
         }
         self.stats.compacted_bytes += read;
-        let files_now = self.regions[region].stores[store].files.len();
+        let files_now = self.state.regions[region].stores[store].files.len();
         let took_ns = self.now - started;
         let mb_s = read as f64 / (1u64 << 20) as f64 / (took_ns.max(1) as f64 / NS_PER_S as f64);
         self.note(
@@ -400,15 +402,15 @@ impl Engine {
         } else {
             self.stats.minor_compactions += 1;
         }
-        let s = &mut self.servers[server];
+        let s = &mut self.state.servers[server];
         if large {
             s.large_running = s.large_running.saturating_sub(1);
         } else {
             s.small_running = s.small_running.saturating_sub(1);
         }
         // CompactionRunner: check for a split, then whether more compaction is needed.
-        if self.regions[region].state == RegionState::Open && !self.check_split(region) {
-            let infos = Self::file_infos(&self.regions[region].stores[store]);
+        if self.state.regions[region].state == RegionState::Open && !self.check_split(region) {
+            let infos = Self::file_infos(&self.state.regions[region].stores[store]);
             if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
                 self.request_compaction(region, store, false);
             }
@@ -416,7 +418,7 @@ impl Engine {
         // A flush postponed for too many files may go now.
         self.start_flushes(server);
         self.start_compactions(server);
-        let now_on = self.regions[region].server;
+        let now_on = self.state.regions[region].server;
         if now_on != server {
             self.start_flushes(now_on);
         }
@@ -427,9 +429,9 @@ impl Engine {
     /// slots go to the next queued compactions.
     pub(crate) fn abort_compactions(&mut self, region: usize) {
         let mut freed = Vec::new();
-        for st in &mut self.regions[region].stores {
+        for st in &mut self.state.regions[region].stores {
             if let Some(run) = st.running.take() {
-                if let Some(c) = self.compactions.remove(&run.token) {
+                if let Some(c) = self.state.compactions.remove(&run.token) {
                     // Its completion event is stale.
                     self.queue.work -= 1;
                     if let (CompactionOutput::Building(id), Some(b)) =
@@ -439,7 +441,7 @@ impl Engine {
                     }
                 }
                 st.compacting = false;
-                let s = &mut self.servers[run.server];
+                let s = &mut self.state.servers[run.server];
                 if run.large {
                     s.large_running = s.large_running.saturating_sub(1);
                 } else {

@@ -16,43 +16,43 @@ impl Engine {
     /// flush handlers keep flushing the region with the largest memstore, one at a time each.
     pub(crate) fn global_pressure(&mut self, server: usize) {
         if !policy::flush::pressure_scan_due(
-            &self.servers[server],
+            &self.state.servers[server],
             self.cfg.global_low,
             self.cfg.settings.flusher_count,
         ) {
             return;
         }
-        let live = self.routing.ids().map(|id| &self.regions[id]);
+        let live = self.state.routing.ids().map(|id| &self.state.regions[id]);
         match policy::flush::global_pressure_pick(server, live) {
             Some(id) => self.request_flush(id, FlushWhy::Global),
             // Nothing to flush until a write reaches an idle region or an event changes flush
             // states: skip the scan until then (it would otherwise run on every write).
-            None => self.servers[server].pressure_futile = true,
+            None => self.state.servers[server].pressure_futile = true,
         }
     }
 
     pub(crate) fn request_flush(&mut self, region: usize, why: FlushWhy) {
-        if !policy::flush::accepts_request(&self.regions[region]) {
+        if !policy::flush::accepts_request(&self.state.regions[region]) {
             return;
         }
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         r.flush_queued = true;
         r.flush_why = why as u8;
         let server = r.server;
-        self.servers[server]
+        self.state.servers[server]
             .flush_queue
             .push_back((region, self.now));
         self.start_flushes(server);
     }
 
     pub(crate) fn start_flushes(&mut self, server: usize) {
-        while self.servers[server].flushes_running < self.cfg.settings.flusher_count.max(1) {
-            let Some((region, queued)) = self.servers[server].flush_queue.pop_front() else {
+        while self.state.servers[server].flushes_running < self.cfg.settings.flusher_count.max(1) {
+            let Some((region, queued)) = self.state.servers[server].flush_queue.pop_front() else {
                 return;
             };
-            let r = &self.regions[region];
+            let r = &self.state.regions[region];
             if r.state != RegionState::Open || r.server != server {
-                self.regions[region].flush_queued = false;
+                self.state.regions[region].flush_queued = false;
                 continue;
             }
             // MemStoreFlusher.flushRegion: too many store files ⇒ postpone (up to blockingWaitTime).
@@ -76,7 +76,7 @@ impl Engine {
                         ),
                     );
                     if !self.check_split(region) {
-                        for st in 0..self.regions[region].stores.len() {
+                        for st in 0..self.state.regions[region].stores.len() {
                             self.request_compaction(region, st, false);
                         }
                     }
@@ -95,13 +95,13 @@ impl Engine {
     pub(crate) fn start_flush(&mut self, region: usize) {
         let cfg = &self.cfg;
         let scale = cfg.scale;
-        let nf = self.regions[region].stores.len();
+        let nf = self.state.regions[region].stores.len();
         let chosen = policy::flush::stores_to_flush(
-            &self.regions[region],
+            &self.state.regions[region],
             cfg.settings.flush_size,
             cfg.settings.per_cf_flush_lower_bound_min,
         );
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         let mut files = Vec::with_capacity(nf);
         let mut heap = 0;
         let mut data = 0;
@@ -147,7 +147,7 @@ impl Engine {
         r.flushing = true;
         r.snapshot_heap = heap;
         let server = r.server;
-        self.servers[server].flushes_running += 1;
+        self.state.servers[server].flushes_running += 1;
         let duration = transfer_ns(data, self.cfg.flush_bw);
         self.schedule(
             duration,
@@ -189,7 +189,7 @@ impl Engine {
                 file.map(|f| (f, rows))
             })
             .collect();
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         r.flushing = false;
         r.snapshot_heap = 0;
         let mut flushed_stores = Vec::new();
@@ -212,25 +212,25 @@ impl Engine {
                 crate::units::format_bytes(written)
             ),
         );
-        let s = &mut self.servers[server];
+        let s = &mut self.state.servers[server];
         s.memstore_heap = s.memstore_heap.saturating_sub(heap);
         s.flushes_running = s.flushes_running.saturating_sub(1);
         // The flushed region may be a candidate for the global pressure flush again.
         s.pressure_futile = false;
-        let now_on = self.regions[region].server;
-        self.servers[now_on].pressure_futile = false;
+        let now_on = self.state.regions[region].server;
+        self.state.servers[now_on].pressure_futile = false;
         self.stats.flushes += 1;
         self.stats.flushed_bytes += data;
         // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
-        if self.regions[region].state == RegionState::Open && !self.check_split(region) {
+        if self.state.regions[region].state == RegionState::Open && !self.check_split(region) {
             for f in flushed_stores {
                 self.request_compaction(region, f, false);
             }
         }
-        if self.regions[region].active_heap() > self.cfg.settings.flush_size {
+        if self.state.regions[region].active_heap() > self.cfg.settings.flush_size {
             self.request_flush(region, FlushWhy::Size);
         }
-        if !self.servers[server].dead {
+        if !self.state.servers[server].dead {
             self.start_flushes(server);
             self.global_pressure(server);
         }
@@ -239,12 +239,12 @@ impl Engine {
     /// Flushes a closing region's memstore at once (`HRegion.doClose`): returns the data bytes
     /// flushed, which the close takes `bytes / flush bandwidth` to write.
     pub(crate) fn close_flush(&mut self, region: usize) -> u64 {
-        let data = self.regions[region].memstore_data();
+        let data = self.state.regions[region].memstore_data();
         if data == 0 {
             return 0;
         }
         let cfg = &self.cfg;
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         let mut heap = 0;
         for (f, store) in r.stores.iter_mut().enumerate() {
             if store.memstore.is_empty() {
@@ -269,8 +269,9 @@ impl Engine {
             }
         }
         let server = r.server;
-        self.servers[server].memstore_heap =
-            self.servers[server].memstore_heap.saturating_sub(heap);
+        self.state.servers[server].memstore_heap = self.state.servers[server]
+            .memstore_heap
+            .saturating_sub(heap);
         self.stats.flushes += 1;
         self.stats.flushed_bytes += data;
         data

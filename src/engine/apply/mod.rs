@@ -4,5 +4,6 @@
 pub(crate) mod cluster;
 mod compaction;
 mod flush;
+mod reads;
 mod split;
 mod write;

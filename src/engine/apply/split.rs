@@ -14,22 +14,22 @@ impl Engine {
     /// if a split was started.
     pub(crate) fn check_split(&mut self, region: usize) -> bool {
         let cx = policy::split_check::SplitContext {
-            online_regions: self.servers[self.regions[region].server].online_regions,
+            online_regions: self.state.servers[self.state.regions[region].server].online_regions,
             region_split_limit: self.cfg.settings.region_split_limit,
             ignore_blocking: self.cfg.settings.split_ignore_blocking,
             blocking_store_files: self.cfg.compaction.blocking_store_files,
             now_ms: self.now / NS_PER_MS,
         };
-        let check = policy::split_check::check(&self.regions[region], cx);
+        let check = policy::split_check::check(&self.state.regions[region], cx);
         if let Some(busy) = check.busy {
-            self.regions[region].policy.set_busy(busy);
+            self.state.regions[region].policy.set_busy(busy);
         }
         let Ok(req) = check.outcome else {
             return false;
         };
         let reason = format!(
             "{}: {}",
-            self.regions[region].policy.policy().simple_name(),
+            self.state.regions[region].policy.policy().simple_name(),
             req.decision.reason
         );
         self.start_split(region, req.row, reason);
@@ -41,7 +41,7 @@ impl Engine {
     pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: String) {
         let requested = self.now;
         // Where the row came from (split_point::choose): the largest file of the largest store.
-        let source = self.regions[region]
+        let source = self.state.regions[region]
             .stores
             .iter()
             .max_by_key(|s| s.size())
@@ -65,7 +65,7 @@ impl Engine {
                 crate::keynotation::to_string_binary(&row)
             ),
         );
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         r.state = RegionState::Splitting;
         r.flush_queued = false;
         let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
@@ -88,10 +88,10 @@ impl Engine {
         requested: u64,
         reason: String,
     ) {
-        let parent = &self.regions[region];
+        let parent = &self.state.regions[region];
         let parent_server = parent.server;
         // Daughters open on the parent's server unless it died or is draining meanwhile.
-        let server = if self.servers[parent_server].accepts_regions() {
+        let server = if self.state.servers[parent_server].accepts_regions() {
             parent_server
         } else {
             self.any_live_server(region as u64).unwrap_or(parent_server)
@@ -138,13 +138,14 @@ impl Engine {
             a_stores.push(sa);
             b_stores.push(sb);
         }
-        self.regions[region].state = RegionState::Retired;
-        self.servers[parent_server].online_regions =
-            self.servers[parent_server].online_regions.saturating_sub(1);
+        self.state.regions[region].state = RegionState::Retired;
+        self.state.servers[parent_server].online_regions = self.state.servers[parent_server]
+            .online_regions
+            .saturating_sub(1);
         let b_server = if self.cfg.settings.auto_separate_children {
             // auto.separate.child.regions.after.split: daughter B goes to another live server.
-            let others: Vec<usize> = (0..self.servers.len())
-                .filter(|&i| i != server && self.servers[i].accepts_regions())
+            let others: Vec<usize> = (0..self.state.servers.len())
+                .filter(|&i| i != server && self.state.servers[i].accepts_regions())
                 .collect();
             if others.is_empty() {
                 server
@@ -170,12 +171,12 @@ impl Engine {
             Some(region),
             nf,
         );
-        self.regions[a].stores = a_stores;
-        self.regions[b].stores = b_stores;
-        self.regions[a].rows = rows_a;
-        self.regions[b].rows = rows_b;
+        self.state.regions[a].stores = a_stores;
+        self.state.regions[b].stores = b_stores;
+        self.state.regions[a].rows = rows_a;
+        self.state.regions[b].rows = rows_b;
         // Routing: the parent's entry becomes daughter A; B is inserted after it.
-        self.routing.split(region, a, row.clone(), b);
+        self.state.routing.split(region, a, row.clone(), b);
         self.splits.push(SplitRecord {
             at_ns: requested,
             done_ns: self.now,
@@ -204,8 +205,8 @@ impl Engine {
         // HRegionServer.postOpenDeployTasks: a store with references gets a compaction.
         for d in [a, b] {
             for st in 0..nf {
-                if self.regions[d].stores[st].has_references()
-                    || self.regions[d].stores[st].files.len() >= self.cfg.compaction.min_files
+                if self.state.regions[d].stores[st].has_references()
+                    || self.state.regions[d].stores[st].files.len() >= self.cfg.compaction.min_files
                 {
                     self.request_compaction(d, st, false);
                 }

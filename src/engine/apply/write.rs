@@ -11,8 +11,10 @@ use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
 
 impl Engine {
-    /// One emulated row of `weight` real rows arrives from the client.
-    pub(crate) fn write(&mut self, key: &[u8], weight: u64) {
+    /// The client's clock reaches the next emulated row of `weight` real rows (at the offered
+    /// rate); the events due by then are handled before the row lands.
+    #[inline]
+    pub(crate) fn arrive(&mut self, weight: u64) {
         // Fixed point (32 fractional bits) with the fraction carried: no division per row, and no
         // drift from truncating a fraction of a nanosecond on every row. The 128-bit product
         // only changes with the weight (K, or less for the last row).
@@ -23,17 +25,22 @@ impl Engine {
         let t = self.clock_step + self.clock_frac as u128;
         self.now += (t >> 32) as u64;
         self.clock_frac = t as u32;
-        self.catch_up();
+    }
+
+    /// The arrived row lands: routed to its region, it waits while the region is offline or
+    /// blocked, then goes into the memstores.
+    #[inline]
+    pub(crate) fn land(&mut self, key: &[u8], weight: u64) {
         if self.rows_written >= self.next_row_trigger {
             self.fire_row_events();
         }
         let p = prefix8(key);
         let region = self.route(key, p);
-        let r = &self.regions[region];
+        let r = &self.state.regions[region];
         // The common case: open, below the blocking size, server below the high mark.
         if r.state == RegionState::Open
             && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
-            && self.servers[r.server].memstore_heap < self.cfg.global_high
+            && self.state.servers[r.server].memstore_heap < self.cfg.global_high
         {
             self.apply_write(region, key, p, weight, false);
         } else {
@@ -47,7 +54,7 @@ impl Engine {
     pub(crate) fn write_waiting(&mut self, mut region: usize, key: &[u8], p: u64, weight: u64) {
         let mut too_busy = false;
         loop {
-            let r = &self.regions[region];
+            let r = &self.state.regions[region];
             if r.state != RegionState::Open {
                 let t0 = self.now;
                 if !self.advance() {
@@ -69,7 +76,7 @@ impl Engine {
                 region = self.route(key, p);
                 continue;
             }
-            if self.servers[server].memstore_heap >= self.cfg.global_high {
+            if self.state.servers[server].memstore_heap >= self.cfg.global_high {
                 // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
                 self.global_pressure(server);
                 if !self.wait_blocked(server, None) {
@@ -92,9 +99,9 @@ impl Engine {
         }
         let waited = self.now - t0;
         self.stats.blocked_ns += waited;
-        self.servers[server].blocked_ns += waited;
+        self.state.servers[server].blocked_ns += waited;
         if let Some(r) = region {
-            self.regions[r].blocked_ns += waited;
+            self.state.regions[r].blocked_ns += waited;
         }
         true
     }
@@ -115,7 +122,7 @@ impl Engine {
         let mut data_total = 0;
         let mut heap_total = 0;
         let mut active = 0;
-        let r = &mut self.regions[region];
+        let r = &mut self.state.regions[region];
         let server = r.server;
         for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
             if fam.cells != 0 {
@@ -143,7 +150,7 @@ impl Engine {
         r.policy.record_writes(weight, blocked, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
         let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
-        let s = &mut self.servers[server];
+        let s = &mut self.state.servers[server];
         if idle {
             s.pressure_futile = false;
         }
@@ -173,7 +180,7 @@ impl Engine {
         if over_flush {
             self.request_flush(region, FlushWhy::Size);
         }
-        if self.servers[server].memstore_heap >= self.cfg.global_low {
+        if self.state.servers[server].memstore_heap >= self.cfg.global_low {
             self.global_pressure(server);
         }
     }

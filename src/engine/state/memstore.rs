@@ -43,7 +43,7 @@ impl Memstore {
             self.heap_bytes += segment_overhead;
             self.oldest_edit_ms = Some(now_ms);
         }
-        push_key(&mut self.arena, key);
+        crate::keygen::push_key(&mut self.arena, key);
         self.ends.push(self.arena.len() as u32);
         self.rows += put.rows;
         self.cells += put.cells;
@@ -110,19 +110,6 @@ impl Memstore {
     /// Bytes of process memory the arena holds (for the engine's memory budget).
     pub fn footprint(&self) -> usize {
         self.arena.capacity() + self.ends.capacity() * 4
-    }
-}
-
-/// Appends `key` to `arena`. The common fixed key lengths get a constant-size copy the
-/// compiler inlines: a variable-length copy is a call into libc's memmove on every row.
-#[inline]
-pub(crate) fn push_key(arena: &mut Vec<u8>, key: &[u8]) {
-    if let Ok(k) = <&[u8; 8]>::try_from(key) {
-        arena.extend_from_slice(k);
-    } else if let Ok(k) = <&[u8; 16]>::try_from(key) {
-        arena.extend_from_slice(k);
-    } else {
-        arena.extend_from_slice(key);
     }
 }
 

@@ -2,8 +2,29 @@
 //! and the cells and files they hold. Only `apply/` changes it.
 
 pub mod cell;
+pub(crate) mod compaction;
+mod invariants;
 pub mod memstore;
 pub mod region;
 pub(crate) mod routing;
 pub mod server;
 pub mod storefile;
+
+use std::collections::BTreeMap;
+
+use compaction::ActiveCompaction;
+use region::Region;
+use routing::RoutingTable;
+use server::Server;
+
+/// Everything the policies look at and the appliers change.
+pub(crate) struct State {
+    /// Every region ever opened, by id (creation order); split and merged ones are retired.
+    pub(crate) regions: Vec<Region>,
+    /// Live regions by start key, with the write path's caches.
+    pub(crate) routing: RoutingTable,
+    /// RegionServers, by index.
+    pub(crate) servers: Vec<Server>,
+    /// Running compactions by token (the token is also in `Store::running`).
+    pub(crate) compactions: BTreeMap<u64, ActiveCompaction>,
+}

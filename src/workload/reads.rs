@@ -6,11 +6,8 @@
 //! million of them); a read picks a real row id with the distribution, and the key of the
 //! emulated row standing for that id is routed.
 
-use super::scale::Sampling;
-use super::{Engine, NS_PER_S};
-use crate::keygen::Generator;
 use crate::keygen::distribution::{SCRAMBLED_ZETAN, Zipf};
-use crate::keygen::rng::{splitmix64, unit};
+use crate::keygen::rng::unit;
 use crate::keygen::ycsb::fnvhash64;
 use crate::scenario::{ReadDistribution, Reads};
 
@@ -23,17 +20,17 @@ const EXACT_ZETA: u64 = 1 << 20;
 
 /// Read workload state.
 #[derive(Debug, Clone)]
-pub(super) struct ReadState {
-    pub(super) gets_per_s: f64,
-    pub(super) scans_per_s: f64,
-    scan_rows: u64,
+pub(crate) struct ReadState {
+    pub(crate) gets_per_s: f64,
+    pub(crate) scans_per_s: f64,
+    pub(crate) scan_rows: u64,
     dist: Option<ReadDistribution>,
     /// Real reads per emulated read.
-    pub(super) k: u64,
+    pub(crate) k: u64,
     /// Time of the next emulated read, ns (`u64::MAX`: none).
-    pub(super) next_ns: u64,
+    pub(crate) next_ns: u64,
     /// Emulated reads so far (the random stream's counter).
-    seq: u64,
+    pub(crate) seq: u64,
     /// Scrambled zipfian over YCSB's 10^10 items.
     scrambled: Option<Zipf>,
     /// `latest`: ζ(n) kept incrementally for the growing item count.
@@ -84,7 +81,7 @@ impl LatestZeta {
 
 impl ReadState {
     /// No reads.
-    pub(super) fn none() -> ReadState {
+    pub(crate) fn none() -> ReadState {
         ReadState {
             gets_per_s: 0.0,
             scans_per_s: 0.0,
@@ -99,7 +96,7 @@ impl ReadState {
     }
 
     /// The scenario's reads; `ideal_s` is the load's length at the offered write rate (to size k).
-    pub(super) fn new(reads: Option<&Reads>, ideal_s: f64) -> ReadState {
+    pub(crate) fn new(reads: Option<&Reads>, ideal_s: f64) -> ReadState {
         let Some(r) = reads else {
             return ReadState::none();
         };
@@ -135,15 +132,15 @@ impl ReadState {
     }
 
     /// Time between emulated reads at the current rates.
-    pub(super) fn interval_ns(&self) -> Option<u64> {
+    pub(crate) fn interval_ns(&self) -> Option<u64> {
         let rate = self.gets_per_s + self.scans_per_s;
         (rate > 0.0 && self.dist.is_some())
-            .then(|| ((self.k as f64 * NS_PER_S as f64 / rate).round() as u64).max(1))
+            .then(|| ((self.k as f64 * 1e9 / rate).round() as u64).max(1))
     }
 
     /// The real row index (0-based among `n` written) the next read picks, and whether it is
     /// a scan. `word` draws come from the (seed, read counter) stream.
-    fn pick(&mut self, n: u64, word: &mut impl FnMut() -> u64) -> (u64, bool) {
+    pub(crate) fn pick(&mut self, n: u64, word: &mut impl FnMut() -> u64) -> (u64, bool) {
         let rate = self.gets_per_s + self.scans_per_s;
         let scan = rate > 0.0 && unit(word()) * rate >= self.gets_per_s;
         let idx = match self.dist {
@@ -171,70 +168,5 @@ impl ReadState {
             }
         };
         (idx.min(n - 1), scan)
-    }
-}
-
-impl Engine {
-    /// Performs every emulated read due by now, over the `written` emulated rows applied so far.
-    pub(super) fn do_reads(&mut self, generator: &Generator, sampling: Sampling, written: u64) {
-        if self.reads.next_ns > self.now || written == 0 {
-            return;
-        }
-        let Some(step) = self.reads.interval_ns() else {
-            self.reads.next_ns = u64::MAX;
-            return;
-        };
-        let real_written = self.rows_written.max(1);
-        let mut key = std::mem::take(&mut self.read_key);
-        while self.reads.next_ns <= self.now {
-            let at = self.reads.next_ns;
-            self.reads.next_ns += step;
-            self.reads.seq += 1;
-            let mut ctr = 0u64;
-            let base =
-                self.cfg.seed ^ 0x0005_EAD5 ^ self.reads.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let mut word = || {
-                ctr += 1;
-                splitmix64(base ^ ctr.wrapping_mul(0xD1B5_4A32_D192_ED03))
-            };
-            let (idx, scan) = self.reads.pick(real_written, &mut word);
-            // The emulated row standing for that real row.
-            let b = (idx / sampling.k).min(written - 1);
-            if generator.key_checked(sampling.id(b), &mut key).is_err() {
-                continue;
-            }
-            let region = self.route_uncached(&key);
-            let n = if scan {
-                self.reads.k * self.reads.scan_rows
-            } else {
-                self.reads.k
-            };
-            let r = &mut self.regions[region];
-            r.read_requests += n;
-            let server = r.server;
-            self.servers[server].read_requests += n;
-            let w = (at / self.sample_ns) as usize;
-            if self.heat_reads.len() <= w {
-                self.heat_reads
-                    .resize(w + 1, vec![0; self.heat_buckets.len().max(1)]);
-            }
-            let bucket = self.heat_bucket_uncached(&key);
-            self.heat_reads[w][bucket] += n;
-        }
-        self.read_key = key;
-    }
-
-    /// A workload phase changes the offered read rates.
-    pub(super) fn set_read_rates(&mut self, gets: Option<f64>, scans: Option<f64>) {
-        if let Some(g) = gets {
-            self.reads.gets_per_s = g;
-        }
-        if let Some(s) = scans {
-            self.reads.scans_per_s = s;
-        }
-        self.reads.next_ns = self
-            .reads
-            .interval_ns()
-            .map_or(u64::MAX, |step| self.now + step);
     }
 }

@@ -1,0 +1,38 @@
+//! Compactions running in the servers' pools.
+
+use crate::engine::files::CompactionOutput;
+use crate::engine::policy::throughput::Progress;
+
+/// A running compaction: what it writes when it completes, and how far it has got. Its rate
+/// changes with the server's compaction throttle, so its completion event is rescheduled; only
+/// the event of the current `generation` is live.
+pub(crate) struct ActiveCompaction {
+    pub(crate) region: usize,
+    /// Server whose pool ran it.
+    pub(crate) server: usize,
+    pub(crate) store: usize,
+    /// Index of the first input file and the number of inputs (a contiguous run).
+    pub(crate) first: usize,
+    pub(crate) count: usize,
+    /// The output HFile (built already, or by the background builder) and the real rows
+    /// behind it.
+    pub(crate) output: CompactionOutput,
+    pub(crate) rows: u64,
+    /// The output's max sequence id and creation time (the compaction's start), ms.
+    pub(crate) seq_id: u64,
+    pub(crate) created_ms: u64,
+    /// Bytes read.
+    pub(crate) read: u64,
+    /// Cell bytes written (serialized KeyValues: what HBase's compactor reports to the
+    /// throughput controller).
+    pub(crate) written: u64,
+    pub(crate) major: bool,
+    /// Ran in the large pool.
+    pub(crate) large: bool,
+    /// Started at, ns.
+    pub(crate) started: u64,
+    /// Bytes still to read and the current rate.
+    pub(crate) progress: Progress,
+    /// Generation of the live completion event (0: none scheduled yet).
+    pub(crate) generation: u64,
+}

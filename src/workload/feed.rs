@@ -1,0 +1,270 @@
+//! The key feed: the emulated rows' keys in id order, generated `CHUNK` rows at a time, on
+//! worker threads when the run has threads to spare. Keys are pure functions of (seed, id), so
+//! the order and the keys are the same for any thread count; the engine pulls one row at a time.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+use crossbeam::channel::{Receiver, Sender};
+
+use super::scale::Sampling;
+use crate::diag::InputError;
+use crate::keygen::{Generator, MAX_ROW_LENGTH, push_key};
+
+/// Emulated rows generated per key chunk.
+pub const CHUNK: u64 = 16_384;
+
+/// One chunk of generated keys: concatenated in `arena`, `ends[i]` the end of key `i`.
+#[derive(Default)]
+struct KeyChunk {
+    arena: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+/// Fills `out` with the keys of chunk `c` (its buffers reused: fresh ones would page-fault on
+/// every chunk).
+fn make(
+    generator: &Generator,
+    sampling: Sampling,
+    c: u64,
+    out: &mut KeyChunk,
+) -> Result<(), InputError> {
+    let n = sampling.emulated();
+    let from = c * CHUNK;
+    let to = (from + CHUNK).min(n);
+    let KeyChunk { arena, ends } = out;
+    arena.clear();
+    ends.clear();
+    arena.reserve(((to - from) * 24) as usize);
+    ends.reserve((to - from) as usize);
+    if sampling.k == 1 {
+        // Exact mode: consecutive ids, so the generator's streaming path applies.
+        let first = sampling.first_id + from;
+        let mut bad: Option<u64> = None;
+        generator
+            .inner
+            .keys_into(first..sampling.first_id + to, &mut |id, key| {
+                if key.is_empty() || key.len() > MAX_ROW_LENGTH {
+                    bad.get_or_insert(id);
+                }
+                push_key(arena, key);
+                ends.push(arena.len() as u32);
+            });
+        if let Some(id) = bad {
+            // Re-derive the key through the checked path for the error message.
+            generator.key_checked(id, &mut Vec::new())?;
+        }
+        return Ok(());
+    }
+    let mut buf = Vec::with_capacity(64);
+    for b in from..to {
+        generator.key_checked(sampling.id(b), &mut buf)?;
+        arena.extend_from_slice(&buf);
+        ends.push(arena.len() as u32);
+    }
+    Ok(())
+}
+
+/// Worker threads generating chunks ahead, and the chunks that arrived out of order.
+struct Workers {
+    rx: Receiver<(u64, Result<KeyChunk, InputError>)>,
+    /// Consumed chunks go back to the workers for reuse.
+    back: Sender<KeyChunk>,
+    pending: BTreeMap<u64, Result<KeyChunk, InputError>>,
+    stop: Arc<AtomicBool>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+/// The keys of a run's emulated rows, in id order.
+pub struct KeyFeed {
+    generator: Arc<Generator>,
+    sampling: Sampling,
+    chunks: u64,
+    /// The chunk being read (`next_chunk - 1`), the row in it, and that row's key start.
+    chunk: KeyChunk,
+    next_chunk: u64,
+    row: usize,
+    start: usize,
+    workers: Option<Workers>,
+}
+
+impl KeyFeed {
+    /// A feed over `sampling`'s emulated rows; with `threads` ≥ 2, `threads − 1` workers
+    /// generate chunks ahead while the caller applies rows.
+    pub fn new(generator: Arc<Generator>, sampling: Sampling, threads: usize) -> KeyFeed {
+        let chunks = sampling.emulated().div_ceil(CHUNK);
+        let workers = (threads > 1 && chunks > 1).then(|| {
+            let n = threads - 1;
+            let (tx, rx) = crossbeam::channel::bounded(n * 2);
+            let (back, back_rx) = crossbeam::channel::unbounded::<KeyChunk>();
+            let stop = Arc::new(AtomicBool::new(false));
+            let handles = (0..n)
+                .map(|wk| {
+                    let (tx, back_rx, stop) = (tx.clone(), back_rx.clone(), stop.clone());
+                    let generator = generator.clone();
+                    std::thread::spawn(move || {
+                        let mut c = wk as u64;
+                        while c < chunks && !stop.load(Ordering::Relaxed) {
+                            let mut chunk = back_rx.try_recv().unwrap_or_default();
+                            let made = make(&generator, sampling, c, &mut chunk).map(|()| chunk);
+                            let failed = made.is_err();
+                            if tx.send((c, made)).is_err() || failed {
+                                break;
+                            }
+                            c += n as u64;
+                        }
+                    })
+                })
+                .collect();
+            Workers {
+                rx,
+                back,
+                pending: BTreeMap::new(),
+                stop,
+                handles,
+            }
+        });
+        KeyFeed {
+            generator,
+            sampling,
+            chunks,
+            chunk: KeyChunk::default(),
+            next_chunk: 0,
+            row: 0,
+            start: 0,
+            workers,
+        }
+    }
+
+    /// The generator the keys come from.
+    pub fn generator(&self) -> &Generator {
+        &self.generator
+    }
+
+    /// The emulated rows.
+    pub fn sampling(&self) -> Sampling {
+        self.sampling
+    }
+
+    /// The next row's emulated index and key, without consuming it (`None`: all rows fed). An
+    /// error is a key the generator cannot make (empty or too long).
+    #[inline]
+    pub fn peek(&mut self) -> Result<Option<(u64, &[u8])>, InputError> {
+        if self.row >= self.chunk.ends.len() && !self.load_next()? {
+            return Ok(None);
+        }
+        let end = self.chunk.ends[self.row] as usize;
+        let b = (self.next_chunk - 1) * CHUNK + self.row as u64;
+        Ok(Some((b, &self.chunk.arena[self.start..end])))
+    }
+
+    /// Consumes the row [`peek`](KeyFeed::peek) returned.
+    #[inline]
+    pub fn advance(&mut self) {
+        if let Some(&end) = self.chunk.ends.get(self.row) {
+            self.start = end as usize;
+            self.row += 1;
+        }
+    }
+
+    /// Loads the next chunk; false when there is none.
+    #[cold]
+    #[inline(never)]
+    fn load_next(&mut self) -> Result<bool, InputError> {
+        if self.next_chunk >= self.chunks {
+            return Ok(false);
+        }
+        let c = self.next_chunk;
+        match &mut self.workers {
+            None => make(&self.generator, self.sampling, c, &mut self.chunk)?,
+            Some(w) => {
+                let made = loop {
+                    if let Some(made) = w.pending.remove(&c) {
+                        break made;
+                    }
+                    match w.rx.recv() {
+                        Ok((i, made)) => {
+                            w.pending.insert(i, made);
+                        }
+                        // Every worker stopped before chunk c: they stop early only after
+                        // sending an error, which comes first in id order.
+                        Err(_) => return Ok(false),
+                    }
+                };
+                let fresh = made?;
+                let used = std::mem::replace(&mut self.chunk, fresh);
+                let _ = w.back.send(used);
+            }
+        }
+        self.next_chunk += 1;
+        self.row = 0;
+        self.start = 0;
+        Ok(!self.chunk.ends.is_empty())
+    }
+}
+
+impl Drop for KeyFeed {
+    fn drop(&mut self) {
+        if let Some(w) = self.workers.take() {
+            w.stop.store(true, Ordering::Relaxed);
+            // Dropping the receiver makes a worker blocked on a full channel return.
+            drop(w.rx);
+            for h in w.handles {
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keygen::testutil::build_toml;
+
+    const SEQUENTIAL: &str = "[[generator]]\nname = \"g\"\nkind = \"sequential\"\n";
+
+    fn feed_keys(threads: usize, rows: u64, k: u64) -> Vec<(u64, Vec<u8>)> {
+        let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
+        let sampling = Sampling {
+            first_id: 0,
+            rows,
+            k,
+            seed: 7,
+        };
+        let mut feed = KeyFeed::new(generator, sampling, threads);
+        let mut out = Vec::new();
+        while let Some((b, key)) = feed.peek().expect("keys") {
+            out.push((b, key.to_vec()));
+            feed.advance();
+        }
+        out
+    }
+
+    #[test]
+    fn every_row_in_id_order_for_any_thread_count() {
+        let rows = 3 * CHUNK + 17;
+        let one = feed_keys(1, rows, 1);
+        assert_eq!(one.len() as u64, rows);
+        assert!(one.iter().enumerate().all(|(i, (b, _))| *b == i as u64));
+        assert_eq!(feed_keys(3, rows, 1), one);
+        let sampled = feed_keys(1, rows * 5, 5);
+        assert_eq!(sampled.len() as u64, rows);
+        assert_eq!(feed_keys(2, rows * 5, 5), sampled);
+    }
+
+    #[test]
+    fn a_dropped_feed_stops_its_workers() {
+        let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
+        let sampling = Sampling {
+            first_id: 0,
+            rows: 100 * CHUNK,
+            k: 1,
+            seed: 1,
+        };
+        let mut feed = KeyFeed::new(generator, sampling, 3);
+        assert!(feed.peek().expect("keys").is_some());
+        drop(feed);
+    }
+}
