@@ -24,3 +24,24 @@ impl FlushWhy {
         }
     }
 }
+
+/// A decision a policy hands to the appliers (`apply::Engine::apply` carries it out).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// Split `region` at `row` (the split check passed).
+    Split {
+        /// Region id.
+        region: usize,
+        /// Split row.
+        row: Vec<u8>,
+        /// The policy and its numbers.
+        reason: String,
+    },
+    /// Ask for a (minor, not forced) compaction of one store (`CompactSplit.requestCompaction`).
+    Compact {
+        /// Region id.
+        region: usize,
+        /// Store index.
+        store: usize,
+    },
+}

@@ -684,7 +684,7 @@ impl Engine {
                 .flat_map(|r| (0..r.stores.len()).map(move |s| (r.id, s)))
                 .collect();
             for (r, s) in stores {
-                let infos = Self::file_infos(&self.state.regions[r].stores[s]);
+                let infos = compaction::file_infos(&self.state.regions[r].stores[s]);
                 if compaction::major_due(&infos, &self.cfg.compaction, now_ms) {
                     self.request_compaction(r, s, true);
                 } else if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {

@@ -323,3 +323,65 @@ fn invariants_name_what_broke() {
     let broken = e.invariants().expect_err("tiling");
     assert!(broken.contains("routed as"), "{broken}");
 }
+
+// Mirrors HRegion.checkSplit and CompactSplit.requestSplit: the server's regionSplitLimit, a
+// region that is not open or is flushing, and a store at blockingStoreFiles stop a split before
+// the policy is asked; then the policy's own answer, with its numbers.
+#[test]
+fn split_check_names_the_gate_that_stops_a_split() {
+    use crate::engine::Engine;
+    use crate::engine::policy::split_check::{SplitContext, SplitGate, check};
+    use crate::engine::state::region::RegionState;
+    let s = scenario(&single_region(4000, ""));
+    let plan = plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        scale: Some(1),
+        threads: 1,
+        builder: false,
+    };
+    let mut e = Engine::start(&s, plan, opts);
+    while e.step().expect("keys").is_some() {}
+    let cx = SplitContext {
+        online_regions: 1,
+        region_split_limit: 1000,
+        ignore_blocking: false,
+        blocking_store_files: 16,
+        now_ms: e.now / 1_000_000,
+    };
+    let region = &e.state.regions[0];
+    // DisabledRegionSplitPolicy: the policy itself says no.
+    assert!(matches!(
+        check(region, cx).outcome,
+        Err(SplitGate::PolicyDeclined(d)) if d.reason.contains("never splits")
+    ));
+    let limited = SplitContext {
+        region_split_limit: 1,
+        ..cx
+    };
+    assert_eq!(
+        check(region, limited).outcome,
+        Err(SplitGate::ServerAtSplitLimit {
+            online: 1,
+            limit: 1
+        })
+    );
+    let files = region.stores[0].files.len();
+    let blocking = SplitContext {
+        blocking_store_files: files,
+        ..cx
+    };
+    assert!(matches!(
+        check(region, blocking).outcome,
+        Err(SplitGate::TooManyStoreFiles { priority }) if priority < 1
+    ));
+    e.state.regions[0].flushing = true;
+    assert_eq!(
+        check(&e.state.regions[0], cx).outcome,
+        Err(SplitGate::Flushing)
+    );
+    e.state.regions[0].state = RegionState::Moving;
+    assert_eq!(
+        check(&e.state.regions[0], cx).outcome,
+        Err(SplitGate::NotOpen)
+    );
+}

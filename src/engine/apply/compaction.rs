@@ -5,37 +5,23 @@ use std::cmp::Reverse;
 use std::sync::Arc;
 
 use crate::engine::files::CompactionOutput;
-use crate::engine::policy::compaction::{self, FileInfo, SelectOptions};
+use crate::engine::policy::compaction::{self, SelectOptions};
+use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::throughput;
 use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
 use crate::engine::state::region::HeldFile;
-use crate::engine::state::region::{self, RegionState, Store};
+use crate::engine::state::region::{self, RegionState};
 use crate::engine::state::server::QueuedCompaction;
 use crate::engine::state::storefile::{self, FileKind, StoreFile};
 use crate::engine::{AFTER_SPLIT_PRIORITY, ActiveCompaction, Engine};
-use crate::keygen::rng::splitmix64;
 
 impl Engine {
-    pub(crate) fn file_infos(store: &Store) -> Vec<FileInfo> {
-        store
-            .files
-            .iter()
-            .map(|f| FileInfo {
-                size: f.file.length(),
-                is_reference: f.file.is_reference(),
-                created_ms: f.file.created_ms,
-                major: f.file.major,
-                name_hash: splitmix64(f.file.seq_id),
-            })
-            .collect()
-    }
-
     pub(crate) fn request_compaction(&mut self, region: usize, store: usize, force_major: bool) {
         let r = &self.state.regions[region];
         if r.state != RegionState::Open || r.stores[store].compacting {
             return;
         }
-        let infos = Self::file_infos(&r.stores[store]);
+        let infos = compaction::file_infos(&r.stores[store]);
         let opts = SelectOptions {
             compacting: 0,
             force_major,
@@ -121,7 +107,7 @@ impl Engine {
         }
         // Re-select now: files may have changed while queued (HBase selects when the request is made
         // and re-checks at run time).
-        let infos = Self::file_infos(&r.stores[store]);
+        let infos = compaction::file_infos(&r.stores[store]);
         let major_due = compaction::major_due(&infos, &self.cfg.compaction, self.now / NS_PER_MS);
         let opts = SelectOptions {
             compacting: 0,
@@ -409,11 +395,8 @@ impl Engine {
             s.small_running = s.small_running.saturating_sub(1);
         }
         // CompactionRunner: check for a split, then whether more compaction is needed.
-        if self.state.regions[region].state == RegionState::Open && !self.check_split(region) {
-            let infos = Self::file_infos(&self.state.regions[region].stores[store]);
-            if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
-                self.request_compaction(region, store, false);
-            }
+        if self.state.regions[region].state == RegionState::Open {
+            self.react(region, StoreChange::Compacted(store));
         }
         // A flush postponed for too many files may go now.
         self.start_flushes(server);

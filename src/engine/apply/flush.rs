@@ -4,6 +4,7 @@
 use crate::engine::decision::FlushWhy;
 use crate::engine::files::{FlushFile, FlushJob, write_file};
 use crate::engine::policy;
+use crate::engine::policy::reactions::StoreChange;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
 use crate::engine::state::memstore::Memstore;
 use crate::engine::state::region::HeldFile;
@@ -75,11 +76,7 @@ impl Engine {
                             crate::units::format_duration_ms(self.cfg.settings.blocking_wait_ms)
                         ),
                     );
-                    if !self.check_split(region) {
-                        for st in 0..self.state.regions[region].stores.len() {
-                            self.request_compaction(region, st, false);
-                        }
-                    }
+                    self.react(region, StoreChange::FlushHeldBack);
                 }
                 let retry = (self.cfg.settings.blocking_wait_ms / 100)
                     .max(1)
@@ -222,10 +219,8 @@ impl Engine {
         self.stats.flushes += 1;
         self.stats.flushed_bytes += data;
         // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
-        if self.state.regions[region].state == RegionState::Open && !self.check_split(region) {
-            for f in flushed_stores {
-                self.request_compaction(region, f, false);
-            }
+        if self.state.regions[region].state == RegionState::Open {
+            self.react(region, StoreChange::Flushed(flushed_stores));
         }
         if self.state.regions[region].active_heap() > self.cfg.settings.flush_size {
             self.request_flush(region, FlushWhy::Size);

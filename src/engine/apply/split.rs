@@ -1,8 +1,7 @@
 //! Splits carried out: the parent closes (flushing its memstore), goes offline, and its
 //! daughters open with references to its files (`SplitTableRegionProcedure`).
 
-use crate::engine::policy;
-use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
+use crate::engine::queue::{Event, transfer_ns};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::storefile::StoreFile;
@@ -10,32 +9,6 @@ use crate::engine::{Engine, SplitRecord};
 use crate::keygen::rng::splitmix64;
 
 impl Engine {
-    /// `HRegion.checkSplit` + `CompactSplit.requestSplit` (policy/split.rs), carried out. True
-    /// if a split was started.
-    pub(crate) fn check_split(&mut self, region: usize) -> bool {
-        let cx = policy::split_check::SplitContext {
-            online_regions: self.state.servers[self.state.regions[region].server].online_regions,
-            region_split_limit: self.cfg.settings.region_split_limit,
-            ignore_blocking: self.cfg.settings.split_ignore_blocking,
-            blocking_store_files: self.cfg.compaction.blocking_store_files,
-            now_ms: self.now / NS_PER_MS,
-        };
-        let check = policy::split_check::check(&self.state.regions[region], cx);
-        if let Some(busy) = check.busy {
-            self.state.regions[region].policy.set_busy(busy);
-        }
-        let Ok(req) = check.outcome else {
-            return false;
-        };
-        let reason = format!(
-            "{}: {}",
-            self.state.regions[region].policy.policy().simple_name(),
-            req.decision.reason
-        );
-        self.start_split(region, req.row, reason);
-        true
-    }
-
     /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
     /// daughters' opening.
     pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: String) {

@@ -12,6 +12,8 @@
 //! TTL and `hbase.hstore.min.locality.to.skip.major.compact` = 0 HBase always skips a lone file).
 
 use crate::config::Settings;
+use crate::engine::state::region::Store;
+use crate::keygen::rng::splitmix64;
 use crate::units::{format_bytes, format_duration_ms};
 
 /// The compaction knobs of one store (from [`Settings`]).
@@ -439,6 +441,22 @@ fn ratio_based(
 /// Java's `(long) x` for a non-negative double: truncation, saturating.
 fn java_long(x: f64) -> i128 {
     x as i64 as i128
+}
+
+/// What the selection sees of a store's files, oldest first. The name hash (tie-breaks in
+/// HBase's file ordering) comes from the sequence id.
+pub fn file_infos(store: &Store) -> Vec<FileInfo> {
+    store
+        .files
+        .iter()
+        .map(|f| FileInfo {
+            size: f.file.length(),
+            is_reference: f.file.is_reference(),
+            created_ms: f.file.created_ms,
+            major: f.file.major,
+            name_hash: splitmix64(f.file.seq_id),
+        })
+        .collect()
 }
 
 /// `needsCompaction`: (files − compacting) ≥ min files.

@@ -15,6 +15,7 @@ pub mod balancer;
 pub mod compaction;
 pub(crate) mod flush;
 pub mod normalizer;
+pub(crate) mod reactions;
 pub mod split;
 pub mod split_check;
 pub mod split_point;
