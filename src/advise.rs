@@ -16,6 +16,7 @@ use clap::Args;
 
 use crate::config::SplitPolicy;
 use crate::diag::{InputError, SourceText};
+use crate::engine::policy::split::threshold_for;
 use crate::engine::state::cell;
 use crate::engine::{self, RunResult};
 use crate::keygen::keyfile::KeyFile;
@@ -101,25 +102,16 @@ pub struct SizingInput {
     pub families: u64,
 }
 
-/// The size at which `policy` splits a region with `count` regions of its table on the server
-/// (the engine's `threshold`, restated: Disabled counts as max.filesize, the size guidance).
+/// The size at which `policy` splits a region with `count` regions of its table on the server,
+/// without jitter: the split policy's own threshold (`policy::split::threshold_for`), except that
+/// a table that never splits is sized as if it split at max.filesize (the size guidance).
 fn split_size(i: &SizingInput, count: u64) -> u64 {
-    match i.policy {
-        SplitPolicy::ConstantSize | SplitPolicy::Disabled => i.max_filesize,
-        SplitPolicy::Stepping if count == 1 => i.initial_size.min(i.max_filesize),
-        SplitPolicy::Stepping => i.max_filesize,
-        SplitPolicy::IncreasingToUpperBound
-        | SplitPolicy::KeyPrefix
-        | SplitPolicy::DelimitedKeyPrefix
-        | SplitPolicy::Busy => {
-            if count > 100 {
-                i.max_filesize
-            } else {
-                i.max_filesize
-                    .min(i.initial_size.saturating_mul(count * count * count))
-            }
-        }
+    if i.policy == SplitPolicy::Disabled {
+        return i.max_filesize;
     }
+    let long = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    let count = u32::try_from(count).unwrap_or(u32::MAX);
+    threshold_for(i.policy, long(i.max_filesize), long(i.initial_size), count).max(0) as u64
 }
 
 /// The region-count rule: the fewest regions per server `c` ≥ 1 with

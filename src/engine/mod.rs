@@ -13,6 +13,7 @@
 
 mod apply;
 mod decision;
+mod derived;
 mod files;
 pub mod policy;
 mod queue;
@@ -25,7 +26,6 @@ use std::sync::Arc;
 use crate::config::Settings;
 use crate::diag::InputError;
 use crate::keygen::Generator;
-use crate::keygen::rng::splitmix64;
 use crate::plan::RunPlan;
 use crate::scenario::Scenario;
 use crate::workload::feed::{CHUNK, KeyFeed};
@@ -410,10 +410,7 @@ impl Engine {
             })
             .collect();
         let heap = scenario.cluster.heap_bytes;
-        let global_high = s
-            .global_memstore_bytes
-            .unwrap_or((heap as f64 * s.global_memstore_fraction as f64) as u64);
-        let global_low = (global_high as f64 * s.global_memstore_lower_limit as f64) as u64;
+        let (global_high, global_low) = derived::global_memstore_limits(s, heap);
         let cfg = Config {
             compaction: CompactionConfig::from_settings(s),
             settings: s.clone(),
@@ -424,8 +421,8 @@ impl Engine {
             qualifier_len: w.qualifier_bytes,
             family_lens: fams.iter().map(|f| f.name.len() as u64).collect(),
             row_payload: w.columns * w.value_bytes,
-            rate_fp: ((NS_PER_S as u128) << 32) / w.rate_bytes_per_s.max(1) as u128,
-            write_fp: ((NS_PER_S as u128) << 32) / scenario.cluster.write_bandwidth.max(1) as u128,
+            rate_fp: derived::ns_per_byte_fp(w.rate_bytes_per_s),
+            write_fp: derived::ns_per_byte_fp(scenario.cluster.write_bandwidth),
             cells_per_family,
             flush_bw: scenario.cluster.flush_bandwidth,
             compaction_bw: scenario.cluster.compaction_bandwidth,
@@ -531,11 +528,7 @@ impl Engine {
         families: usize,
     ) -> usize {
         let id = self.state.regions.len();
-        // One nextFloat() per region open for the jitter, from a stream of (seed, region id).
-        let draw = (splitmix64(
-            self.cfg.seed ^ 0x0005_9117_0000 ^ (id as u64).wrapping_mul(0xA24B_AED4_963E_E407),
-        ) >> 40) as f32
-            / (1u64 << 24) as f32;
+        let draw = derived::jitter_draw(self.cfg.seed, id, None);
         let policy = SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw);
         self.state.servers[server].online_regions += 1;
         self.state.regions.push(Region {

@@ -7,6 +7,7 @@
 use std::collections::VecDeque;
 
 use crate::assignment::server_name;
+use crate::engine::derived;
 use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
 use crate::engine::policy::compaction::CompactionConfig;
 use crate::engine::policy::normalizer::{self, NormPlan, NormRegion};
@@ -15,8 +16,8 @@ use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::server::Server;
 use crate::engine::state::storefile::{FileKind, StoreFile};
 use crate::engine::{
-    DynamicsResult, Engine, Event, MergeRecord, MoveRecord, NS_PER_MS, NS_PER_S,
-    SplitPolicyInstance, split_point, transfer_ns,
+    DynamicsResult, Engine, Event, MergeRecord, MoveRecord, NS_PER_MS, SplitPolicyInstance,
+    split_point, transfer_ns,
 };
 use crate::keygen::rng::splitmix64;
 use crate::scenario::{ClusterEvent, EventAction, EventTrigger, Scenario};
@@ -290,13 +291,7 @@ impl Engine {
 
     /// A split policy instance for a region opening now.
     pub(crate) fn new_policy(&self, id: usize) -> SplitPolicyInstance {
-        let draw = (splitmix64(
-            self.cfg.seed
-                ^ 0x0005_9117_0000
-                ^ (id as u64).wrapping_mul(0xA24B_AED4_963E_E407)
-                ^ self.now.rotate_left(17),
-        ) >> 40) as f32
-            / (1u64 << 24) as f32;
+        let draw = derived::jitter_draw(self.cfg.seed, id, Some(self.now));
         SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw)
     }
 
@@ -695,7 +690,7 @@ impl Engine {
                 scans_per_s,
             } => {
                 if let Some(rate) = rate_bytes_per_s {
-                    self.cfg.rate_fp = ((NS_PER_S as u128) << 32) / rate.max(1) as u128;
+                    self.cfg.rate_fp = derived::ns_per_byte_fp(rate);
                 }
                 self.set_read_rates(gets_per_s, scans_per_s);
                 let parts = EventAction::phase_parts(rate_bytes_per_s, gets_per_s, scans_per_s);
@@ -910,12 +905,8 @@ impl Engine {
     fn apply_settings(&mut self, settings: crate::config::Settings) {
         self.cfg.compaction = CompactionConfig::from_settings(&settings);
         // Global memstore limits follow the new fractions (the heap is the scenario's).
-        let heap = self.cfg.heap_bytes;
-        self.cfg.global_high = settings
-            .global_memstore_bytes
-            .unwrap_or((heap as f64 * settings.global_memstore_fraction as f64) as u64);
-        self.cfg.global_low =
-            (self.cfg.global_high as f64 * settings.global_memstore_lower_limit as f64) as u64;
+        (self.cfg.global_high, self.cfg.global_low) =
+            derived::global_memstore_limits(&settings, self.cfg.heap_bytes);
         self.cfg.settings = settings;
         for id in self.state.routing.ids().collect::<Vec<_>>() {
             if self.state.regions[id].state == RegionState::Open {

@@ -88,6 +88,38 @@ impl BusyState {
     }
 }
 
+/// The size a store must exceed for `policy` to split a region when `count` regions of its
+/// table are on the server, with desired max size `desired` (jittered, Java `long`) and initial
+/// size `initial`:
+///
+/// ConstantSize: `desired`. IncreasingToUpperBound, KeyPrefix, DelimitedKeyPrefix and Busy:
+/// `count == 0 || count > 100 ? desired : min(desired, initial × count³)`. Stepping:
+/// `count == 1 ? initial : desired`. Disabled: `i64::MAX` (never).
+pub fn threshold_for(policy: SplitPolicy, desired: i64, initial: i64, count: u32) -> i64 {
+    match policy {
+        SplitPolicy::Disabled => i64::MAX,
+        SplitPolicy::ConstantSize => desired,
+        SplitPolicy::Stepping => {
+            if count == 1 {
+                initial
+            } else {
+                desired
+            }
+        }
+        SplitPolicy::IncreasingToUpperBound
+        | SplitPolicy::KeyPrefix
+        | SplitPolicy::DelimitedKeyPrefix
+        | SplitPolicy::Busy => {
+            if count == 0 || count > 100 {
+                desired
+            } else {
+                let c = count as i64;
+                desired.min(initial.saturating_mul(c * c * c))
+            }
+        }
+    }
+}
+
 /// A split policy instance for one region (created on region open; jitter drawn then).
 #[derive(Debug, Clone)]
 pub struct SplitPolicyInstance {
@@ -235,29 +267,7 @@ impl SplitPolicyInstance {
     }
 
     fn threshold(&self, count: u32) -> i64 {
-        match self.policy {
-            SplitPolicy::Disabled => i64::MAX,
-            SplitPolicy::ConstantSize => self.desired_max,
-            SplitPolicy::Stepping => {
-                if count == 1 {
-                    self.initial_size
-                } else {
-                    self.desired_max
-                }
-            }
-            SplitPolicy::IncreasingToUpperBound
-            | SplitPolicy::KeyPrefix
-            | SplitPolicy::DelimitedKeyPrefix
-            | SplitPolicy::Busy => {
-                if count == 0 || count > 100 {
-                    self.desired_max
-                } else {
-                    let c = count as i64;
-                    self.desired_max
-                        .min(self.initial_size.saturating_mul(c * c * c))
-                }
-            }
-        }
+        threshold_for(self.policy, self.desired_max, self.initial_size, count)
     }
 
     /// How the threshold came about, for explanations.
