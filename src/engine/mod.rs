@@ -49,8 +49,8 @@ use decision::FlushWhy;
 use files::Builder;
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 pub use result::{
-    DynamicsResult, EventRecord, HistoryEntry, MergeRecord, MoveRecord, RunResult, RunStats,
-    Sample, ServerSample, SplitRecord,
+    DynamicsResult, EventRecord, FileResult, HistoryEntry, MergeRecord, MoveRecord, RegionResult,
+    RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord, StoreResult,
 };
 
 /// How far a client may run ahead of a RegionServer's write path before it waits (its buffer).
@@ -714,7 +714,11 @@ impl Engine {
             .into_iter()
             .map(Some)
             .collect();
-        let regions: Vec<Region> = routing.ids().filter_map(|id| all[id].take()).collect();
+        let regions: Vec<RegionResult> = routing
+            .ids()
+            .filter_map(|id| all[id].take())
+            .map(RegionResult::from)
+            .collect();
         let cfg = &self.cfg;
         let cells: u64 = cfg.cells_per_family.iter().sum();
         let data_bytes = self
@@ -735,7 +739,7 @@ impl Engine {
             settled_ns: self.settled.max(ingest_ns),
             regions_initial,
             regions,
-            servers: self.state.servers,
+            servers: self.state.servers.iter().map(ServerResult::from).collect(),
             stats: self.stats,
             splits: self.splits,
             windows: self.windows,

@@ -81,9 +81,9 @@ pub struct RunResult {
     /// Regions before the first write.
     pub regions_initial: usize,
     /// Live regions at the end, in key order.
-    pub regions: Vec<Region>,
+    pub regions: Vec<RegionResult>,
     /// Servers.
-    pub servers: Vec<Server>,
+    pub servers: Vec<ServerResult>,
     /// Counters.
     pub stats: RunStats,
     /// Splits in order.
@@ -224,4 +224,153 @@ pub struct DynamicsResult {
     pub parents: Vec<Vec<usize>>,
     /// Key range of every region id.
     pub ranges: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// A region at the end of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegionResult {
+    /// Region id (creation order; `--explain` traces parents by it).
+    pub id: usize,
+    /// Inclusive start key (empty = start of table).
+    pub start: Vec<u8>,
+    /// Exclusive end key (empty = end of table).
+    pub end: Vec<u8>,
+    /// Hosting RegionServer.
+    pub server: usize,
+    /// Times split since the table was created (0 for initial regions).
+    pub generation: u32,
+    /// Simulated open time, ns.
+    pub opened_ns: u64,
+    /// Last simulated write, ns.
+    pub last_write_ns: Option<u64>,
+    /// Real rows the region holds (memstores + files), exact.
+    pub rows: u64,
+    /// Real rows written to it since it opened (puts it received).
+    pub write_requests: u64,
+    /// Real read requests served since it opened.
+    pub read_requests: u64,
+    /// Time writes to it waited on RegionTooBusy, ns.
+    pub blocked_ns: u64,
+    /// Highest memstore heap (active + snapshot) seen.
+    pub memstore_peak: u64,
+    /// One per column family.
+    pub stores: Vec<StoreResult>,
+}
+
+impl RegionResult {
+    /// Store file bytes (sum of `HStore.getSize()`).
+    pub fn store_bytes(&self) -> u64 {
+        self.stores
+            .iter()
+            .flat_map(|s| &s.files)
+            .map(|f| f.length)
+            .sum()
+    }
+
+    /// Number of store files over all stores.
+    pub fn store_files(&self) -> usize {
+        self.stores.iter().map(|s| s.files.len()).sum()
+    }
+
+    /// Unflushed data bytes.
+    pub fn memstore_data(&self) -> u64 {
+        self.stores.iter().map(|s| s.memstore_data).sum()
+    }
+}
+
+/// One column family's data in a region at the end of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreResult {
+    /// Store files, oldest first.
+    pub files: Vec<FileResult>,
+    /// Real rows in the memstore.
+    pub memstore_rows: u64,
+    /// Unflushed data bytes.
+    pub memstore_data: u64,
+}
+
+/// A store file at the end of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileResult {
+    /// `reader.length()`, bytes.
+    pub length: u64,
+    /// Real rows behind it, exact.
+    pub rows: u64,
+    /// Real rows its sampled keys stand for (block-granular).
+    pub visible_rows: u64,
+    /// A Reference to half of a parent's file.
+    pub is_reference: bool,
+}
+
+impl From<Region> for RegionResult {
+    fn from(r: Region) -> RegionResult {
+        RegionResult {
+            id: r.id,
+            start: r.start,
+            end: r.end,
+            server: r.server,
+            generation: r.generation,
+            opened_ns: r.opened_ns,
+            last_write_ns: r.last_write_ns,
+            rows: r.rows,
+            write_requests: r.write_requests,
+            read_requests: r.read_requests,
+            blocked_ns: r.blocked_ns,
+            memstore_peak: r.memstore_peak,
+            stores: r
+                .stores
+                .iter()
+                .map(|s| StoreResult {
+                    files: s
+                        .files
+                        .iter()
+                        .map(|h| FileResult {
+                            length: h.file.length(),
+                            rows: h.rows,
+                            visible_rows: h.file.rows(),
+                            is_reference: h.file.is_reference(),
+                        })
+                        .collect(),
+                    memstore_rows: s.memstore.rows,
+                    memstore_data: s.memstore.data_bytes,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A RegionServer at the end of a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServerResult {
+    /// Highest memstore heap of its regions seen, bytes.
+    pub memstore_peak: u64,
+    /// Time writes to it waited on blocking (RegionTooBusy, global memstore), ns.
+    pub blocked_ns: u64,
+    /// Real rows written to it.
+    pub write_requests: u64,
+    /// Real data bytes written to it.
+    pub write_bytes: u64,
+    /// Real read requests it served.
+    pub read_requests: u64,
+    /// Died during the run.
+    pub dead: bool,
+    /// Decommissioned during the run.
+    pub draining: bool,
+    /// Simulated time it joined, ns (0 for the initial servers).
+    pub joined_ns: u64,
+}
+
+impl From<&Server> for ServerResult {
+    fn from(s: &Server) -> ServerResult {
+        ServerResult {
+            memstore_peak: s.memstore_peak,
+            blocked_ns: s.blocked_ns,
+            write_requests: s.write_requests,
+            write_bytes: s.write_bytes,
+            read_requests: s.read_requests,
+            dead: s.dead,
+            draining: s.draining,
+            joined_ns: s.joined_ns,
+        }
+    }
 }

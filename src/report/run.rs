@@ -564,7 +564,7 @@ fn run_json(r: &RunResult) -> RunJson {
             read_requests: reg.read_requests,
         })
         .collect();
-    let mut hot: Vec<&crate::engine::state::region::Region> = r.regions.iter().collect();
+    let mut hot: Vec<&crate::engine::RegionResult> = r.regions.iter().collect();
     hot.sort_by(|a, b| {
         b.write_requests
             .cmp(&a.write_requests)

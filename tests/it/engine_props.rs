@@ -123,8 +123,8 @@ proptest! {
         // to within a few data blocks per file (files keep about one key per block) and 10 %:
         // this catches rows lost or multiplied by a compaction or a split, not block rounding.
         for reg in &r.regions {
-            let in_files: u64 = reg.stores.iter().flat_map(|st| st.files.iter()).map(|f| f.file.rows()).sum();
-            let in_memstore: u64 = reg.stores.iter().map(|st| st.memstore.rows).sum();
+            let in_files: u64 = reg.stores.iter().flat_map(|st| st.files.iter()).map(|f| f.visible_rows).sum();
+            let in_memstore: u64 = reg.stores.iter().map(|st| st.memstore_rows).sum();
             let expected = reg.rows - in_memstore;
             let per_block = (65_536 / (c.value as u64 + 40)).max(1) * r.scale;
             let files = reg.store_files() as u64;
