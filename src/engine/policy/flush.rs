@@ -139,3 +139,87 @@ pub(crate) fn periodic_scan(regions: &[Region], now_ms: u64, interval_ms: u64) -
     }
     PeriodicScan { due, next_ms }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::state::region::{test_region, test_write};
+
+    // Mirrors MemStoreFlusher.flushOneForGlobalPressure: the largest memstore among the
+    // server's regions that are open and not already flushing or queued.
+    #[test]
+    fn global_pressure_takes_the_largest_idle_memstore_of_the_server() {
+        let mut rs: Vec<Region> = (0..5).map(|i| test_region(i, i % 2, 1)).collect();
+        for (i, r) in rs.iter_mut().enumerate() {
+            test_write(r, 0, 10 + i as u64, 100, 0);
+        }
+        // Region 4 (server 0) is the largest; then region 2.
+        assert_eq!(global_pressure_pick(0, rs.iter()), Some(4));
+        rs[4].flushing = true;
+        assert_eq!(global_pressure_pick(0, rs.iter()), Some(2));
+        rs[2].flush_queued = true;
+        rs[0].state = RegionState::Moving;
+        assert_eq!(global_pressure_pick(0, rs.iter()), None);
+        assert_eq!(global_pressure_pick(1, rs.iter()), Some(3));
+        // Equal sizes: the lower region id.
+        let twins: Vec<Region> = (0..2)
+            .map(|i| {
+                let mut r = test_region(i, 0, 1);
+                test_write(&mut r, 0, 5, 100, 0);
+                r
+            })
+            .collect();
+        assert_eq!(global_pressure_pick(0, twins.iter()), Some(0));
+    }
+
+    // Mirrors MemStoreFlusher.flushRegion: more than blockingStoreFiles files in a store holds
+    // the flush back until blockingWaitTime has passed.
+    #[test]
+    fn a_flush_is_held_back_while_a_store_has_too_many_files() {
+        let mut r = test_region(0, 0, 2);
+        let file = |seq| crate::engine::state::region::HeldFile {
+            file: crate::engine::state::storefile::test_file(seq),
+            rows: 0,
+        };
+        for seq in 0..17 {
+            r.stores[1].files.push(file(seq));
+        }
+        let wait = 90_000;
+        assert_eq!(
+            hold_back(&r, 16, 0, wait),
+            Some(HoldBack {
+                first: true,
+                most_files: 17
+            })
+        );
+        assert_eq!(hold_back(&r, 16, 10, wait).map(|h| h.first), Some(false));
+        assert_eq!(hold_back(&r, 16, wait, wait), None);
+        assert_eq!(hold_back(&r, 17, 0, wait), None);
+    }
+
+    // Mirrors FlushAllLargeStoresPolicy: stores above max(flush size / families, lower bound),
+    // or every non-empty store if none is.
+    #[test]
+    fn several_families_flush_their_large_stores() {
+        let mut r = test_region(0, 0, 3);
+        test_write(&mut r, 0, 10, 100, 0);
+        test_write(&mut r, 1, 1, 100, 0);
+        assert_eq!(stores_to_flush(&r, 1500, 0), vec![true, false, false]);
+        assert_eq!(stores_to_flush(&r, 30_000, 0), vec![true, true, false]);
+        let one = test_region(1, 0, 1);
+        assert_eq!(stores_to_flush(&one, 1, 0), vec![false]);
+    }
+
+    // Mirrors PeriodicMemStoreFlusher: regions whose oldest edit is older than the interval.
+    #[test]
+    fn periodic_flush_finds_old_edits_and_when_to_look_again() {
+        let mut rs: Vec<Region> = (0..3).map(|i| test_region(i, 0, 1)).collect();
+        test_write(&mut rs[0], 0, 1, 100, 1_000);
+        test_write(&mut rs[1], 0, 1, 100, 5_000);
+        let scan = periodic_scan(&rs, 4_500, 3_000);
+        assert_eq!(scan.due, vec![0]);
+        // Region 1's edit comes due after 5,000 + 3,000 ms.
+        assert_eq!(scan.next_ms, 1_000 + 3_001);
+        assert!(periodic_scan(&rs, 3_000, 3_000).due.is_empty());
+    }
+}

@@ -55,3 +55,63 @@ pub(crate) fn after(
         StoreChange::FlushHeldBack => (0..region.stores.len()).map(compact).collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::policy::split::SplitDecision;
+    use crate::engine::state::region::{HeldFile, test_region};
+    use crate::engine::state::storefile::test_file;
+
+    fn cfg() -> CompactionConfig {
+        CompactionConfig::from_settings(&crate::engine::policy::balancer::test_settings())
+    }
+
+    fn declined() -> Result<SplitRequest, SplitGate> {
+        Err(SplitGate::Flushing)
+    }
+
+    // Mirrors MemStoreFlusher.flushRegion and CompactSplit.CompactionRunner: a split if the
+    // check allows one, else compaction requests for what changed.
+    #[test]
+    fn split_else_compact() {
+        let mut r = test_region(7, 0, 2);
+        let split = Ok(SplitRequest {
+            row: b"m".to_vec(),
+            decision: SplitDecision {
+                split: true,
+                reason: "store 0 size 3 GiB > 2 GiB".into(),
+            },
+        });
+        let d = after(&r, &StoreChange::Flushed(vec![1]), split, &cfg());
+        assert!(
+            matches!(&d[..], [Decision::Split { region: 7, row, reason }]
+            if row == b"m" && reason.ends_with("store 0 size 3 GiB > 2 GiB"))
+        );
+        let d = after(&r, &StoreChange::Flushed(vec![1]), declined(), &cfg());
+        assert_eq!(
+            d,
+            vec![Decision::Compact {
+                region: 7,
+                store: 1
+            }]
+        );
+        let d = after(&r, &StoreChange::FlushHeldBack, declined(), &cfg());
+        assert_eq!(d.len(), 2);
+        // After a compaction, another only if the store still needs one (min files: 3).
+        assert!(after(&r, &StoreChange::Compacted(0), declined(), &cfg()).is_empty());
+        for seq in 0..3 {
+            r.stores[0].files.push(HeldFile {
+                file: test_file(seq),
+                rows: 1,
+            });
+        }
+        assert_eq!(
+            after(&r, &StoreChange::Compacted(0), declined(), &cfg()),
+            vec![Decision::Compact {
+                region: 7,
+                store: 0
+            }]
+        );
+    }
+}

@@ -158,3 +158,48 @@ impl Region {
         if p == 1 { 2 } else { p }
     }
 }
+
+/// A region for unit tests of the policies: open on `server`, one store per family, empty.
+#[cfg(test)]
+pub(crate) fn test_region(id: usize, server: usize, families: usize) -> Region {
+    let settings = crate::engine::policy::balancer::test_settings();
+    Region {
+        id,
+        start: Vec::new(),
+        end: Vec::new(),
+        server,
+        stores: (0..families).map(|_| Store::default()).collect(),
+        state: RegionState::Open,
+        generation: 0,
+        policy: SplitPolicyInstance::new(&settings, 0, 0.5),
+        parent: None,
+        opened_ns: 0,
+        flush_queued: false,
+        flush_why: 0,
+        flushing: false,
+        snapshot_heap: 0,
+        write_requests: 0,
+        read_requests: 0,
+        rows: 0,
+        last_write_ns: None,
+        blocked_ns: 0,
+        memstore_peak: 0,
+    }
+}
+
+/// Adds `rows` rows of `heap` heap bytes each to a test region's store `store`, at `now_ms`.
+#[cfg(test)]
+pub(crate) fn test_write(r: &mut Region, store: usize, rows: u64, heap: u64, now_ms: u64) {
+    use crate::engine::state::memstore::Put;
+    for i in 0..rows {
+        let put = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: heap / 2,
+            heap_bytes: heap,
+        };
+        r.stores[store]
+            .memstore
+            .add(&i.to_be_bytes(), put, 0, now_ms);
+    }
+}

@@ -237,5 +237,32 @@ fn merge_rows<'a>(inputs: &[&'a StoreFile]) -> Vec<&'a [u8]> {
     rows
 }
 
+/// A one-row real file with sequence id `seq`, for unit tests of the policies.
+#[cfg(test)]
+pub(crate) fn test_file(seq: u64) -> StoreFile {
+    let shape = CellShape {
+        family_len: 1,
+        qualifier_len: 1,
+        value_len: 1000,
+        columns: 1,
+    };
+    let format = FileFormat {
+        block_size: 65536,
+        compression_ratio: 1.0,
+        index_block_max_size: 131072,
+        index_block_min_entries: 16,
+        row_bloom: true,
+    };
+    let mut b = HFileBuilder::new(shape, format, 1);
+    b.append(&seq.to_be_bytes());
+    StoreFile {
+        file: Arc::new(b.finish().expect("one row")),
+        seq_id: seq,
+        created_ms: 0,
+        major: false,
+        kind: FileKind::Real,
+    }
+}
+
 #[cfg(test)]
 mod tests;
