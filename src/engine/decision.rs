@@ -3,7 +3,7 @@
 
 /// Why a flush was requested (for `--explain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FlushWhy {
+pub enum FlushWhy {
     /// Memstore heap above the flush size (`HRegion.isFlushSize`).
     Size = 0,
     /// Memstore above the blocking size (RegionTooBusy).
@@ -15,12 +15,13 @@ pub(crate) enum FlushWhy {
 }
 
 impl FlushWhy {
-    pub(crate) fn describe(code: u8) -> &'static str {
+    /// The reason a region keeps as `flush_why` (its discriminant).
+    pub(crate) fn from_code(code: u8) -> FlushWhy {
         match code {
-            0 => "memstore above hbase.hregion.memstore.flush.size",
-            1 => "memstore above flush.size x block.multiplier (writes blocked)",
-            2 => "RegionServer above the global memstore low mark (largest memstore first)",
-            _ => "edits older than hbase.regionserver.optionalcacheflushinterval",
+            0 => FlushWhy::Size,
+            1 => FlushWhy::Blocking,
+            2 => FlushWhy::Global,
+            _ => FlushWhy::Periodic,
         }
     }
 }

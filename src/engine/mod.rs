@@ -14,6 +14,7 @@
 mod apply;
 mod decision;
 mod files;
+mod history;
 pub mod policy;
 mod queue;
 mod recorder;
@@ -45,8 +46,11 @@ use state::routing::{RoutingTable, prefix8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
-use decision::FlushWhy;
+pub use decision::FlushWhy;
 use files::Builder;
+pub use history::{
+    EventDetail, Happening, MoveReason, OpenedAs, ServerAt, SplitReason, SplitSource,
+};
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 pub use result::{
     DynamicsResult, EventRecord, HistoryEntry, MergeRecord, MoveRecord, RunResult, RunStats,
@@ -642,7 +646,7 @@ impl Engine {
                 row,
                 requested,
                 reason,
-            } => self.split_done(region, row, requested, reason),
+            } => self.split_done(region, row, requested, *reason),
             Event::Chore { n } => self.chore(n),
             Event::Sample => self.sample(),
             Event::MoveDone { region, to, record } => self.move_done(region, to, record),

@@ -6,6 +6,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::files::FlushFile;
+use super::history::SplitReason;
 
 /// Nanoseconds per millisecond.
 pub(crate) const NS_PER_MS: u64 = 1_000_000;
@@ -64,7 +65,8 @@ pub(crate) enum Event {
         region: usize,
         row: Vec<u8>,
         requested: u64,
-        reason: String,
+        /// Boxed: the typed reason is larger than the other events.
+        reason: Box<SplitReason>,
     },
     /// A moved (or recovered) region opens on `to`; `record` indexes the move list.
     MoveDone {
