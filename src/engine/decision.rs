@@ -1,9 +1,13 @@
 //! What the policies decide, with the reasons they give: typed, so the recorder keeps them as
 //! they are and the reports word them.
 
+use crate::config::SplitPolicy;
+use crate::engine::policy::normalizer::NormSplit;
+use crate::engine::policy::split::SplitDecision;
+
 /// Why a flush was requested (for `--explain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FlushWhy {
+pub enum FlushWhy {
     /// Memstore heap above the flush size (`HRegion.isFlushSize`).
     Size = 0,
     /// Memstore above the blocking size (RegionTooBusy).
@@ -15,18 +19,19 @@ pub(crate) enum FlushWhy {
 }
 
 impl FlushWhy {
-    pub(crate) fn describe(code: u8) -> &'static str {
+    /// The reason a region keeps as `flush_why` (its discriminant).
+    pub(crate) fn from_code(code: u8) -> FlushWhy {
         match code {
-            0 => "memstore above hbase.hregion.memstore.flush.size",
-            1 => "memstore above flush.size x block.multiplier (writes blocked)",
-            2 => "RegionServer above the global memstore low mark (largest memstore first)",
-            _ => "edits older than hbase.regionserver.optionalcacheflushinterval",
+            0 => FlushWhy::Size,
+            1 => FlushWhy::Blocking,
+            2 => FlushWhy::Global,
+            _ => FlushWhy::Periodic,
         }
     }
 }
 
 /// A decision a policy hands to the appliers (`apply::Engine::apply` carries it out).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Decision {
     /// Split `region` at `row` (the split check passed).
     Split {
@@ -35,7 +40,7 @@ pub(crate) enum Decision {
         /// Split row.
         row: Vec<u8>,
         /// The policy and its numbers.
-        reason: String,
+        reason: SplitReason,
     },
     /// Ask for a (minor, not forced) compaction of one store (`CompactSplit.requestCompaction`).
     Compact {
@@ -44,4 +49,18 @@ pub(crate) enum Decision {
         /// Store index.
         store: usize,
     },
+}
+
+/// Why a region split.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SplitReason {
+    /// The region's split policy asked for it.
+    Policy {
+        /// The policy.
+        policy: SplitPolicy,
+        /// Its decision, with the numbers.
+        decision: SplitDecision,
+    },
+    /// A normalizer split plan.
+    Normalizer(NormSplit),
 }

@@ -15,6 +15,7 @@ mod apply;
 mod decision;
 mod derived;
 mod files;
+mod history;
 pub mod policy;
 mod queue;
 mod recorder;
@@ -45,8 +46,9 @@ use state::routing::{RoutingTable, prefix8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
-use decision::FlushWhy;
+pub use decision::{FlushWhy, SplitReason};
 use files::Builder;
+pub use history::{EventDetail, Happening, MoveReason, OpenedAs, ServerAt, SplitSource};
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 pub use result::{
     DynamicsResult, EventRecord, FileResult, HistoryEntry, MergeRecord, MoveRecord, RegionResult,
@@ -635,7 +637,7 @@ impl Engine {
                 row,
                 requested,
                 reason,
-            } => self.split_done(region, row, requested, reason),
+            } => self.split_done(region, row, requested, *reason),
             Event::Chore { n } => self.chore(n),
             Event::Sample => self.sample(),
             Event::MoveDone { region, to, record } => self.move_done(region, to, record),

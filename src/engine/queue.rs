@@ -5,6 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::decision::SplitReason;
 use super::files::FlushFile;
 
 /// Nanoseconds per millisecond.
@@ -64,7 +65,8 @@ pub(crate) enum Event {
         region: usize,
         row: Vec<u8>,
         requested: u64,
-        reason: String,
+        /// Boxed: the typed reason is larger than the other events.
+        reason: Box<SplitReason>,
     },
     /// A moved (or recovered) region opens on `to`; `record` indexes the move list.
     MoveDone {

@@ -3,7 +3,7 @@
 
 use crate::engine::queue::Event;
 use crate::engine::{Engine, Sample, ServerSample, WINDOW_NS, prefix8};
-use crate::engine::{EventRecord, HistoryEntry};
+use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
 impl Engine {
     /// Opens the hotspot windows and heat slices the clock has reached.
@@ -107,8 +107,8 @@ impl Engine {
         }
     }
 
-    /// Records a line of a region's life.
-    pub(crate) fn note(&mut self, region: usize, what: String) {
+    /// Records a step of a region's life.
+    pub(crate) fn note(&mut self, region: usize, what: Happening) {
         self.dyn_.out.history.push(HistoryEntry {
             at_ns: self.now,
             region,
@@ -116,12 +116,20 @@ impl Engine {
         });
     }
 
-    pub(crate) fn record_event(&mut self, kind: &'static str, detail: String) {
+    /// Records a cluster event.
+    pub(crate) fn record_event(&mut self, detail: EventDetail) {
         self.dyn_.out.events.push(EventRecord {
             at_ns: self.now,
-            kind,
             detail,
         });
+    }
+
+    /// Server `i` as named now.
+    pub(crate) fn server_at(&self, i: usize) -> ServerAt {
+        ServerAt {
+            index: i,
+            servers: self.state.servers.len(),
+        }
     }
 
     /// Updates the balance figure "time until every server hosts a region" at a sample.

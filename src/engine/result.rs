@@ -1,5 +1,8 @@
 //! What a run produced, as plain data for the reports: counters, splits, the timeline samples.
 
+use super::decision::SplitReason;
+use super::history::{EventDetail, Happening, MoveReason};
+use super::policy::normalizer::NormMerge;
 use super::state::region::Region;
 use super::state::server::Server;
 
@@ -23,7 +26,7 @@ pub struct SplitRecord {
     /// Daughters' generation.
     pub generation: u32,
     /// Why: the split policy's numbers, or the normalizer plan.
-    pub reason: String,
+    pub reason: SplitReason,
 }
 
 /// Counters of a run.
@@ -152,7 +155,7 @@ pub struct MoveRecord {
     /// Store bytes at the move.
     pub store_bytes: u64,
     /// Why.
-    pub reason: String,
+    pub reason: MoveReason,
     /// Region id.
     pub region: usize,
 }
@@ -174,8 +177,8 @@ pub struct MergeRecord {
     pub server: usize,
     /// Store bytes of the inputs.
     pub store_bytes: u64,
-    /// Why.
-    pub reason: String,
+    /// Why: the normalizer's merge plan.
+    pub reason: NormMerge,
 }
 
 /// A cluster event (scenario event, failure recovery, balancer or normalizer run).
@@ -183,10 +186,8 @@ pub struct MergeRecord {
 pub struct EventRecord {
     /// When, ns.
     pub at_ns: u64,
-    /// Kind (see docs/REPORT.md).
-    pub kind: &'static str,
-    /// What happened.
-    pub detail: String,
+    /// What happened (its kind: [`EventDetail::kind`]).
+    pub detail: EventDetail,
 }
 
 /// One line of a region's life (for `--explain`).
@@ -197,7 +198,7 @@ pub struct HistoryEntry {
     /// Region id.
     pub region: usize,
     /// What happened and why.
-    pub what: String,
+    pub what: Happening,
 }
 
 /// What the dynamics did in a run.

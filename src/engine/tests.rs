@@ -352,7 +352,8 @@ fn split_check_names_the_gate_that_stops_a_split() {
     // DisabledRegionSplitPolicy: the policy itself says no.
     assert!(matches!(
         check(region, cx).outcome,
-        Err(SplitGate::PolicyDeclined(d)) if d.reason.contains("never splits")
+        Err(SplitGate::PolicyDeclined(d))
+            if matches!(d.why, crate::engine::policy::split::SplitWhy::Never(_))
     ));
     let limited = SplitContext {
         region_split_limit: 1,

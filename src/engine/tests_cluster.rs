@@ -1,7 +1,7 @@
 //! Cluster dynamics in the engine: failures, servers joining and leaving, moves, merges, reads.
 
 use crate::diag::SourceText;
-use crate::engine::{RunOptions, RunResult, run};
+use crate::engine::{MoveReason, RunOptions, RunResult, run};
 use crate::plan::plan_run;
 use crate::scenario::{self, ClusterEvent, EventAction, EventTrigger, Scenario};
 
@@ -64,7 +64,7 @@ fn killing_a_server_loses_no_row_and_the_others_absorb_its_regions() {
         .dynamics
         .moves
         .iter()
-        .filter(|m| m.from == 2 && m.reason.contains("died"))
+        .filter(|m| m.from == 2 && matches!(m.reason, MoveReason::Crash { .. }))
         .collect();
     assert!(!recovered.is_empty());
     assert!(recovered.iter().all(|m| m.to != 2));
@@ -73,7 +73,7 @@ fn killing_a_server_loses_no_row_and_the_others_absorb_its_regions() {
         .dynamics
         .events
         .iter()
-        .find(|e| e.kind == "kill")
+        .find(|e| e.detail.kind() == "kill")
         .expect("kill event");
     // Offline from the crash (at_ns) until after detection + replay (done_ns).
     assert!(recovered.iter().all(|m| m.at_ns == kill.at_ns));

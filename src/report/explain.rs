@@ -108,7 +108,11 @@ pub fn explain(r: &RunResult, target: &Target) -> String {
             to_string_binary(&e)
         ));
         for h in d.history.iter().filter(|h| h.region == id) {
-            out.push_str(&format!("    {}  {}\n", secs(h.at_ns), h.what));
+            out.push_str(&format!(
+                "    {}  {}\n",
+                secs(h.at_ns),
+                super::history::happening(&h.what)
+            ));
         }
     }
     out.push_str(&format!(

@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod explain;
+pub mod history;
 pub mod html;
 pub mod plan;
 pub mod run;

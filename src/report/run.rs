@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::assignment::server_name;
 use crate::engine::{RunResult, WINDOW_NS};
 use crate::keynotation::to_string_binary;
+use crate::report::history;
 use crate::scenario::Scenario;
 
 /// Schema version of the JSON report.
@@ -660,7 +661,7 @@ fn run_json(r: &RunResult) -> RunJson {
                 server: server_name(sp.server, n),
                 parent_bytes: sp.parent_bytes,
                 generation: sp.generation,
-                reason: sp.reason.clone(),
+                reason: history::split_reason(&sp.reason),
             })
             .collect(),
         hotspots: HotspotsJson {
@@ -684,7 +685,7 @@ fn run_json(r: &RunResult) -> RunJson {
                 from: server_name(m.from, n),
                 to: server_name(m.to, n),
                 store_bytes: m.store_bytes,
-                reason: m.reason.clone(),
+                reason: history::move_reason(&m.reason),
             })
             .collect(),
         merges: d
@@ -698,7 +699,7 @@ fn run_json(r: &RunResult) -> RunJson {
                 end: to_string_binary(&m.end),
                 server: server_name(m.server, n),
                 store_bytes: m.store_bytes,
-                reason: m.reason.clone(),
+                reason: history::norm_merge(&m.reason),
             })
             .collect(),
         events: d
@@ -706,8 +707,8 @@ fn run_json(r: &RunResult) -> RunJson {
             .iter()
             .map(|e| EventJson {
                 at_seconds: secs(e.at_ns),
-                kind: e.kind.to_string(),
-                detail: e.detail.clone(),
+                kind: e.detail.kind().to_string(),
+                detail: history::event(&e.detail),
             })
             .collect(),
         balance: balance_json(r, &region_count),

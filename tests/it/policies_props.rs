@@ -7,6 +7,7 @@ use hbase_emu::engine::policy::compaction::{
     self, CompactionConfig, FileInfo, JavaRandom, Policy, SelectOptions,
 };
 use hbase_emu::engine::policy::split::{RegionView, SplitPolicyInstance};
+use hbase_emu::report::history::split_decision;
 use proptest::prelude::*;
 
 fn defaults() -> Settings {
@@ -208,7 +209,7 @@ proptest! {
             let expected = policy != SplitPolicy::Disabled
                 && sizes.iter().any(|&s| s > p.size_to_check(count));
             if policy != SplitPolicy::Busy {
-                prop_assert_eq!(p.should_split(&v), expected, "{}", p.explain(&v));
+                prop_assert_eq!(p.should_split(&v), expected, "{}", split_decision(&p.explain(&v)));
             }
         }
     }

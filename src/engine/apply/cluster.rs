@@ -6,22 +6,20 @@
 
 use std::collections::VecDeque;
 
-use crate::assignment::server_name;
 use crate::engine::derived;
 use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
 use crate::engine::policy::compaction::CompactionConfig;
-use crate::engine::policy::normalizer::{self, NormPlan, NormRegion};
+use crate::engine::policy::normalizer::{self, NormMerge, NormPlan, NormRegion, NormSplit};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::server::Server;
 use crate::engine::state::storefile::{FileKind, StoreFile};
 use crate::engine::{
-    DynamicsResult, Engine, Event, MergeRecord, MoveRecord, NS_PER_MS, SplitPolicyInstance,
-    split_point, transfer_ns,
+    DynamicsResult, Engine, Event, EventDetail, Happening, MergeRecord, MoveReason, MoveRecord,
+    NS_PER_MS, OpenedAs, SplitPolicyInstance, SplitReason, split_point, transfer_ns,
 };
 use crate::keygen::rng::splitmix64;
 use crate::scenario::{ClusterEvent, EventAction, EventTrigger, Scenario};
-use crate::units::{format_bytes, format_duration_ms};
 
 /// A balancer run being carried out, move by move (`HMaster.executeRegionPlansWithThrottling`).
 struct BalanceRun {
@@ -100,12 +98,13 @@ impl Engine {
             let server = self.state.regions[id].server;
             self.note(
                 id,
-                format!(
-                    "opened on {} as pre-split region {} of {} (round-robin assignment)",
-                    self.name(server),
-                    id + 1,
-                    self.state.regions.len()
-                ),
+                Happening::Opened {
+                    server: self.server_at(server),
+                    as_: OpenedAs::PreSplit {
+                        index: id + 1,
+                        of: self.state.regions.len(),
+                    },
+                },
             );
         }
         self.schedule_chores();
@@ -163,11 +162,6 @@ impl Engine {
         self.arm_next_event();
     }
 
-    /// Server name for reports.
-    pub(crate) fn name(&self, i: usize) -> String {
-        server_name(i, self.state.servers.len())
-    }
-
     /// Servers that may take regions, ascending.
     fn live_servers(&self) -> Vec<usize> {
         (0..self.state.servers.len())
@@ -208,7 +202,7 @@ impl Engine {
 
     /// Closes `region` (flushing its memstore) and reopens it on `to` after the transition.
     /// False if the region cannot move now (not open, flushing, or already there).
-    fn start_move(&mut self, region: usize, to: usize, reason: String) -> Option<usize> {
+    fn start_move(&mut self, region: usize, to: usize, reason: MoveReason) -> Option<usize> {
         let r = &self.state.regions[region];
         if r.state != RegionState::Open || r.flushing || r.server == to {
             return None;
@@ -239,12 +233,12 @@ impl Engine {
         });
         self.note(
             region,
-            format!(
-                "closed on {} (flushed {}) to move to {}: {reason}",
-                self.name(from),
-                format_bytes(data),
-                self.name(to)
-            ),
+            Happening::ClosedToMove {
+                from: self.server_at(from),
+                flushed: data,
+                to: self.server_at(to),
+                reason,
+            },
         );
         self.schedule(duration, Event::MoveDone { region, to, record });
         Some(record)
@@ -267,7 +261,13 @@ impl Engine {
         }
         // A region reopens with a fresh split policy (`RegionSplitPolicy.create` on open).
         self.state.regions[region].policy = self.new_policy(region);
-        self.note(region, format!("opened on {}", self.name(to)));
+        self.note(
+            region,
+            Happening::Opened {
+                server: self.server_at(to),
+                as_: OpenedAs::Reopened,
+            },
+        );
         // HRegionServer.postOpenDeployTasks: compact stores with references or too many files.
         for st in 0..self.state.regions[region].stores.len() {
             let s = &self.state.regions[region].stores[st];
@@ -363,14 +363,10 @@ impl Engine {
             return;
         }
         let n = plan.moves.len();
-        self.record_event(
-            "balancer",
-            format!(
-                "{} (plans {n} move{})",
-                plan.reason,
-                if n == 1 { "" } else { "s" }
-            ),
-        );
+        self.record_event(EventDetail::Balancer {
+            reason: plan.reason.clone(),
+            moves: n,
+        });
         let max_ns = self.cfg.settings.balancer_max_balancing_ms.max(1) * NS_PER_MS;
         self.dyn_.run_seq += 1;
         let id = self.dyn_.run_seq;
@@ -424,7 +420,7 @@ impl Engine {
             let m = run.moves.pop_front().expect("not empty");
             run.issued += 1;
             let mark = run.start_ns + run.issued as u64 * run.interval_ns;
-            let reason = run.reason.clone();
+            let reason = MoveReason::Balancer(run.reason.clone());
             let ok = self.state.regions[m.region].server == m.from
                 && self
                     .state
@@ -496,14 +492,11 @@ impl Engine {
             }
         }
         if splits + merges > 0 {
-            self.record_event(
-                "normalizer",
-                format!("SimpleRegionNormalizer: {splits} split plan(s), {merges} merge plan(s) executed"),
-            );
+            self.record_event(EventDetail::Normalizer { splits, merges });
         }
     }
 
-    fn normalizer_split(&mut self, region: usize, reason: String) -> bool {
+    fn normalizer_split(&mut self, region: usize, reason: NormSplit) -> bool {
         let r = &self.state.regions[region];
         if r.state != RegionState::Open || r.flushing || r.stores.iter().any(|s| s.has_references())
         {
@@ -512,13 +505,13 @@ impl Engine {
         let Ok(row) = split_point::choose(r) else {
             return false;
         };
-        self.start_split(region, row, format!("normalizer: {reason}"));
+        self.start_split(region, row, SplitReason::Normalizer(reason));
         true
     }
 
     /// `MergeTableRegionsProcedure`: closes the adjacent regions (flushing them) and opens one
     /// region over their range whose stores hold references to all their files.
-    fn start_merge(&mut self, ids: Vec<usize>, reason: String) -> bool {
+    fn start_merge(&mut self, ids: Vec<usize>, reason: NormMerge) -> bool {
         if ids.len() < 2 {
             return false;
         }
@@ -575,7 +568,10 @@ impl Engine {
         for &id in &ids {
             self.note(
                 id,
-                format!("closed for a merge of {} regions: {reason}", ids.len()),
+                Happening::ClosedToMerge {
+                    regions: ids.len(),
+                    reason: reason.clone(),
+                },
             );
         }
         self.schedule(
@@ -651,15 +647,14 @@ impl Engine {
             rec.server = server;
         }
         for &id in &ids {
-            self.note(id, "merged away".to_string());
+            self.note(id, Happening::MergedAway);
         }
         self.note(
             m,
-            format!(
-                "opened on {} as the merge of {} regions",
-                self.name(server),
-                ids.len()
-            ),
+            Happening::Opened {
+                server: self.server_at(server),
+                as_: OpenedAs::Merge { regions: ids.len() },
+            },
         );
         for st in 0..nf {
             self.request_compaction(m, st, false);
@@ -677,12 +672,8 @@ impl Engine {
             EventAction::Decommission(s) => self.decommission(s, line),
             EventAction::Kill(s) => self.kill(s, line),
             EventAction::Set { changes, settings } => {
-                let list: Vec<String> = changes.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 self.apply_settings(*settings);
-                self.record_event(
-                    "set",
-                    format!("scenario line {line}: set {} (split policies of open regions reconfigured, as a table alter reopens them)", list.join(", ")),
-                );
+                self.record_event(EventDetail::Set { line, changes });
             }
             EventAction::Phase {
                 rate_bytes_per_s,
@@ -693,11 +684,12 @@ impl Engine {
                     self.cfg.rate_fp = derived::ns_per_byte_fp(rate);
                 }
                 self.set_read_rates(gets_per_s, scans_per_s);
-                let parts = EventAction::phase_parts(rate_bytes_per_s, gets_per_s, scans_per_s);
-                self.record_event(
-                    "phase",
-                    format!("scenario line {line}: new workload phase: {parts}"),
-                );
+                self.record_event(EventDetail::Phase {
+                    line,
+                    rate_bytes_per_s,
+                    gets_per_s,
+                    scans_per_s,
+                });
             }
         }
     }
@@ -715,17 +707,11 @@ impl Engine {
             w.resize(self.state.servers.len(), 0);
         }
         self.dyn_.out.all_hosting_ns = None;
-        let names: Vec<String> = (first..self.state.servers.len())
-            .map(|i| self.name(i))
-            .collect();
-        self.record_event(
-            "add_servers",
-            format!(
-                "scenario line {line}: {} joined ({} servers now)",
-                names.join(", "),
-                self.state.servers.len()
-            ),
-        );
+        self.record_event(EventDetail::AddServers {
+            line,
+            first,
+            servers: self.state.servers.len(),
+        });
     }
 
     /// `HMaster.decommissionRegionServers(offload = true)`: the server is marked draining and
@@ -736,14 +722,13 @@ impl Engine {
         }
         self.state.servers[s].draining = true;
         self.dyn_.drain_lines.insert(s, line);
-        let (moved, total) = self.offload(s, line);
-        let name = self.name(s);
-        self.record_event(
-            "decommission",
-            format!(
-                "scenario line {line}: {name} draining; {moved} of {total} regions moved off at once, the rest as their flushes or splits finish"
-            ),
-        );
+        let (moved, hosted) = self.offload(s, line);
+        self.record_event(EventDetail::Decommission {
+            line,
+            server: self.server_at(s),
+            moved,
+            hosted,
+        });
     }
 
     /// Moves the open regions of draining server `s` off, round-robin over the live servers.
@@ -756,11 +741,10 @@ impl Engine {
             .filter(|&id| self.state.regions[id].server == s)
             .collect();
         let targets = self.round_robin_live(ids.len(), 0xDEC0 ^ s as u64 ^ self.now);
-        let name = self.name(s);
+        let server = self.server_at(s);
         let mut moved = 0;
         for (&id, &to) in ids.iter().zip(&targets) {
-            let reason =
-                format!("{name} decommissioned (scenario line {line}): offloaded round-robin");
+            let reason = MoveReason::Decommission { server, line };
             if self.start_move(id, to, reason).is_some() {
                 moved += 1;
             }
@@ -826,21 +810,19 @@ impl Engine {
         }
         let replay = transfer_ns(wal, self.dyn_.wal_bw);
         let delay = self.dyn_.detection_ns + replay;
-        let name = self.name(s);
+        let server = self.server_at(s);
         for &id in &ids {
-            self.note(id, format!("offline: {name} died (scenario line {line})"));
+            self.note(id, Happening::Offline { server, line });
         }
         self.dyn_.recovering.push((s, self.now, ids.clone()));
-        self.record_event(
-            "kill",
-            format!(
-                "scenario line {line}: {name} died with {} regions and {} of unflushed edits; reassignment after detection {} + WAL split/replay {}",
-                ids.len(),
-                format_bytes(wal),
-                format_duration_ms(self.dyn_.detection_ns / NS_PER_MS),
-                format_duration_ms(replay / NS_PER_MS)
-            ),
-        );
+        self.record_event(EventDetail::Kill {
+            line,
+            server,
+            regions: ids.len(),
+            unflushed: wal,
+            detection_ns: self.dyn_.detection_ns,
+            replay_ns: replay,
+        });
         self.schedule(delay, Event::Recover { server: s });
     }
 
@@ -855,7 +837,7 @@ impl Engine {
         if targets.is_empty() {
             return;
         }
-        let name = self.name(s);
+        let server = self.server_at(s);
         for (&id, &to) in ids.iter().zip(&targets) {
             // Recovered edits are flushed when the region opens (HRegion.replayRecoveredEditsIfAny).
             let data = self.close_flush(id);
@@ -864,10 +846,10 @@ impl Engine {
             self.stats.offline_ns += self.now - died + duration;
             let r = &self.state.regions[id];
             let record = self.dyn_.out.moves.len();
-            let reason = format!(
-                "{name} died: ServerCrashProcedure reassigned round-robin; {} of edits replayed from the WAL",
-                format_bytes(data)
-            );
+            let reason = MoveReason::Crash {
+                server,
+                replayed: data,
+            };
             self.dyn_.out.moves.push(MoveRecord {
                 at_ns: died,
                 done_ns: self.now + duration,
@@ -888,14 +870,11 @@ impl Engine {
                 },
             );
         }
-        self.record_event(
-            "recovered",
-            format!(
-                "{name}'s {} regions reassigned over {} live servers",
-                ids.len(),
-                self.live_servers().len()
-            ),
-        );
+        self.record_event(EventDetail::Recovered {
+            server,
+            regions: ids.len(),
+            live: self.live_servers().len(),
+        });
     }
 
     /// Puts new settings in force: compaction settings at once (HBase's online configuration

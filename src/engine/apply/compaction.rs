@@ -8,12 +8,12 @@ use crate::engine::files::CompactionOutput;
 use crate::engine::policy::compaction::{self, SelectOptions};
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::throughput;
-use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
+use crate::engine::queue::{Event, NS_PER_MS};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{self, RegionState};
 use crate::engine::state::server::QueuedCompaction;
 use crate::engine::state::storefile::{self, FileKind, StoreFile};
-use crate::engine::{AFTER_SPLIT_PRIORITY, ActiveCompaction, Engine};
+use crate::engine::{AFTER_SPLIT_PRIORITY, ActiveCompaction, Engine, Happening};
 
 impl Engine {
     pub(crate) fn request_compaction(&mut self, region: usize, store: usize, force_major: bool) {
@@ -372,16 +372,15 @@ impl Engine {
         }
         self.stats.compacted_bytes += read;
         let files_now = self.state.regions[region].stores[store].files.len();
-        let took_ns = self.now - started;
-        let mb_s = read as f64 / (1u64 << 20) as f64 / (took_ns.max(1) as f64 / NS_PER_S as f64);
         self.note(
             region,
-            format!(
-                "{} compaction (ExploringCompactionPolicy) rewrote {count} file(s), {} read in {} ({mb_s:.1} MiB/s); {files_now} file(s) in the store now",
-                if major { "major" } else { "minor" },
-                crate::units::format_bytes(read),
-                crate::units::format_duration_ms(took_ns / NS_PER_MS)
-            ),
+            Happening::Compacted {
+                major,
+                files: count,
+                read,
+                took_ns: self.now - started,
+                files_now,
+            },
         );
         if major {
             self.stats.major_compactions += 1;
@@ -435,10 +434,7 @@ impl Engine {
             }
         }
         if !freed.is_empty() {
-            self.note(
-                region,
-                format!("{} running compaction(s) aborted by the close", freed.len()),
-            );
+            self.note(region, Happening::CompactionsAborted { count: freed.len() });
         }
         for s in freed {
             self.rerate_compactions(s);

@@ -10,7 +10,7 @@ use crate::engine::state::memstore::Memstore;
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::RegionState;
 use crate::engine::state::storefile::StoreFile;
-use crate::engine::{Engine, MAX_SPARES};
+use crate::engine::{Engine, Happening, MAX_SPARES};
 
 impl Engine {
     /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, its
@@ -66,15 +66,13 @@ impl Engine {
             ) {
                 if held.first {
                     self.stats.delayed_flushes += 1;
-                    let most = held.most_files;
                     self.note(
                         region,
-                        format!(
-                            "flush held back: {most} store files > hbase.hstore.blockingStoreFiles \
-                             {blocking}: MemStoreFlusher waits up to blockingWaitTime {} for a \
-                             compaction to bring the count down",
-                            crate::units::format_duration_ms(self.cfg.settings.blocking_wait_ms)
-                        ),
+                        Happening::FlushHeldBack {
+                            files: held.most_files,
+                            blocking,
+                            wait_ms: self.cfg.settings.blocking_wait_ms,
+                        },
                     );
                     self.react(region, StoreChange::FlushHeldBack);
                 }
@@ -200,14 +198,15 @@ impl Engine {
             }
         }
         let files_now: usize = r.stores.iter().map(|s| s.files.len()).sum();
-        let why = FlushWhy::describe(r.flush_why);
+        let why = FlushWhy::from_code(r.flush_why);
         self.note(
             region,
-            format!(
-                "flushed {} of memstore ({why}) into {} of store files; {files_now} store file(s) now",
-                crate::units::format_bytes(data),
-                crate::units::format_bytes(written)
-            ),
+            Happening::Flushed {
+                why,
+                data,
+                written,
+                files_now,
+            },
         );
         let s = &mut self.state.servers[server];
         s.memstore_heap = s.memstore_heap.saturating_sub(heap);

@@ -5,13 +5,13 @@ use crate::engine::queue::{Event, transfer_ns};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::storefile::StoreFile;
-use crate::engine::{Engine, SplitRecord};
+use crate::engine::{Engine, Happening, OpenedAs, SplitReason, SplitRecord, SplitSource};
 use crate::keygen::rng::splitmix64;
 
 impl Engine {
     /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
     /// daughters' opening.
-    pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: String) {
+    pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: SplitReason) {
         let requested = self.now;
         // Where the row came from (split_point::choose): the largest file of the largest store.
         let source = self.state.regions[region]
@@ -20,23 +20,21 @@ impl Engine {
             .max_by_key(|s| s.size())
             .and_then(|st| {
                 let f = st.files.iter().max_by_key(|f| f.file.length())?;
-                Some((f.file.length(), st.files.len()))
+                Some(SplitSource {
+                    file_bytes: f.file.length(),
+                    store_files: st.files.len(),
+                })
             });
         // The close flush runs on its own (not through the flush queue).
         self.abort_compactions(region);
         let data = self.close_flush(region);
-        let from = source.map_or(String::new(), |(len, n)| {
-            format!(
-                "; the row is the midkey of the largest store file, {} of the store's {n}",
-                crate::units::format_bytes(len)
-            )
-        });
         self.note(
             region,
-            format!(
-                "split requested at {} ({reason}){from}",
-                crate::keynotation::to_string_binary(&row)
-            ),
+            Happening::SplitRequested {
+                row: row.clone(),
+                reason: reason.clone(),
+                source,
+            },
         );
         let r = &mut self.state.regions[region];
         r.state = RegionState::Splitting;
@@ -49,7 +47,7 @@ impl Engine {
                 region,
                 row,
                 requested,
-                reason,
+                reason: Box::new(reason),
             },
         );
     }
@@ -59,7 +57,7 @@ impl Engine {
         region: usize,
         row: Vec<u8>,
         requested: u64,
-        reason: String,
+        reason: SplitReason,
     ) {
         let parent = &self.state.regions[region];
         let parent_server = parent.server;
@@ -163,17 +161,17 @@ impl Engine {
         });
         self.note(
             a,
-            format!(
-                "opened on {} as the lower daughter of a split",
-                self.name(server)
-            ),
+            Happening::Opened {
+                server: self.server_at(server),
+                as_: OpenedAs::LowerDaughter,
+            },
         );
         self.note(
             b,
-            format!(
-                "opened on {} as the upper daughter of a split",
-                self.name(b_server)
-            ),
+            Happening::Opened {
+                server: self.server_at(b_server),
+                as_: OpenedAs::UpperDaughter,
+            },
         );
         // HRegionServer.postOpenDeployTasks: a store with references gets a compaction.
         for d in [a, b] {

@@ -38,14 +38,52 @@ pub enum NormPlan {
         /// Region id.
         region: usize,
         /// Why: its size against the average, in MB.
-        reason: String,
+        reason: NormSplit,
     },
     /// Merge these adjacent regions (key order) into one.
     Merge {
         /// Region ids, adjacent, in key order (≥ 2).
         regions: Vec<usize>,
         /// Why: their sizes against the average, in MB.
-        reason: String,
+        reason: NormMerge,
+    },
+}
+
+/// Why a region gets a split plan: its size is more than twice the average.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NormSplit {
+    /// The region's size, whole MB.
+    pub size_mb: u64,
+    /// The average it was compared with.
+    pub avg: Average,
+}
+
+/// Why regions get a merge plan: together they are no larger than the average.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NormMerge {
+    /// Each member's size, whole MB, in key order.
+    pub sizes_mb: Vec<u64>,
+    /// Their sum, MB.
+    pub sum_mb: u64,
+    /// The average, truncated to whole MB as HBase compares it.
+    pub avg_mb: i64,
+    /// How the average was derived.
+    pub avg: Average,
+}
+
+/// Where the average region size came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AverageBasis {
+    /// `NORMALIZER_TARGET_REGION_SIZE_MB`.
+    TargetSize(u64),
+    /// The table's total size over a count.
+    Total {
+        /// Total size, MB.
+        total_mb: u64,
+        /// Divisor.
+        count: u64,
+        /// The divisor is `NORMALIZER_TARGET_REGION_COUNT` (else the number of regions).
+        target_count: bool,
     },
 }
 
@@ -99,9 +137,12 @@ fn size_mb(r: &NormRegion) -> u64 {
 }
 
 /// `getAverageRegionSizeMb` with how it was derived (for reasons).
-struct Average {
-    mb: f64,
-    how: String,
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Average {
+    /// The average, MB.
+    pub mb: f64,
+    /// How it was derived.
+    pub basis: AverageBasis,
 }
 
 impl Average {
@@ -109,17 +150,21 @@ impl Average {
         if let Some(t) = settings.normalizer_target_region_size_mb {
             return Average {
                 mb: t as f64,
-                how: format!("NORMALIZER_TARGET_REGION_SIZE_MB {t}"),
+                basis: AverageBasis::TargetSize(t),
             };
         }
         let total: u64 = regions.iter().map(size_mb).sum();
-        let (count, what) = match settings.normalizer_target_region_count {
-            Some(c) => (c, "NORMALIZER_TARGET_REGION_COUNT"),
-            None => (regions.len() as u64, "regions"),
+        let (count, target_count) = match settings.normalizer_target_region_count {
+            Some(c) => (c, true),
+            None => (regions.len() as u64, false),
         };
         Average {
             mb: total as f64 / count as f64,
-            how: format!("{total} MB / {count} {what}"),
+            basis: AverageBasis::Total {
+                total_mb: total,
+                count,
+                target_count,
+            },
         }
     }
 }
@@ -131,11 +176,13 @@ fn split_plans(regions: &[NormRegion], avg: &Average) -> Vec<(NormPlan, u64)> {
         .filter(|r| r.open && size_mb(r) as f64 > 2.0 * avg.mb)
         .map(|r| {
             let size = size_mb(r);
-            let reason = format!("size {size} MB > 2 × avg {:.3} MB ({})", avg.mb, avg.how);
             (
                 NormPlan::Split {
                     region: r.id,
-                    reason,
+                    reason: NormSplit {
+                        size_mb: size,
+                        avg: *avg,
+                    },
                 },
                 size,
             )
@@ -192,17 +239,15 @@ fn merge_plans(
             current += 1;
         }
         if members.len() > 1 {
-            let sizes: Vec<String> = members.iter().map(|r| size_mb(r).to_string()).collect();
-            let reason = format!(
-                "sizes {} MB = {sum} MB ≤ avg {avg_mb} MB ({}), {} regions",
-                sizes.join("+"),
-                avg.how,
-                members.len()
-            );
             plans.push((
                 NormPlan::Merge {
                     regions: members.iter().map(|r| r.id).collect(),
-                    reason,
+                    reason: NormMerge {
+                        sizes_mb: members.iter().map(|r| size_mb(r)).collect(),
+                        sum_mb: sum,
+                        avg_mb,
+                        avg: *avg,
+                    },
                 },
                 sum,
             ));
@@ -273,7 +318,10 @@ mod tests {
         let NormPlan::Merge { reason, .. } = &p[0] else {
             panic!("merge")
         };
-        assert!(reason.contains("5+5 MB = 10 MB ≤ avg 11 MB"), "{reason}");
+        assert_eq!(
+            (&reason.sizes_mb[..], reason.sum_mb, reason.avg_mb),
+            (&[5, 5][..], 10, 11)
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::compaction::{self, CompactionConfig};
 use super::split_check::{SplitGate, SplitRequest};
 use crate::engine::decision::Decision;
+use crate::engine::decision::SplitReason;
 use crate::engine::state::region::Region;
 
 /// What changed in a region's stores.
@@ -31,11 +32,10 @@ pub(crate) fn after(
         return vec![Decision::Split {
             region: region.id,
             row: req.row,
-            reason: format!(
-                "{}: {}",
-                region.policy.policy().simple_name(),
-                req.decision.reason
-            ),
+            reason: SplitReason::Policy {
+                policy: region.policy.policy(),
+                decision: req.decision,
+            },
         }];
     }
     let compact = |store| Decision::Compact {
@@ -59,7 +59,7 @@ pub(crate) fn after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::policy::split::SplitDecision;
+    use crate::engine::policy::split::{SplitDecision, SplitWhy};
     use crate::engine::state::region::{HeldFile, test_region};
     use crate::engine::state::storefile::test_file;
 
@@ -80,13 +80,13 @@ mod tests {
             row: b"m".to_vec(),
             decision: SplitDecision {
                 split: true,
-                reason: "store 0 size 3 GiB > 2 GiB".into(),
+                why: SplitWhy::Never(crate::config::SplitPolicy::Disabled),
             },
         });
         let d = after(&r, &StoreChange::Flushed(vec![1]), split, &cfg());
         assert!(
-            matches!(&d[..], [Decision::Split { region: 7, row, reason }]
-            if row == b"m" && reason.ends_with("store 0 size 3 GiB > 2 GiB"))
+            matches!(&d[..], [Decision::Split { region: 7, row, reason: SplitReason::Policy { .. } }]
+            if row == b"m")
         );
         let d = after(&r, &StoreChange::Flushed(vec![1]), declined(), &cfg());
         assert_eq!(

@@ -11,7 +11,6 @@
 //! several terabytes).
 
 use crate::config::{Settings, SplitPolicy};
-use crate::units::{format_bytes, format_duration_ms};
 
 /// What a policy looks at when asked `shouldSplit()` for one region.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,13 +27,103 @@ pub struct RegionView<'a> {
     pub now_ms: u64,
 }
 
-/// A split decision with its reason in words (for reports and `--explain`).
+/// A split decision with the numbers behind it (reports and `--explain` word them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SplitDecision {
     /// `shouldSplit()` answered true.
     pub split: bool,
-    /// Why, e.g. `store 0 size 2.10 GiB > 2.00 GiB (SteppingSplitPolicy, …)`.
-    pub reason: String,
+    /// Why.
+    pub why: SplitWhy,
+}
+
+/// The rule behind a [`SplitDecision`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum SplitWhy {
+    /// DisabledRegionSplitPolicy never splits.
+    Never(SplitPolicy),
+    /// The size rule, and for BusyRegionSplitPolicy the busy rule when the size rule said no.
+    Size {
+        /// The size check.
+        size: SizeCheck,
+        /// The limit it was checked against, and how the policy derived it.
+        threshold: Threshold,
+        /// BusyRegionSplitPolicy's busy rule, when it was consulted.
+        busy: Option<BusyCheck>,
+    },
+}
+
+/// `isExceedSize(threshold)`'s outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeCheck {
+    /// The region is not available.
+    Unavailable,
+    /// References from a split remain (a compaction is needed first).
+    References,
+    /// split.overallfiles: the sum of the stores against the limit.
+    Sum {
+        /// Stores summed.
+        stores: usize,
+        /// Their sum, bytes (saturated).
+        bytes: u64,
+        /// The limit, bytes.
+        limit: u64,
+        /// The sum exceeds the limit.
+        over: bool,
+    },
+    /// Per store: the first store over the limit, else the largest one.
+    Store {
+        /// Store index.
+        index: usize,
+        /// Its size, bytes.
+        bytes: u64,
+        /// The limit, bytes.
+        limit: u64,
+        /// It exceeds the limit.
+        over: bool,
+    },
+    /// The region has no stores.
+    NoStores {
+        /// The limit, bytes.
+        limit: u64,
+    },
+}
+
+/// The size a store must exceed, with what the policy derived it from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Threshold {
+    /// The policy.
+    pub policy: SplitPolicy,
+    /// Regions of the table on the server.
+    pub regions: u32,
+    /// The jittered desired max file size, bytes.
+    pub desired: u64,
+    /// The jitter rate drawn at open.
+    pub jitter_rate: f64,
+    /// `initialSize` of the increasing policies, bytes.
+    pub initial_size: u64,
+}
+
+/// BusyRegionSplitPolicy's busy rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BusyCheck {
+    /// The region is younger than `hbase.busy.policy.minAge`.
+    TooYoung {
+        /// Its age, ms.
+        age_ms: u64,
+        /// minAge, ms.
+        min_age_ms: u64,
+    },
+    /// References block the rule.
+    References,
+    /// The blocked-write rate against `hbase.busy.policy.blockedRequests`.
+    Rate {
+        /// The aggregate rate.
+        rate: f32,
+        /// The limit.
+        max: f32,
+        /// rate ≥ max: too busy, split.
+        busy: bool,
+    },
 }
 
 /// BusyRegionSplitPolicy's blocked-request bookkeeping (`updateRate`).
@@ -241,17 +330,16 @@ impl SplitPolicyInstance {
         self.busy = busy;
     }
 
-    /// What [`evaluate`] would answer now, in words, without changing any state, e.g.
-    /// `store 0 size 2.10 GiB > 2.00 GiB (SteppingSplitPolicy, 2 regions of the table on the server)`.
+    /// What [`evaluate`] would answer now, without changing any state.
     ///
     /// [`evaluate`]: SplitPolicyInstance::evaluate
-    pub fn explain(&self, view: &RegionView<'_>) -> String {
+    pub fn explain(&self, view: &RegionView<'_>) -> SplitDecision {
         let rate = if self.policy == SplitPolicy::Busy {
             self.busy.update(view.now_ms).0
         } else {
             0.0
         };
-        self.assess(view, rate).reason
+        self.assess(view, rate)
     }
 
     /// The size a store must exceed, for this many regions of the table on the server (report/explain).
@@ -271,56 +359,27 @@ impl SplitPolicyInstance {
     }
 
     /// How the threshold came about, for explanations.
-    fn threshold_context(&self, count: u32) -> String {
-        let name = self.policy.simple_name();
-        let regions = if count == 1 {
-            "1 region".to_string()
-        } else {
-            format!("{count} regions")
-        };
-        let desired = format!(
-            "max file size {} with jitter {:+.2} %",
-            format_bytes(self.desired_max_file_size()),
-            self.jitter_rate * 100.0
-        );
-        match self.policy {
-            SplitPolicy::Disabled => name.to_string(),
-            SplitPolicy::ConstantSize => format!("{name}, {desired}"),
-            SplitPolicy::Stepping => {
-                let basis = if count == 1 {
-                    format!("initial size {}", format_bytes(self.initial_size()))
-                } else {
-                    desired
-                };
-                format!("{name}, {regions} of the table on the server: {basis}")
-            }
-            _ => {
-                let basis = if count == 0 || count > 100 {
-                    desired
-                } else {
-                    format!(
-                        "min({}, {} × {count}³)",
-                        format_bytes(self.desired_max_file_size()),
-                        format_bytes(self.initial_size())
-                    )
-                };
-                format!("{name}, {regions} of the table on the server: {basis}")
-            }
+    fn threshold_context(&self, count: u32) -> Threshold {
+        Threshold {
+            policy: self.policy,
+            regions: count,
+            desired: self.desired_max_file_size(),
+            jitter_rate: self.jitter_rate,
+            initial_size: self.initial_size(),
         }
     }
 
     /// `isExceedSize(threshold)`: per store (strict `>`), or the sum with split.overallfiles.
-    fn exceeds(&self, view: &RegionView<'_>, threshold: i64) -> (bool, String) {
-        let limit = format_bytes(threshold.max(0) as u64);
+    fn exceeds(&self, view: &RegionView<'_>, threshold: i64) -> SizeCheck {
+        let limit = threshold.max(0) as u64;
         let th = threshold as i128;
         if self.overall_files {
             let sum: i128 = view.store_sizes.iter().map(|&s| s as i128).sum();
-            let shown = format_bytes(u64::try_from(sum).unwrap_or(u64::MAX));
-            let n = view.store_sizes.len();
-            return if sum > th {
-                (true, format!("sum of {n} stores {shown} > {limit}"))
-            } else {
-                (false, format!("sum of {n} stores {shown} ≤ {limit}"))
+            return SizeCheck::Sum {
+                stores: view.store_sizes.len(),
+                bytes: u64::try_from(sum).unwrap_or(u64::MAX),
+                limit,
+                over: sum > th,
             };
         }
         if let Some((i, &s)) = view
@@ -329,10 +388,12 @@ impl SplitPolicyInstance {
             .enumerate()
             .find(|&(_, &s)| s as i128 > th)
         {
-            return (
-                true,
-                format!("store {i} size {} > {limit}", format_bytes(s)),
-            );
+            return SizeCheck::Store {
+                index: i,
+                bytes: s,
+                limit,
+                over: true,
+            };
         }
         match view
             .store_sizes
@@ -340,73 +401,72 @@ impl SplitPolicyInstance {
             .enumerate()
             .max_by_key(|&(i, &s)| (s, usize::MAX - i))
         {
-            Some((i, &s)) => (
-                false,
-                format!("largest store {i} size {} ≤ {limit}", format_bytes(s)),
-            ),
-            None => (false, format!("no stores (limit {limit})")),
+            Some((i, &s)) => SizeCheck::Store {
+                index: i,
+                bytes: s,
+                limit,
+                over: false,
+            },
+            None => SizeCheck::NoStores { limit },
         }
     }
 
     /// The decision for a given Busy rate (pure).
     fn assess(&self, view: &RegionView<'_>, busy_rate: f32) -> SplitDecision {
-        let name = self.policy.simple_name();
         if self.policy == SplitPolicy::Disabled {
             return SplitDecision {
                 split: false,
-                reason: format!("{name} never splits"),
+                why: SplitWhy::Never(self.policy),
             };
         }
         let count = view.table_regions_on_server;
-        let context = self.threshold_context(count);
-        let size = if !view.available {
-            (false, "region not available".to_string())
+        let threshold = self.threshold_context(count);
+        let (split, size) = if !view.available {
+            (false, SizeCheck::Unavailable)
         } else if view.has_references {
-            (
-                false,
-                "references from a split remain (compaction needed first)".to_string(),
-            )
+            (false, SizeCheck::References)
         } else {
-            self.exceeds(view, self.threshold(count))
+            let size = self.exceeds(view, self.threshold(count));
+            let over = matches!(
+                size,
+                SizeCheck::Sum { over: true, .. } | SizeCheck::Store { over: true, .. }
+            );
+            (over, size)
         };
-        let size_reason = format!("{} ({context})", size.1);
-        if size.0 || self.policy != SplitPolicy::Busy {
+        if split || self.policy != SplitPolicy::Busy {
             return SplitDecision {
-                split: size.0,
-                reason: size_reason,
+                split,
+                why: SplitWhy::Size {
+                    size,
+                    threshold,
+                    busy: None,
+                },
             };
         }
         // BusyRegionSplitPolicy: old enough, every store splittable, blocked rate high enough.
         let b = &self.busy;
         let age = view.now_ms as i128 - b.start_ms as i128;
-        let (split, busy_reason) = if age < b.min_age_ms as i128 {
-            (
-                false,
-                format!(
-                    "too young for the busy rule (age {} < minAge {})",
-                    format_duration_ms(age.max(0) as u64),
-                    format_duration_ms(b.min_age_ms)
-                ),
-            )
+        let busy = if age < b.min_age_ms as i128 {
+            BusyCheck::TooYoung {
+                age_ms: age.max(0) as u64,
+                min_age_ms: b.min_age_ms,
+            }
         } else if view.has_references {
-            (false, "busy rule blocked by references".to_string())
-        } else if busy_rate >= b.max_blocked {
-            (
-                true,
-                format!(
-                    "too busy: blocked-write rate {busy_rate:.4} ≥ {:.4}",
-                    b.max_blocked
-                ),
-            )
+            BusyCheck::References
         } else {
-            (
-                false,
-                format!("blocked-write rate {busy_rate:.4} < {:.4}", b.max_blocked),
-            )
+            BusyCheck::Rate {
+                rate: busy_rate,
+                max: b.max_blocked,
+                busy: busy_rate >= b.max_blocked,
+            }
         };
         SplitDecision {
-            split,
-            reason: format!("{busy_reason}; {size_reason}"),
+            split: matches!(busy, BusyCheck::Rate { busy: true, .. }),
+            why: SplitWhy::Size {
+                size,
+                threshold,
+                busy: Some(busy),
+            },
         }
     }
 
@@ -646,7 +706,18 @@ mod tests {
         let mut p = no_jitter(&s);
         assert!(!p.should_split(&view(&[100, 924], 1)));
         assert!(p.should_split(&view(&[100, 925], 1)));
-        assert!(p.explain(&view(&[100, 925], 1)).contains("sum of 2 stores"));
+        assert!(matches!(
+            p.explain(&view(&[100, 925], 1)).why,
+            SplitWhy::Size {
+                size: SizeCheck::Sum {
+                    stores: 2,
+                    bytes: 1025,
+                    limit: 1024,
+                    over: true
+                },
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -689,7 +760,7 @@ mod tests {
         assert!(!p.should_split(&v));
         assert!(!p.can_split(&v));
         assert_eq!(p.size_to_check(1), u64::MAX);
-        assert!(p.explain(&v).contains("never"));
+        assert_eq!(p.explain(&v).why, SplitWhy::Never(SplitPolicy::Disabled));
     }
 
     #[test]
@@ -729,22 +800,36 @@ mod tests {
         let p = no_jitter(&defaults());
         let sizes = [2 * GIB + 100 * MIB];
         let e = p.explain(&view(&sizes, 2));
+        let SplitWhy::Size {
+            size, threshold, ..
+        } = e.why
+        else {
+            panic!("{e:?}");
+        };
+        assert!(!e.split);
         assert_eq!(
-            e,
-            "largest store 0 size 2.10 GiB ≤ 10.00 GiB (SteppingSplitPolicy, 2 regions of the \
-             table on the server: max file size 10.00 GiB with jitter +0.00 %)"
+            size,
+            SizeCheck::Store {
+                index: 0,
+                bytes: sizes[0],
+                limit: 10 * GIB,
+                over: false
+            }
         );
+        assert_eq!((threshold.regions, threshold.desired), (2, 10 * GIB));
         let e = p.explain(&view(&sizes, 1));
-        assert_eq!(
-            e,
-            "store 0 size 2.10 GiB > 256.00 MiB (SteppingSplitPolicy, 1 region of the table on \
-             the server: initial size 256.00 MiB)"
-        );
-        let q = no_jitter(&with(SplitPolicy::IncreasingToUpperBound));
-        assert!(
-            q.explain(&view(&sizes, 2))
-                .contains("min(10.00 GiB, 256.00 MiB × 2³)")
-        );
+        assert!(e.split);
+        assert!(matches!(
+            e.why,
+            SplitWhy::Size {
+                size: SizeCheck::Store {
+                    limit: 268_435_456,
+                    over: true,
+                    ..
+                },
+                ..
+            }
+        ));
     }
 
     // --- KeyPrefixRegionSplitPolicy / DelimitedKeyPrefixRegionSplitPolicy.getSplitPoint ---

@@ -39,7 +39,7 @@ pub enum SplitGate {
 pub struct SplitRequest {
     /// The split row (after the policy's adjustment).
     pub row: Vec<u8>,
-    /// The policy's decision (its `reason` has the numbers).
+    /// The policy's decision (its `why` has the numbers).
     pub decision: SplitDecision,
 }
 
