@@ -50,6 +50,7 @@ pub use decision::{FlushWhy, SplitReason};
 use files::Builder;
 pub use history::{EventDetail, Happening, MoveReason, OpenedAs, ServerAt, SplitSource};
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
+use recorder::Recorder;
 pub use result::{
     DynamicsResult, EventRecord, FileResult, HistoryEntry, MergeRecord, MoveRecord, RegionResult,
     RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord, StoreResult,
@@ -131,18 +132,13 @@ pub struct Engine {
     state: State,
     now: u64,
     queue: EventQueue,
+    /// Counters, hotspot windows, the key heatmap, timeline samples and split records.
+    rec: Recorder,
     file_seq: u64,
-    stats: RunStats,
-    splits: Vec<SplitRecord>,
-    windows: Vec<Vec<u64>>,
     draining: bool,
     /// (interval, time) before which the periodic flush check cannot find a due region (the
     /// earliest oldest edit + interval at the last check): checks before it are skipped.
     periodic_flush_next_ms: (u64, u64),
-    settled: u64,
-    /// Heat bucket last found for each of 64 key prefixes (prefix mod 64), as the routing
-    /// table caches regions.
-    heat_cache: [usize; 64],
     /// Fraction of a nanosecond carried by the client clock (32-bit fixed point).
     clock_frac: u32,
     /// The weight `clock_step` was computed for, and its clock advance (32.32 fixed point).
@@ -151,28 +147,10 @@ pub struct Engine {
     /// Key length `put_per_family` was computed for.
     put_row_len: usize,
     put_per_family: Vec<FamilyPut>,
-    /// The earlier of `window_end` and `heat_end`.
-    next_slice_end: u64,
-    /// End of the current hotspot window, ns.
-    window_end: u64,
     /// Background writer of flush files (when the run has a thread to spare).
     builder: Option<Builder>,
     /// Emptied memstore buffers, reused by the next segments (no reallocation on the write path).
     spares: Vec<Memstore>,
-    samples: Vec<Sample>,
-    heat_buckets: Vec<Vec<u8>>,
-    /// `prefix8` of each heat bucket's start (integer compares first, as for routing).
-    heat_prefix: Vec<u64>,
-    heat_writes: Vec<Vec<u64>>,
-    /// Bucket of the last write (sequential keys stay in one bucket for long runs).
-    last_bucket: usize,
-    /// Key prefixes strictly inside `(heat_lo, heat_hi)` lie in `last_bucket`.
-    heat_lo: u64,
-    heat_hi: u64,
-    /// Timeline sample / heat slice length, ns.
-    sample_ns: u64,
-    /// End of the current heat slice, ns.
-    heat_end: u64,
     /// Cluster dynamics (balancer, normalizer, events): see `cluster.rs`.
     dyn_: apply::cluster::Dynamics,
     /// Real rows accepted so far.
@@ -181,8 +159,6 @@ pub struct Engine {
     reads: ReadState,
     /// Key buffer of reads.
     read_key: Vec<u8>,
-    /// Real reads per window per heat bucket.
-    heat_reads: Vec<Vec<u64>>,
     /// Rows at which the next row-triggered scenario event fires (`u64::MAX`: none).
     next_row_trigger: u64,
     /// A `CompactionTune` event is scheduled.
@@ -269,8 +245,8 @@ impl Engine {
         };
         let generator = Arc::new(plan.generator);
         let mut engine = Engine::new(scenario, &plan.regions, k, generator.clone(), sampling);
-        engine.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
-        engine.heat_prefix = engine.heat_buckets.iter().map(|k| prefix8(k)).collect();
+        engine.rec.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
+        engine.rec.heat_prefix = engine.rec.heat_buckets.iter().map(|k| prefix8(k)).collect();
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
         if opts.builder {
             engine.builder = Some(Builder::start());
@@ -451,32 +427,35 @@ impl Engine {
             },
             now: 0,
             queue: EventQueue::new(),
+            rec: Recorder {
+                stats: RunStats::default(),
+                splits: Vec::new(),
+                windows: Vec::new(),
+                settled: 0,
+                heat_cache: [usize::MAX; 64],
+                next_slice_end: 0,
+                window_end: 0,
+                samples: Vec::new(),
+                heat_buckets: Vec::new(),
+                heat_prefix: Vec::new(),
+                heat_writes: Vec::new(),
+                last_bucket: 0,
+                heat_lo: u64::MAX,
+                heat_hi: 0,
+                sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s),
+                heat_end: 0,
+                heat_reads: Vec::new(),
+            },
             file_seq: 0,
-            stats: RunStats::default(),
-            splits: Vec::new(),
-            windows: Vec::new(),
             draining: false,
             periodic_flush_next_ms: (0, 0),
-            settled: 0,
-            heat_cache: [usize::MAX; 64],
             clock_frac: 0,
             clock_weight: 0,
             clock_step: 0,
             put_row_len: usize::MAX,
             put_per_family: Vec::new(),
-            next_slice_end: 0,
-            window_end: 0,
             builder: None,
             spares: Vec::new(),
-            samples: Vec::new(),
-            heat_buckets: Vec::new(),
-            heat_prefix: Vec::new(),
-            heat_writes: Vec::new(),
-            last_bucket: 0,
-            heat_lo: u64::MAX,
-            heat_hi: 0,
-            sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s),
-            heat_end: 0,
             dyn_: apply::cluster::Dynamics::new(scenario),
             rows_written: 0,
             reads: ReadState::new(
@@ -484,7 +463,6 @@ impl Engine {
                 w.payload_bytes() as f64 / w.rate_bytes_per_s.max(1) as f64,
             ),
             read_key: Vec::new(),
-            heat_reads: Vec::new(),
             next_row_trigger: u64::MAX,
             tune_armed: false,
             feed: None,
@@ -514,7 +492,7 @@ impl Engine {
             .max(1)
             .saturating_mul(NS_PER_MS);
         e.schedule(period, Event::Chore { n: 1 });
-        e.schedule(e.sample_ns, Event::Sample);
+        e.schedule(e.rec.sample_ns, Event::Sample);
         e.arm_compaction_tune();
         e.start_dynamics();
         e
@@ -603,7 +581,7 @@ impl Engine {
             // Chores alone do not keep a drained run going (see `keep_periodic`).
         } else {
             self.queue.work -= 1;
-            self.settled = self.settled.max(self.now);
+            self.rec.settled = self.rec.settled.max(self.now);
         }
         match event {
             Event::FlushDone {
@@ -738,19 +716,19 @@ impl Engine {
             payload_bytes: sampling.rows as u128 * cells as u128 * cfg.value_len as u128,
             data_bytes,
             ingest_ns,
-            settled_ns: self.settled.max(ingest_ns),
+            settled_ns: self.rec.settled.max(ingest_ns),
             regions_initial,
             regions,
             servers: self.state.servers.iter().map(ServerResult::from).collect(),
-            stats: self.stats,
-            splits: self.splits,
-            windows: self.windows,
+            stats: self.rec.stats,
+            splits: self.rec.splits,
+            windows: self.rec.windows,
             max_filesize: cfg.settings.max_filesize,
-            samples: self.samples,
-            sample_ns: self.sample_ns,
-            heat_buckets: self.heat_buckets,
-            heat_writes: self.heat_writes,
-            heat_reads: self.heat_reads,
+            samples: self.rec.samples,
+            sample_ns: self.rec.sample_ns,
+            heat_buckets: self.rec.heat_buckets,
+            heat_writes: self.rec.heat_writes,
+            heat_reads: self.rec.heat_reads,
             dynamics: self.dyn_.finish(),
         }
     }

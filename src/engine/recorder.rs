@@ -2,29 +2,69 @@
 //! of what happened to each region and to the cluster.
 
 use crate::engine::queue::Event;
-use crate::engine::{Engine, Sample, ServerSample, WINDOW_NS, prefix8};
+use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS, prefix8};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
+
+/// What the recorder keeps during a run.
+pub(crate) struct Recorder {
+    /// Counters of the run.
+    pub(crate) stats: RunStats,
+    /// Splits in order.
+    pub(crate) splits: Vec<SplitRecord>,
+    /// Real rows written per server per hotspot window.
+    pub(crate) windows: Vec<Vec<u64>>,
+    /// Time the last piece of real work finished, ns.
+    pub(crate) settled: u64,
+    /// Heat bucket last found for each of 64 key prefixes (prefix mod 64), as the routing
+    /// table caches regions.
+    pub(crate) heat_cache: [usize; 64],
+    /// The earlier of `window_end` and `heat_end`.
+    pub(crate) next_slice_end: u64,
+    /// End of the current hotspot window, ns.
+    pub(crate) window_end: u64,
+    /// Timeline samples.
+    pub(crate) samples: Vec<Sample>,
+    /// Start keys of the key-heatmap buckets.
+    pub(crate) heat_buckets: Vec<Vec<u8>>,
+    /// `prefix8` of each heat bucket's start (integer compares first, as for routing).
+    pub(crate) heat_prefix: Vec<u64>,
+    /// Real writes per heat slice per bucket.
+    pub(crate) heat_writes: Vec<Vec<u64>>,
+    /// Bucket of the last write (sequential keys stay in one bucket for long runs).
+    pub(crate) last_bucket: usize,
+    /// Key prefixes strictly inside `(heat_lo, heat_hi)` lie in `last_bucket`.
+    pub(crate) heat_lo: u64,
+    pub(crate) heat_hi: u64,
+    /// Timeline sample / heat slice length, ns.
+    pub(crate) sample_ns: u64,
+    /// End of the current heat slice, ns.
+    pub(crate) heat_end: u64,
+    /// Real reads per window per heat bucket.
+    pub(crate) heat_reads: Vec<Vec<u64>>,
+}
 
 impl Engine {
     /// Opens the hotspot windows and heat slices the clock has reached.
     #[cold]
     #[inline(never)]
     pub(crate) fn roll_slices(&mut self) {
-        while self.now >= self.window_end {
-            self.windows.push(vec![0; self.state.servers.len()]);
-            self.window_end += WINDOW_NS;
+        while self.now >= self.rec.window_end {
+            self.rec.windows.push(vec![0; self.state.servers.len()]);
+            self.rec.window_end += WINDOW_NS;
         }
-        while self.now >= self.heat_end {
-            self.heat_writes
-                .push(vec![0; self.heat_buckets.len().max(1)]);
-            self.heat_end += self.sample_ns;
+        while self.now >= self.rec.heat_end {
+            self.rec
+                .heat_writes
+                .push(vec![0; self.rec.heat_buckets.len().max(1)]);
+            self.rec.heat_end += self.rec.sample_ns;
         }
-        self.next_slice_end = self.window_end.min(self.heat_end);
+        self.rec.next_slice_end = self.rec.window_end.min(self.rec.heat_end);
     }
 
     /// The heat bucket holding `key`, leaving the write path's cache alone.
     pub(crate) fn heat_bucket_uncached(&self, key: &[u8]) -> usize {
-        self.heat_buckets
+        self.rec
+            .heat_buckets
             .partition_point(|s| s.as_slice() <= key)
             .saturating_sub(1)
     }
@@ -32,8 +72,8 @@ impl Engine {
     /// The heat bucket holding `key`, whose `prefix8` is `p`.
     #[inline]
     pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
-        if p > self.heat_lo && p < self.heat_hi {
-            return self.last_bucket;
+        if p > self.rec.heat_lo && p < self.rec.heat_hi {
+            return self.rec.last_bucket;
         }
         self.heat_bucket_slow(key)
     }
@@ -41,30 +81,30 @@ impl Engine {
     #[cold]
     #[inline(never)]
     pub(crate) fn heat_bucket_slow(&mut self, key: &[u8]) -> usize {
-        let b = &self.heat_buckets;
+        let b = &self.rec.heat_buckets;
         if b.len() <= 1 {
             // One bucket (or none: writes then count in slot 0): every key.
-            self.heat_lo = 0;
-            self.heat_hi = u64::MAX;
-            self.last_bucket = 0;
+            self.rec.heat_lo = 0;
+            self.rec.heat_hi = u64::MAX;
+            self.rec.last_bucket = 0;
             return 0;
         }
         // Integer compares on the 8-byte prefixes, full compares only among equal prefixes.
         let p = prefix8(key);
         let slot = (p & 63) as usize;
-        let c = self.heat_cache[slot];
+        let c = self.rec.heat_cache[slot];
         if c < b.len() && b[c].as_slice() <= key && b.get(c + 1).is_none_or(|n| key < n.as_slice())
         {
             return c;
         }
-        let hi = self.heat_prefix.partition_point(|&x| x <= p);
-        let lo = self.heat_prefix[..hi].partition_point(|&x| x < p);
+        let hi = self.rec.heat_prefix.partition_point(|&x| x <= p);
+        let lo = self.rec.heat_prefix[..hi].partition_point(|&x| x < p);
         let j = (lo + b[lo..hi].partition_point(|s| s.as_slice() <= key)).saturating_sub(1);
-        self.heat_cache[slot] = j;
-        self.last_bucket = j;
+        self.rec.heat_cache[slot] = j;
+        self.rec.last_bucket = j;
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
-        self.heat_lo = prefix8(&b[j]);
-        self.heat_hi = b.get(j + 1).map_or(u64::MAX, |n| prefix8(n));
+        self.rec.heat_lo = prefix8(&b[j]);
+        self.rec.heat_hi = b.get(j + 1).map_or(u64::MAX, |n| prefix8(n));
         j
     }
 
@@ -90,20 +130,20 @@ impl Engine {
             ss.store_bytes += r.store_bytes();
             ss.memstore_bytes += r.memstore_data();
         }
-        self.samples.push(Sample {
+        self.rec.samples.push(Sample {
             // The scheduled time (events are handled when the client clock passes them).
-            at_ns: (self.samples.len() as u64 + 1) * self.sample_ns,
+            at_ns: (self.rec.samples.len() as u64 + 1) * self.rec.sample_ns,
             servers,
         });
         self.track_hosting();
         self.keep_draining();
         // The master's cluster metrics (the balancer's load history) every simulated minute.
-        let at = self.samples.last().map_or(0, |x| x.at_ns);
-        if at / WINDOW_NS != at.saturating_sub(self.sample_ns) / WINDOW_NS {
+        let at = self.rec.samples.last().map_or(0, |x| x.at_ns);
+        if at / WINDOW_NS != at.saturating_sub(self.rec.sample_ns) / WINDOW_NS {
             self.record_loads();
         }
         if self.keep_periodic() {
-            self.schedule(self.sample_ns, Event::Sample);
+            self.schedule(self.rec.sample_ns, Event::Sample);
         }
     }
 

@@ -218,7 +218,7 @@ impl Engine {
         self.state.servers[from].online_regions =
             self.state.servers[from].online_regions.saturating_sub(1);
         let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
-        self.stats.offline_ns += duration;
+        self.rec.stats.offline_ns += duration;
         let record = self.dyn_.out.moves.len();
         self.dyn_.out.moves.push(MoveRecord {
             at_ns: self.now,
@@ -548,7 +548,7 @@ impl Engine {
                 self.state.servers[s].online_regions.saturating_sub(1);
         }
         let duration = longest + self.cfg.transition_ns;
-        self.stats.offline_ns += duration;
+        self.rec.stats.offline_ns += duration;
         let first = &self.state.regions[ids[0]];
         let last = &self.state.regions[*ids.last().expect("two or more")];
         let record = self.dyn_.out.merges.len();
@@ -703,7 +703,7 @@ impl Engine {
             });
         }
         // The open hotspot window gains columns for the new servers.
-        if let Some(w) = self.windows.last_mut() {
+        if let Some(w) = self.rec.windows.last_mut() {
             w.resize(self.state.servers.len(), 0);
         }
         self.dyn_.out.all_hosting_ns = None;
@@ -843,7 +843,7 @@ impl Engine {
             let data = self.close_flush(id);
             let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
             // Offline from the crash: detection, WAL split and replay, then the open.
-            self.stats.offline_ns += self.now - died + duration;
+            self.rec.stats.offline_ns += self.now - died + duration;
             let r = &self.state.regions[id];
             let record = self.dyn_.out.moves.len();
             let reason = MoveReason::Crash {

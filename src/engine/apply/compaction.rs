@@ -359,7 +359,7 @@ impl Engine {
             kind: FileKind::Real,
         });
         if let Some(f) = &output {
-            self.stats.compaction_written_bytes += f.length();
+            self.rec.stats.compaction_written_bytes += f.length();
         }
         match output {
             Some(f) => {
@@ -370,7 +370,7 @@ impl Engine {
                 st.files.drain(first..first + count);
             }
         }
-        self.stats.compacted_bytes += read;
+        self.rec.stats.compacted_bytes += read;
         let files_now = self.state.regions[region].stores[store].files.len();
         self.note(
             region,
@@ -383,9 +383,9 @@ impl Engine {
             },
         );
         if major {
-            self.stats.major_compactions += 1;
+            self.rec.stats.major_compactions += 1;
         } else {
-            self.stats.minor_compactions += 1;
+            self.rec.stats.minor_compactions += 1;
         }
         let s = &mut self.state.servers[server];
         if large {
@@ -429,7 +429,7 @@ impl Engine {
                 } else {
                     s.small_running = s.small_running.saturating_sub(1);
                 }
-                self.stats.aborted_compactions += 1;
+                self.rec.stats.aborted_compactions += 1;
                 freed.push(run.server);
             }
         }

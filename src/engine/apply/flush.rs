@@ -65,7 +65,7 @@ impl Engine {
                 self.cfg.settings.blocking_wait_ms.saturating_mul(NS_PER_MS),
             ) {
                 if held.first {
-                    self.stats.delayed_flushes += 1;
+                    self.rec.stats.delayed_flushes += 1;
                     self.note(
                         region,
                         Happening::FlushHeldBack {
@@ -192,7 +192,7 @@ impl Engine {
         for (f, file) in files.into_iter().enumerate() {
             if let Some((file, rows)) = file {
                 written += file.length();
-                self.stats.flushed_file_bytes += file.length();
+                self.rec.stats.flushed_file_bytes += file.length();
                 r.stores[f].files.push(HeldFile { file, rows });
                 flushed_stores.push(f);
             }
@@ -215,8 +215,8 @@ impl Engine {
         s.pressure_futile = false;
         let now_on = self.state.regions[region].server;
         self.state.servers[now_on].pressure_futile = false;
-        self.stats.flushes += 1;
-        self.stats.flushed_bytes += data;
+        self.rec.stats.flushes += 1;
+        self.rec.stats.flushed_bytes += data;
         // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
         if self.state.regions[region].state == RegionState::Open {
             self.react(region, StoreChange::Flushed(flushed_stores));
@@ -255,7 +255,7 @@ impl Engine {
                 self.file_seq,
                 self.now / NS_PER_MS,
             ) {
-                self.stats.flushed_file_bytes += file.length();
+                self.rec.stats.flushed_file_bytes += file.length();
                 store.files.push(HeldFile {
                     file,
                     rows: snap.rows,
@@ -266,8 +266,8 @@ impl Engine {
         self.state.servers[server].memstore_heap = self.state.servers[server]
             .memstore_heap
             .saturating_sub(heap);
-        self.stats.flushes += 1;
-        self.stats.flushed_bytes += data;
+        self.rec.stats.flushes += 1;
+        self.rec.stats.flushed_bytes += data;
         data
     }
 }

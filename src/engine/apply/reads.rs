@@ -55,13 +55,14 @@ impl Engine {
             r.read_requests += n;
             let server = r.server;
             self.state.servers[server].read_requests += n;
-            let w = (at / self.sample_ns) as usize;
-            if self.heat_reads.len() <= w {
-                self.heat_reads
-                    .resize(w + 1, vec![0; self.heat_buckets.len().max(1)]);
+            let w = (at / self.rec.sample_ns) as usize;
+            if self.rec.heat_reads.len() <= w {
+                self.rec
+                    .heat_reads
+                    .resize(w + 1, vec![0; self.rec.heat_buckets.len().max(1)]);
             }
             let bucket = self.heat_bucket_uncached(&key);
-            self.heat_reads[w][bucket] += n;
+            self.rec.heat_reads[w][bucket] += n;
         }
         self.read_key = key;
     }

@@ -40,7 +40,7 @@ impl Engine {
         r.state = RegionState::Splitting;
         r.flush_queued = false;
         let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
-        self.stats.offline_ns += duration;
+        self.rec.stats.offline_ns += duration;
         self.schedule(
             duration,
             Event::SplitDone {
@@ -148,7 +148,7 @@ impl Engine {
         self.state.regions[b].rows = rows_b;
         // Routing: the parent's entry becomes daughter A; B is inserted after it.
         self.state.routing.split(region, a, row.clone(), b);
-        self.splits.push(SplitRecord {
+        self.rec.splits.push(SplitRecord {
             at_ns: requested,
             done_ns: self.now,
             parent_start: start,

@@ -60,7 +60,7 @@ impl Engine {
                 if !self.advance() {
                     break;
                 }
-                self.stats.offline_wait_ns += self.now - t0;
+                self.rec.stats.offline_wait_ns += self.now - t0;
                 region = self.route(key, p);
                 continue;
             }
@@ -98,7 +98,7 @@ impl Engine {
             return false;
         }
         let waited = self.now - t0;
-        self.stats.blocked_ns += waited;
+        self.rec.stats.blocked_ns += waited;
         self.state.servers[server].blocked_ns += waited;
         if let Some(r) = region {
             self.state.regions[r].blocked_ns += waited;
@@ -164,17 +164,17 @@ impl Engine {
             s.busy_until_ns.max(self.now) + ((data_total as u128 * self.cfg.write_fp) >> 32) as u64;
         if s.busy_until_ns > self.now + CLIENT_LAG_NS {
             let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
-            self.stats.throttled_ns += wait;
+            self.rec.stats.throttled_ns += wait;
             self.now += wait;
         }
-        if self.now >= self.next_slice_end {
+        if self.now >= self.rec.next_slice_end {
             self.roll_slices();
         }
-        if let Some(w) = self.windows.last_mut() {
+        if let Some(w) = self.rec.windows.last_mut() {
             w[server] += weight;
         }
         let b = self.heat_bucket(key, p);
-        if let Some(h) = self.heat_writes.last_mut() {
+        if let Some(h) = self.rec.heat_writes.last_mut() {
             h[b] += weight;
         }
         if over_flush {
