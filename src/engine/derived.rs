@@ -42,11 +42,15 @@ mod tests {
     fn limits_follow_the_fractions_or_the_absolute_size() {
         let mut s = crate::engine::policy::balancer::test_settings();
         s.global_memstore_fraction = 0.4;
-        s.global_memstore_lower_limit = 0.95;
+        s.global_memstore_lower_limit = 0.75;
         s.global_memstore_bytes = None;
-        assert_eq!(global_memstore_limits(&s, 1000), (400, 380));
+        assert_eq!(global_memstore_limits(&s, 1000), (400, 300));
         s.global_memstore_bytes = Some(200);
-        assert_eq!(global_memstore_limits(&s, 1000), (200, 190));
+        assert_eq!(global_memstore_limits(&s, 1000), (200, 150));
+        // The fraction is a Java float: 0.95 × 400 truncates to 379, as HBase's long cast does.
+        s.global_memstore_bytes = None;
+        s.global_memstore_lower_limit = 0.95;
+        assert_eq!(global_memstore_limits(&s, 1000), (400, 379));
     }
 
     #[test]
