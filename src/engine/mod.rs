@@ -610,12 +610,7 @@ impl Engine {
                     self.arm_compaction_tune();
                 }
             }
-            Event::SplitDone {
-                region,
-                row,
-                requested,
-                reason,
-            } => self.split_done(region, row, requested, *reason),
+            Event::SplitDone { region, split } => self.split_done(region, *split),
             Event::Chore { n } => self.chore(n),
             Event::Sample => self.sample(),
             Event::MoveDone { region, to, record } => self.move_done(region, to, record),

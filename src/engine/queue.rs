@@ -6,6 +6,18 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::decision::SplitReason;
+
+/// A split between its request and its daughters' opening.
+pub(crate) struct PendingSplit {
+    /// The split row.
+    pub(crate) row: Vec<u8>,
+    /// Requested at, ns.
+    pub(crate) requested: u64,
+    /// `hbase.hregion.max.filesize` (or the table's MAX_FILESIZE) in force at the request.
+    pub(crate) split_size: u64,
+    /// Why.
+    pub(crate) reason: SplitReason,
+}
 use super::files::FlushFile;
 
 /// Nanoseconds per millisecond.
@@ -63,10 +75,8 @@ pub(crate) enum Event {
     CompactionTune,
     SplitDone {
         region: usize,
-        row: Vec<u8>,
-        requested: u64,
-        /// Boxed: the typed reason is larger than the other events.
-        reason: Box<SplitReason>,
+        /// Boxed: the typed reason makes it larger than the other events.
+        split: Box<PendingSplit>,
     },
     /// A moved (or recovered) region opens on `to`; `record` indexes the move list.
     MoveDone {

@@ -25,6 +25,9 @@ pub struct SplitRecord {
     pub parent_bytes: u64,
     /// Daughters' generation.
     pub generation: u32,
+    /// The split size in force when the split was requested (`hbase.hregion.max.filesize` or
+    /// the table's MAX_FILESIZE, before jitter): `set` events can change it during a run.
+    pub split_size: u64,
     /// Why: the split policy's numbers, or the normalizer plan.
     pub reason: SplitReason,
 }

@@ -54,6 +54,7 @@ impl Report {
             "server",
             "parent_bytes",
             "generation",
+            "split_size",
         ]);
         for run in &self.runs {
             for s in &run.splits {
@@ -67,6 +68,7 @@ impl Report {
                     s.server.clone(),
                     s.parent_bytes.to_string(),
                     s.generation.to_string(),
+                    s.split_size.to_string(),
                 ]);
             }
         }

@@ -369,7 +369,9 @@ pub struct SizesJson {
     /// Median store size of the quiet regions, bytes (0 without any).
     #[serde(default)]
     pub quiet_p50: u64,
-    /// The split size the settings give (hbase.hregion.max.filesize or MAX_FILESIZE), bytes.
+    /// The split size in force at the end of the run (hbase.hregion.max.filesize or
+    /// MAX_FILESIZE, after any `set` event), bytes: what the cold and quiet regions are measured
+    /// against. `scenario.max_filesize` is the one at the start.
     #[serde(default)]
     pub split_size: u64,
 }
@@ -393,6 +395,10 @@ pub struct SplitJson {
     pub parent_bytes: u64,
     /// Daughters' generation.
     pub generation: u32,
+    /// The split size in force when the split was requested (max.filesize before jitter;
+    /// `set` events can change it during a run), bytes.
+    #[serde(default)]
+    pub split_size: u64,
     /// Why: the split policy's numbers, or the normalizer plan.
     #[serde(default)]
     pub reason: String,
@@ -661,6 +667,7 @@ fn run_json(r: &RunResult) -> RunJson {
                 server: server_name(sp.server, n),
                 parent_bytes: sp.parent_bytes,
                 generation: sp.generation,
+                split_size: sp.split_size,
                 reason: history::split_reason(&sp.reason),
             })
             .collect(),

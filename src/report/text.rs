@@ -15,10 +15,15 @@ impl Report {
         let sc = &self.scenario;
         let mut o = String::new();
         o.push_str(&format!("Scenario  {}  (seed {})\n", sc.name, sc.seed));
+        // A `set` event may change the split size: then say which one this is.
+        let changed = self.runs.iter().any(|r| {
+            r.region_sizes.split_size != 0 && r.region_sizes.split_size != sc.max_filesize
+        });
         o.push_str(&format!(
-            "Cluster   {} RegionServers; max region size {}, flush size {}, {}\n",
+            "Cluster   {} RegionServers; max region size {}{}, flush size {}, {}\n",
             sc.regionservers,
             format_bytes(sc.max_filesize),
+            if changed { " at the start" } else { "" },
             format_bytes(sc.flush_size),
             sc.split_policy
         ));
@@ -30,7 +35,7 @@ impl Report {
             format_bytes(sc.compaction_bandwidth_bytes_per_s)
         ));
         for run in &self.runs {
-            run_text(&mut o, run);
+            run_text(&mut o, run, sc.max_filesize);
         }
         if self.runs.len() > 1 {
             // One column per generator: stays within 100 columns for a handful of designs.
@@ -91,7 +96,7 @@ impl Report {
     }
 }
 
-fn run_text(o: &mut String, run: &RunJson) {
+fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
     let s = &run.summary;
     o.push_str(&format!("\n=== {} — {}\n", run.generator, run.describe));
     o.push_str(&format!(
@@ -142,11 +147,16 @@ fn run_text(o: &mut String, run: &RunJson) {
     ));
     if z.quiet_regions > 0 && z.split_size > 0 {
         o.push_str(&format!(
-            "  {} of {} regions stopped receiving writes before the last 10% of the load; their median size {} is {:.0}% of the split size {}\n",
+            "  {} of {} regions stopped receiving writes before the last 10% of the load; their median size {} is {:.0}% of the split size {}{}\n",
             thousands(z.quiet_regions as u128),
             thousands(run.regions.len() as u128),
             format_bytes(z.quiet_p50),
             z.quiet_p50 as f64 * 100.0 / z.split_size as f64,
+            if z.split_size == report_start_split_size {
+                String::new()
+            } else {
+                "in force at the end ".to_string()
+            },
             format_bytes(z.split_size)
         ));
     }

@@ -395,3 +395,52 @@ fn sequential_quiet_region_size_depends_on_the_write_rate() {
         "1 GB/s: quiet median {saturated:.2}"
     );
 }
+
+// A `set` event that raises hbase.hregion.max.filesize mid-load: every split carries the split
+// size in force when it was requested, and the text report says which split size each figure
+// uses (the table attribute MAX_FILESIZE would win over the site key, so none is set here).
+#[test]
+fn splits_carry_the_split_size_in_force_and_the_text_says_which() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let body = "name = \"set-size\"\nseed = 3\n\
+        [hbase]\n\"hbase.hregion.max.filesize\" = \"256MB\"\n\
+        [cluster]\nregionservers = 3\n\
+        [table]\nmemstore_flushsize = \"64MB\"\n\
+        [workload]\nrows = 3000000\nrow = { value = \"1KB\" }\n\
+        [[generator]]\nname = \"seq\"\nkind = \"sequential\"\n\
+        [[event]]\nat_fraction = 0.5\nset = { \"hbase.hregion.max.filesize\" = \"512MB\" }\n";
+    let p = write_scenario(dir.path(), body);
+    let run = |format: &str| {
+        let o = Command::cargo_bin("hbase-emu")
+            .expect("binary")
+            .arg("run")
+            .arg(&p)
+            .args(["--format", format, "--threads", "1"])
+            .output()
+            .expect("runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).expect("UTF-8")
+    };
+    let v: Value = serde_json::from_str(&run("json")).expect("JSON");
+    let r = &v["runs"][0];
+    let sizes: Vec<u64> = r["splits"]
+        .as_array()
+        .expect("splits")
+        .iter()
+        .map(|s| u(&s["split_size"]))
+        .collect();
+    assert!(sizes.first() == Some(&(256 << 20)), "{sizes:?}");
+    assert!(sizes.last() == Some(&(512 << 20)), "{sizes:?}");
+    assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+    assert_eq!(u(&r["region_sizes"]["split_size"]), 512 << 20);
+    assert_eq!(u(&v["scenario"]["max_filesize"]), 256 << 20);
+    let text = run("text");
+    assert!(
+        text.contains("max region size 256.00 MiB at the start"),
+        "{text}"
+    );
+    assert!(
+        text.contains("of the split size in force at the end 512.00 MiB"),
+        "{text}"
+    );
+}

@@ -1,7 +1,7 @@
 //! Splits carried out: the parent closes (flushing its memstore), goes offline, and its
 //! daughters open with references to its files (`SplitTableRegionProcedure`).
 
-use crate::engine::queue::{Event, transfer_ns};
+use crate::engine::queue::{Event, PendingSplit, transfer_ns};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::storefile::StoreFile;
@@ -45,20 +45,23 @@ impl Engine {
             duration,
             Event::SplitDone {
                 region,
-                row,
-                requested,
-                reason: Box::new(reason),
+                split: Box::new(PendingSplit {
+                    row,
+                    requested,
+                    split_size: self.cfg.settings.max_filesize,
+                    reason,
+                }),
             },
         );
     }
 
-    pub(crate) fn split_done(
-        &mut self,
-        region: usize,
-        row: Vec<u8>,
-        requested: u64,
-        reason: SplitReason,
-    ) {
+    pub(crate) fn split_done(&mut self, region: usize, split: PendingSplit) {
+        let PendingSplit {
+            row,
+            requested,
+            split_size,
+            reason,
+        } = split;
         let parent = &self.state.regions[region];
         let parent_server = parent.server;
         // Daughters open on the parent's server unless it died or is draining meanwhile.
@@ -157,6 +160,7 @@ impl Engine {
             server,
             parent_bytes,
             generation,
+            split_size,
             reason,
         });
         self.note(
