@@ -36,12 +36,12 @@ use crate::workload::scale::{self, Sampling};
 
 use policy::compaction::CompactionConfig;
 use policy::split::SplitPolicyInstance;
-use policy::{compaction, split_point};
+use policy::split_point;
 use state::State;
 use state::cell::HeapLayout;
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
-use state::region::{Region, RegionState, Store};
+use state::region::{Region, RegionState};
 use state::routing::{RoutingTable, prefix8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
@@ -498,44 +498,6 @@ impl Engine {
         e
     }
 
-    fn open_region(
-        &mut self,
-        start: Vec<u8>,
-        end: Vec<u8>,
-        server: usize,
-        generation: u32,
-        parent: Option<usize>,
-        families: usize,
-    ) -> usize {
-        let id = self.state.regions.len();
-        let draw = derived::jitter_draw(self.cfg.seed, id, None);
-        let policy = SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw);
-        self.state.servers[server].online_regions += 1;
-        self.state.regions.push(Region {
-            id,
-            start,
-            end,
-            server,
-            stores: (0..families).map(|_| Store::default()).collect(),
-            state: RegionState::Open,
-            generation,
-            policy,
-            parent,
-            opened_ns: self.now,
-            flush_queued: false,
-            flush_why: 0,
-            flushing: false,
-            snapshot_heap: 0,
-            write_requests: 0,
-            read_requests: 0,
-            rows: 0,
-            last_write_ns: None,
-            blocked_ns: 0,
-            memstore_peak: 0,
-        });
-        id
-    }
-
     fn schedule(&mut self, delay: u64, event: Event) {
         self.queue.push(self.now.saturating_add(delay), event);
     }
@@ -621,49 +583,6 @@ impl Engine {
             Event::Cluster(i) => self.time_event(i),
             Event::Recover { server } => self.recover(server),
         }
-    }
-
-    /// The flush chore (every `hbase.regionserver.flush.check.period`) and, every
-    /// `compactchecker.interval.multiplier` compaction-check periods, the major compaction check.
-    fn chore(&mut self, n: u64) {
-        if self.draining {
-            return;
-        }
-        let now_ms = self.now / NS_PER_MS;
-        if let Some(interval) = self.cfg.settings.flush_interval_ms.filter(|&i| i > 0)
-            && (self.periodic_flush_next_ms.0 != interval
-                || now_ms >= self.periodic_flush_next_ms.1)
-        {
-            let scan = policy::flush::periodic_scan(&self.state.regions, now_ms, interval);
-            self.periodic_flush_next_ms = (interval, scan.next_ms);
-            for id in scan.due {
-                self.request_flush(id, FlushWhy::Periodic);
-            }
-        }
-        let flush_period = self.cfg.settings.flush_check_period_ms.max(1);
-        let major_period = self.cfg.settings.compaction_check_period_ms.max(1)
-            * self.cfg.settings.compactchecker_interval_multiplier.max(1) as u64;
-        if (n * flush_period) % major_period < flush_period {
-            let stores: Vec<(usize, usize)> = self
-                .state
-                .regions
-                .iter()
-                .filter(|r| r.state == RegionState::Open)
-                .flat_map(|r| (0..r.stores.len()).map(move |s| (r.id, s)))
-                .collect();
-            for (r, s) in stores {
-                let infos = compaction::file_infos(&self.state.regions[r].stores[s]);
-                if compaction::major_due(&infos, &self.cfg.compaction, now_ms) {
-                    self.request_compaction(r, s, true);
-                } else if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
-                    self.request_compaction(r, s, false);
-                }
-            }
-        }
-        self.schedule(
-            flush_period.saturating_mul(NS_PER_MS),
-            Event::Chore { n: n + 1 },
-        );
     }
 
     /// The live region holding `key`, leaving the write path's cache alone.

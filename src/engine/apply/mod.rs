@@ -1,9 +1,11 @@
 //! The appliers: the only code that changes the engine's state and schedules events. Each file
 //! carries out one kind of work; the policies it asks live in `policy/`.
 
+mod chores;
 pub(crate) mod cluster;
 mod compaction;
 mod flush;
+mod open;
 mod reads;
 mod split;
 mod write;

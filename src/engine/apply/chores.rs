@@ -1,0 +1,55 @@
+//! The RegionServer chores on the simulated clock: the periodic flush check
+//! (`PeriodicMemStoreFlusher`, every `hbase.regionserver.flush.check.period`) and the compaction
+//! checker (`CompactionChecker`, every `compactchecker.interval.multiplier` checks), which ask the
+//! policies and request what they decide.
+
+use crate::engine::Engine;
+use crate::engine::decision::FlushWhy;
+use crate::engine::policy::{self, compaction};
+use crate::engine::queue::{Event, NS_PER_MS};
+use crate::engine::state::region::RegionState;
+
+impl Engine {
+    /// The flush chore (every `hbase.regionserver.flush.check.period`) and, every
+    /// `compactchecker.interval.multiplier` compaction-check periods, the major compaction check.
+    pub(crate) fn chore(&mut self, n: u64) {
+        if self.draining {
+            return;
+        }
+        let now_ms = self.now / NS_PER_MS;
+        if let Some(interval) = self.cfg.settings.flush_interval_ms.filter(|&i| i > 0)
+            && (self.periodic_flush_next_ms.0 != interval
+                || now_ms >= self.periodic_flush_next_ms.1)
+        {
+            let scan = policy::flush::periodic_scan(&self.state.regions, now_ms, interval);
+            self.periodic_flush_next_ms = (interval, scan.next_ms);
+            for id in scan.due {
+                self.request_flush(id, FlushWhy::Periodic);
+            }
+        }
+        let flush_period = self.cfg.settings.flush_check_period_ms.max(1);
+        let major_period = self.cfg.settings.compaction_check_period_ms.max(1)
+            * self.cfg.settings.compactchecker_interval_multiplier.max(1) as u64;
+        if (n * flush_period) % major_period < flush_period {
+            let stores: Vec<(usize, usize)> = self
+                .state
+                .regions
+                .iter()
+                .filter(|r| r.state == RegionState::Open)
+                .flat_map(|r| (0..r.stores.len()).map(move |s| (r.id, s)))
+                .collect();
+            for (r, s) in stores {
+                let infos = compaction::file_infos(&self.state.regions[r].stores[s]);
+                if compaction::major_due(&infos, &self.cfg.compaction, now_ms) {
+                    self.request_compaction(r, s, true);
+                } else if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
+                    self.request_compaction(r, s, false);
+                }
+            }
+        }
+        self.schedule(
+            flush_period.saturating_mul(NS_PER_MS),
+            Event::Chore { n: n + 1 },
+        );
+    }
+}
