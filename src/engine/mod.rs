@@ -553,17 +553,7 @@ impl Engine {
                 heap,
                 data,
             } => self.flush_done(region, server, files, heap, data),
-            Event::FlushRetry { region, queued } => {
-                let server = self.state.regions[region].server;
-                if self.state.regions[region].state == RegionState::Open {
-                    self.state.servers[server]
-                        .flush_queue
-                        .push_front((region, queued));
-                    self.start_flushes(server);
-                } else {
-                    self.state.regions[region].flush_queued = false;
-                }
-            }
+            Event::FlushRetry { region, queued } => self.flush_retry(region, queued),
             Event::CompactionDone { token, .. } => self.compaction_done(token),
             Event::CompactionTune => {
                 self.tune_armed = false;

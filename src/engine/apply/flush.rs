@@ -270,4 +270,18 @@ impl Engine {
         self.rec.stats.flushed_bytes += data;
         data
     }
+
+    /// A held-back flush is tried again (at the head of its server's queue, keeping the time it
+    /// was first queued), unless its region closed meanwhile.
+    pub(crate) fn flush_retry(&mut self, region: usize, queued: u64) {
+        let server = self.state.regions[region].server;
+        if self.state.regions[region].state == RegionState::Open {
+            self.state.servers[server]
+                .flush_queue
+                .push_front((region, queued));
+            self.start_flushes(server);
+        } else {
+            self.state.regions[region].flush_queued = false;
+        }
+    }
 }
