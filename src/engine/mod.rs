@@ -41,7 +41,7 @@ use state::State;
 use state::cell::HeapLayout;
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
-use state::region::{Region, RegionState};
+use state::region::Region;
 use state::routing::{RoutingTable, prefix8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
