@@ -266,7 +266,36 @@ impl Engine {
     /// row, or applies the next row; after the last row, handles the remaining work (flushes,
     /// compactions, splits, moves) one event at a time. `None` when the run is over. An error
     /// is a key the generator cannot make.
+    #[inline]
     pub fn step(&mut self) -> Result<Option<Step>, InputError> {
+        // The common case, kept small so the caller's loop inlines it: the next row arrives with
+        // no event due before it and lands.
+        if !self.row_pending
+            && let Some(mut feed) = self.feed.take()
+        {
+            if let Some((b, key)) = feed.peek() {
+                let weight = self.sampling.weight(b);
+                self.arrive(weight);
+                if self.queue.next_at > self.now {
+                    self.land(key, weight);
+                    feed.advance();
+                    self.rows_done = b + 1;
+                    self.do_reads(b + 1);
+                    self.feed = Some(feed);
+                    return Ok(Some(Step::Row { done: b + 1 }));
+                }
+                // Events come due first; the row lands after them.
+                self.row_pending = true;
+            }
+            self.feed = Some(feed);
+        }
+        self.step_slow()
+    }
+
+    /// [`Engine::step`] when an event is due before the pending row, or the feed is done.
+    #[cold]
+    #[inline(never)]
+    fn step_slow(&mut self) -> Result<Option<Step>, InputError> {
         if self.row_pending && self.queue.next_at <= self.now {
             // Events due by the row's arrival come first, handled at the client's clock.
             if let Some(ev) = self.queue.pop() {
@@ -277,28 +306,18 @@ impl Engine {
         let Some(mut feed) = self.feed.take() else {
             return Ok(self.drain_step().then_some(Step::Event));
         };
-        let next = match feed.peek() {
-            Ok(next) => next,
-            Err(e) => {
+        let Some((b, key)) = feed.peek() else {
+            if let Some(e) = feed.error() {
                 self.feed = Some(feed);
                 return Err(e);
             }
-        };
-        let Some((b, key)) = next else {
             // The last row is written: from here on only the remaining work runs.
             self.ingest_ns = Some(self.now);
             self.draining = true;
             return Ok(self.drain_step().then_some(Step::Event));
         };
+        // The pending row (its clock already advanced) lands now that no event is due.
         let weight = self.sampling.weight(b);
-        if !self.row_pending {
-            self.arrive(weight);
-            if self.queue.next_at <= self.now {
-                self.row_pending = true;
-                self.feed = Some(feed);
-                return self.step();
-            }
-        }
         self.row_pending = false;
         self.land(key, weight);
         feed.advance();

@@ -88,6 +88,8 @@ pub struct KeyFeed {
     row: usize,
     start: usize,
     workers: Option<Workers>,
+    /// A key the generator could not make: the feed stops there.
+    error: Option<InputError>,
 }
 
 impl KeyFeed {
@@ -135,6 +137,7 @@ impl KeyFeed {
             row: 0,
             start: 0,
             workers,
+            error: None,
         }
     }
 
@@ -148,16 +151,22 @@ impl KeyFeed {
         self.sampling
     }
 
-    /// The next row's emulated index and key, without consuming it (`None`: all rows fed). An
-    /// error is a key the generator cannot make (empty or too long).
+    /// The next row's emulated index and key, without consuming it. `None`: all rows fed, or
+    /// a key the generator cannot make (empty or too long), which [`KeyFeed::error`] then
+    /// gives.
     #[inline]
-    pub fn peek(&mut self) -> Result<Option<(u64, &[u8])>, InputError> {
-        if self.row >= self.chunk.ends.len() && !self.load_next()? {
-            return Ok(None);
+    pub fn peek(&mut self) -> Option<(u64, &[u8])> {
+        if self.row >= self.chunk.ends.len() && !self.load_next() {
+            return None;
         }
         let end = self.chunk.ends[self.row] as usize;
         let b = (self.next_chunk - 1) * CHUNK + self.row as u64;
-        Ok(Some((b, &self.chunk.arena[self.start..end])))
+        Some((b, &self.chunk.arena[self.start..end]))
+    }
+
+    /// Why the feed stopped early, if it did (taken once).
+    pub fn error(&mut self) -> Option<InputError> {
+        self.error.take()
     }
 
     /// Consumes the row [`peek`](KeyFeed::peek) returned.
@@ -172,7 +181,20 @@ impl KeyFeed {
     /// Loads the next chunk; false when there is none.
     #[cold]
     #[inline(never)]
-    fn load_next(&mut self) -> Result<bool, InputError> {
+    fn load_next(&mut self) -> bool {
+        match self.try_load_next() {
+            Ok(more) => more,
+            Err(e) => {
+                // Nothing after a bad key is fed.
+                self.error = Some(e);
+                self.next_chunk = self.chunks;
+                self.chunk.ends.clear();
+                false
+            }
+        }
+    }
+
+    fn try_load_next(&mut self) -> Result<bool, InputError> {
         if self.next_chunk >= self.chunks {
             return Ok(false);
         }
@@ -235,7 +257,7 @@ mod tests {
         };
         let mut feed = KeyFeed::new(generator, sampling, threads);
         let mut out = Vec::new();
-        while let Some((b, key)) = feed.peek().expect("keys") {
+        while let Some((b, key)) = feed.peek() {
             out.push((b, key.to_vec()));
             feed.advance();
         }
@@ -264,7 +286,7 @@ mod tests {
             seed: 1,
         };
         let mut feed = KeyFeed::new(generator, sampling, 3);
-        assert!(feed.peek().expect("keys").is_some());
+        assert!(feed.peek().is_some());
         drop(feed);
     }
 }

@@ -30,6 +30,8 @@ pub(crate) struct RoutingTable {
     /// Entry last found, and the prefixes strictly inside `(lo, hi)` that certainly lie in it:
     /// one integer compare per bound instead of two key compares per row.
     last: Option<usize>,
+    /// The region id of entry `last` (the fast path returns it without reading the entry).
+    last_id: usize,
     lo: u64,
     hi: u64,
     /// Entry last found for each key prefix mod 64: keys that alternate between a few prefixes
@@ -43,6 +45,7 @@ impl RoutingTable {
             entries: Vec::new(),
             prefixes: Vec::new(),
             last: None,
+            last_id: usize::MAX,
             lo: u64::MAX,
             hi: 0,
             slots: [usize::MAX; SLOTS],
@@ -119,11 +122,8 @@ impl RoutingTable {
     /// The live region holding `key`, whose `prefix8` is `p`, through the caches.
     #[inline]
     pub(crate) fn route(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(last) = self.last
-            && p > self.lo
-            && p < self.hi
-        {
-            return self.entries[last].1;
+        if p > self.lo && p < self.hi {
+            return self.last_id;
         }
         self.route_slow(key, p)
     }
@@ -144,6 +144,7 @@ impl RoutingTable {
         let i = self.search(key, p);
         self.slots[slot] = i;
         self.last = Some(i);
+        self.last_id = self.entries[i].1;
         // A prefix strictly above the start's implies key > start, strictly below the end's
         // implies key < end (zero padding keeps both true); ties take the full compare above.
         self.lo = self.prefixes[i];
