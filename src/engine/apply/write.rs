@@ -29,7 +29,7 @@ impl Engine {
 
     /// The arrived row lands: routed to its region, it waits while the region is offline or
     /// blocked, then goes into the memstores.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn land(&mut self, key: &[u8], weight: u64) {
         if self.rows_written >= self.next_row_trigger {
             self.fire_row_events();
