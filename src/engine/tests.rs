@@ -24,6 +24,17 @@ fn run_one(s: &Scenario) -> RunResult {
     .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The first generator's run of `s`, set up at scale 1 on one thread, not yet stepped.
+fn exact_engine(s: &Scenario) -> crate::engine::Engine {
+    let plan = plan_run(s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        scale: Some(1),
+        threads: 1,
+        builder: false,
+    };
+    crate::engine::Engine::start(s, plan, opts)
+}
+
 /// One region, splits off, fast flushes: only the flush trigger decides.
 fn single_region(rows: u64, extra: &str) -> String {
     format!(
@@ -148,7 +159,6 @@ fn region_split_limit_caps_regions_per_server() {
 /// compaction, (bytes read, cell bytes written, duration in ns). `hbase` adds site keys. The
 /// controller is tuned once at time 0 (its chore's first run), then every second.
 fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u64, u64, u64)> {
-    use crate::engine::Engine;
     use crate::engine::state::region::HeldFile;
     use crate::engine::state::storefile::{FileKind, HFileBuilder, StoreFile};
     // Check the rate after every cell (no unthrottled last stretch) unless the test says.
@@ -166,13 +176,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
          [workload]\nrows = 1000\nrow = {{ value = \"1000B\" }}\n\
          [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
     ));
-    let plan = plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
-    let opts = RunOptions {
-        scale: Some(1),
-        threads: 1,
-        builder: false,
-    };
-    let mut e = Engine::start(&s, plan, opts);
+    let mut e = exact_engine(&s);
     assert_eq!(e.state.regions.len(), 4);
     let mut seq = 0;
     for r in 0..4 {
@@ -292,15 +296,9 @@ fn a_compaction_below_the_check_interval_is_not_throttled() {
 
 #[test]
 fn invariants_name_what_broke() {
-    use crate::engine::{Engine, Step};
+    use crate::engine::Step;
     let s = scenario(&single_region(4000, ""));
-    let plan = plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
-    let opts = RunOptions {
-        scale: Some(1),
-        threads: 1,
-        builder: false,
-    };
-    let mut e = Engine::start(&s, plan, opts);
+    let mut e = exact_engine(&s);
     while let Some(step) = e.step().expect("keys") {
         if step == (Step::Row { done: 2000 }) {
             break;
@@ -329,17 +327,10 @@ fn invariants_name_what_broke() {
 // the policy is asked; then the policy's own answer, with its numbers.
 #[test]
 fn split_check_names_the_gate_that_stops_a_split() {
-    use crate::engine::Engine;
     use crate::engine::policy::split_check::{SplitContext, SplitGate, check};
     use crate::engine::state::region::RegionState;
     let s = scenario(&single_region(4000, ""));
-    let plan = plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
-    let opts = RunOptions {
-        scale: Some(1),
-        threads: 1,
-        builder: false,
-    };
-    let mut e = Engine::start(&s, plan, opts);
+    let mut e = exact_engine(&s);
     while e.step().expect("keys").is_some() {}
     let cx = SplitContext {
         online_regions: 1,
