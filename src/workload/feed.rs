@@ -289,4 +289,47 @@ mod tests {
         assert!(feed.peek().is_some());
         drop(feed);
     }
+
+    /// A plugged-in generator whose key for id 70,000 is empty (HBase rejects empty rows).
+    struct EmptyAt70k;
+
+    impl crate::keygen::RowKeyGenerator for EmptyAt70k {
+        fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+            if id != 70_000 {
+                out.extend_from_slice(&id.to_be_bytes());
+            }
+        }
+
+        fn describe(&self) -> String {
+            "empty at 70000".into()
+        }
+    }
+
+    #[test]
+    fn a_bad_key_stops_the_feed_with_an_error_for_any_thread_count() {
+        for threads in [1, 3] {
+            let generator = Arc::new(Generator {
+                name: "g".into(),
+                inner: Box::new(EmptyAt70k),
+            });
+            let sampling = Sampling {
+                first_id: 0,
+                rows: 10 * CHUNK,
+                k: 1,
+                seed: 1,
+            };
+            let mut feed = KeyFeed::new(generator, sampling, threads);
+            let mut rows = 0u64;
+            while feed.peek().is_some() {
+                feed.advance();
+                rows += 1;
+            }
+            // The rows of the chunks before the bad key's chunk are fed; then the error.
+            assert_eq!(rows, 70_000 / CHUNK * CHUNK, "{threads} threads");
+            let e = feed.error().expect("the bad key's error").to_string();
+            assert!(e.contains("70000") || e.contains("empty"), "{e}");
+            assert!(feed.error().is_none());
+            assert!(feed.peek().is_none());
+        }
+    }
 }
