@@ -151,7 +151,7 @@ pub struct Engine {
     builder: Option<Builder>,
     /// Emptied memstore buffers, reused by the next segments (no reallocation on the write path).
     spares: Vec<Memstore>,
-    /// Cluster dynamics (balancer, normalizer, events): see `cluster.rs`.
+    /// Cluster dynamics (balancer, normalizer, events): see `apply/cluster.rs`.
     dyn_: apply::cluster::Dynamics,
     /// Real rows accepted so far.
     rows_written: u64,

@@ -2,7 +2,7 @@
 //! balancer chore and its throttled execution (`HMaster.balance`), the normalizer chore with its
 //! splits and merges, and the scenario's `[[event]]`s — servers joining, draining, dying (with
 //! `ServerCrashProcedure`'s reassignment after detection and WAL replay), settings changes and
-//! workload phases. The planning itself lives in `balancer/` and `normalizer.rs`.
+//! workload phases. The planning itself lives in `policy/balancer/` and `policy/normalizer.rs`.
 
 use std::collections::VecDeque;
 
