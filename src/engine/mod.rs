@@ -170,8 +170,6 @@ pub struct Engine {
     sampling: Sampling,
     /// The row the feed shows next has arrived (the clock is at its arrival) but is not applied.
     row_pending: bool,
-    /// Emulated rows applied.
-    rows_done: u64,
     regions_initial: usize,
     /// Time the last write was accepted (set when the feed runs out), ns.
     ingest_ns: Option<u64>,
@@ -279,7 +277,6 @@ impl Engine {
                 if self.queue.next_at > self.now {
                     self.land(key, weight);
                     feed.advance();
-                    self.rows_done = b + 1;
                     self.do_reads(b + 1);
                     self.feed = Some(feed);
                     return Ok(Some(Step::Row { done: b + 1 }));
@@ -321,7 +318,6 @@ impl Engine {
         self.row_pending = false;
         self.land(key, weight);
         feed.advance();
-        self.rows_done = b + 1;
         self.do_reads(b + 1);
         self.feed = Some(feed);
         Ok(Some(Step::Row { done: b + 1 }))
@@ -488,7 +484,6 @@ impl Engine {
             generator,
             sampling,
             row_pending: false,
-            rows_done: 0,
             regions_initial: 0,
             ingest_ns: None,
             check_each_event: false,

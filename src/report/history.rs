@@ -407,20 +407,12 @@ fn busy_check(b: &BusyCheck) -> String {
 mod tests {
     use super::*;
     use crate::config::{SiteConfig, TableAttributes};
-    use crate::engine::policy::split::{RegionView, SplitPolicyInstance};
+    use crate::engine::policy::split::SplitPolicyInstance;
 
     const MIB: u64 = 1 << 20;
     const GIB: u64 = 1 << 30;
 
-    fn view(sizes: &[u64], count: u32) -> RegionView<'_> {
-        RegionView {
-            store_sizes: sizes,
-            has_references: false,
-            available: true,
-            table_regions_on_server: count,
-            now_ms: 0,
-        }
-    }
+    use crate::engine::policy::split::test_view as view;
 
     fn policy(p: Option<SplitPolicy>) -> SplitPolicyInstance {
         let mut s = crate::config::Settings::resolve(

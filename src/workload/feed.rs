@@ -141,16 +141,6 @@ impl KeyFeed {
         }
     }
 
-    /// The generator the keys come from.
-    pub fn generator(&self) -> &Generator {
-        &self.generator
-    }
-
-    /// The emulated rows.
-    pub fn sampling(&self) -> Sampling {
-        self.sampling
-    }
-
     /// The next row's emulated index and key, without consuming it. `None`: all rows fed, or
     /// a key the generator cannot make (empty or too long), which [`KeyFeed::error`] then
     /// gives.

@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::engine::derived;
 use crate::engine::policy::split::SplitPolicyInstance;
 use crate::engine::queue::NS_PER_MS;
-use crate::engine::state::region::{Region, RegionState, Store};
+use crate::engine::state::region::Region;
 
 impl Engine {
     pub(crate) fn open_region(
@@ -21,28 +21,16 @@ impl Engine {
         let draw = derived::jitter_draw(self.cfg.seed, id, None);
         let policy = SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw);
         self.state.servers[server].online_regions += 1;
-        self.state.regions.push(Region {
+        self.state.regions.push(Region::opened(
             id,
-            start,
-            end,
+            (start, end),
             server,
-            stores: (0..families).map(|_| Store::default()).collect(),
-            state: RegionState::Open,
+            families,
             generation,
             policy,
             parent,
-            opened_ns: self.now,
-            flush_queued: false,
-            flush_why: 0,
-            flushing: false,
-            snapshot_heap: 0,
-            write_requests: 0,
-            read_requests: 0,
-            rows: 0,
-            last_write_ns: None,
-            blocked_ns: 0,
-            memstore_peak: 0,
-        });
+            self.now,
+        ));
         id
     }
 }

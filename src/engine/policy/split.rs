@@ -515,6 +515,19 @@ impl SplitPolicyInstance {
     }
 }
 
+/// An available region with these store sizes and `count` regions of its table on the server,
+/// without references, at time 0 (for tests).
+#[cfg(test)]
+pub(crate) fn test_view(sizes: &[u64], count: u32) -> RegionView<'_> {
+    RegionView {
+        store_sizes: sizes,
+        has_references: false,
+        available: true,
+        table_regions_on_server: count,
+        now_ms: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,15 +548,7 @@ mod tests {
         }
     }
 
-    fn view(sizes: &[u64], count: u32) -> RegionView<'_> {
-        RegionView {
-            store_sizes: sizes,
-            has_references: false,
-            available: true,
-            table_regions_on_server: count,
-            now_ms: 0,
-        }
-    }
+    use super::test_view as view;
 
     /// Draw 0.5 ⇒ jitter rate exactly 0.
     fn no_jitter(s: &Settings) -> SplitPolicyInstance {

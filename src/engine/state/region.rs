@@ -117,6 +117,42 @@ pub struct Region {
 }
 
 impl Region {
+    /// A region opening now (`opened_ns`) with empty stores, one per family.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn opened(
+        id: usize,
+        (start, end): (Vec<u8>, Vec<u8>),
+        server: usize,
+        families: usize,
+        generation: u32,
+        policy: SplitPolicyInstance,
+        parent: Option<usize>,
+        opened_ns: u64,
+    ) -> Region {
+        Region {
+            id,
+            start,
+            end,
+            server,
+            stores: (0..families).map(|_| Store::default()).collect(),
+            state: RegionState::Open,
+            generation,
+            policy,
+            parent,
+            opened_ns,
+            flush_queued: false,
+            flush_why: 0,
+            flushing: false,
+            snapshot_heap: 0,
+            write_requests: 0,
+            read_requests: 0,
+            rows: 0,
+            last_write_ns: None,
+            blocked_ns: 0,
+            memstore_peak: 0,
+        }
+    }
+
     /// True if `key` falls in `[start, end)`.
     pub fn contains(&self, key: &[u8]) -> bool {
         key >= self.start.as_slice() && (self.end.is_empty() || key < self.end.as_slice())
@@ -163,28 +199,17 @@ impl Region {
 #[cfg(test)]
 pub(crate) fn test_region(id: usize, server: usize, families: usize) -> Region {
     let settings = crate::engine::policy::balancer::test_settings();
-    Region {
+    let policy = SplitPolicyInstance::new(&settings, 0, 0.5);
+    Region::opened(
         id,
-        start: Vec::new(),
-        end: Vec::new(),
+        (Vec::new(), Vec::new()),
         server,
-        stores: (0..families).map(|_| Store::default()).collect(),
-        state: RegionState::Open,
-        generation: 0,
-        policy: SplitPolicyInstance::new(&settings, 0, 0.5),
-        parent: None,
-        opened_ns: 0,
-        flush_queued: false,
-        flush_why: 0,
-        flushing: false,
-        snapshot_heap: 0,
-        write_requests: 0,
-        read_requests: 0,
-        rows: 0,
-        last_write_ns: None,
-        blocked_ns: 0,
-        memstore_peak: 0,
-    }
+        families,
+        0,
+        policy,
+        None,
+        0,
+    )
 }
 
 /// Adds `rows` rows of `heap` heap bytes each to a test region's store `store`, at `now_ms`.
