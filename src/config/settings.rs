@@ -336,6 +336,8 @@ pub struct Settings {
     pub major_compaction_jitter: f32,
     /// hbase.regionserver.thread.compaction.throttle.
     pub compaction_throttle: u64,
+    /// hbase.hfile.compaction.discharger.interval (ms, at least 1).
+    pub discharger_interval_ms: u64,
     /// hbase.regionserver.thread.compaction.small (below 1 is an error, as in CompactSplit).
     pub small_compaction_threads: u32,
     /// hbase.regionserver.thread.compaction.large (raised to 1, as CompactSplit does).
@@ -935,6 +937,8 @@ impl Settings {
             major_compaction_period_ms: r.u_millis("hbase.hregion.majorcompaction")?,
             major_compaction_jitter: r.float("hbase.hregion.majorcompaction.jitter")?,
             compaction_throttle: r.u_bytes("hbase.regionserver.thread.compaction.throttle")?,
+            discharger_interval_ms: r.millis("hbase.hfile.compaction.discharger.interval")?.max(1)
+                as u64,
             small_compaction_threads: {
                 let key = "hbase.regionserver.thread.compaction.small";
                 let v = r.int(key)?;

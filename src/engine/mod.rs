@@ -62,8 +62,6 @@ pub const CLIENT_LAG_NS: u64 = 100 * NS_PER_MS;
 pub const WINDOW_NS: u64 = 60 * NS_PER_S;
 /// Emptied memstore buffers kept for reuse.
 const MAX_SPARES: usize = 64;
-/// Priority HBase gives a compaction of a store with references (`Store.PRIORITY_USER` boost).
-const AFTER_SPLIT_PRIORITY: i64 = i32::MIN as i64 + 1000;
 
 /// Options of one run.
 #[derive(Debug, Clone, Copy)]
@@ -163,6 +161,10 @@ pub struct Engine {
     next_row_trigger: u64,
     /// A `CompactionTune` event is scheduled.
     tune_armed: bool,
+    /// A `Discharge` event is scheduled.
+    discharger_armed: bool,
+    /// Stores holding compacted References the discharger has not archived yet.
+    discharge_pending: Vec<(usize, usize)>,
     /// The keys still to write (`None` once all are written).
     feed: Option<Box<KeyFeed>>,
     /// The generator and the emulated rows (also for reads, which re-derive keys).
@@ -480,6 +482,8 @@ impl Engine {
             read_key: Vec::new(),
             next_row_trigger: u64::MAX,
             tune_armed: false,
+            discharger_armed: false,
+            discharge_pending: Vec::new(),
             feed: None,
             generator,
             sampling,
@@ -576,6 +580,7 @@ impl Engine {
                     self.arm_compaction_tune();
                 }
             }
+            Event::Discharge => self.discharge(),
             Event::SplitDone { region, split } => self.split_done(region, *split),
             Event::Chore { n } => self.chore(n),
             Event::Sample => self.sample(),

@@ -73,6 +73,8 @@ pub(crate) enum Event {
     },
     /// The compaction throughput controllers re-tune their limits (their chore).
     CompactionTune,
+    /// The `CompactedHFilesDischarger` chore archives compacted files.
+    Discharge,
     SplitDone {
         region: usize,
         /// Boxed: the typed reason makes it larger than the other events.
@@ -120,6 +122,7 @@ impl Event {
                 | Event::Balance
                 | Event::Normalize
                 | Event::CompactionTune
+                | Event::Discharge
         )
     }
 }

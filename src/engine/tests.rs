@@ -129,6 +129,7 @@ fn daughters_open_on_the_parents_server() {
 fn region_split_limit_caps_regions_per_server() {
     let s = scenario(
         "[cluster]\nregionservers = 1\nheap = \"4GB\"\n[hbase]\n\"hbase.regionserver.regionSplitLimit\" = 3\n\
+         \"hbase.hfile.compaction.discharger.interval\" = 1\n\
          [table]\nsplit_policy = \"ConstantSizeRegionSplitPolicy\"\nmax_filesize = \"4MB\"\nmemstore_flushsize = \"1MB\"\n\
          [workload]\nrows = 60_000\nrow = { value = \"1000B\" }\nrate = \"50MB/s\"\n\
          [[generator]]\nname = \"g\"\nkind = \"md5-prefix\"\n",
@@ -208,7 +209,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
     }
     e.tune_compaction_throughput();
     for r in 0..compacting {
-        e.request_compaction(r, 0, false);
+        e.request_compaction(r, 0);
     }
     let started: Vec<(u64, u64, u64)> = e
         .state
@@ -376,4 +377,173 @@ fn split_check_names_the_gate_that_stops_a_split() {
         check(&e.state.regions[0], cx).outcome,
         Err(SplitGate::NotOpen)
     );
+}
+
+/// One region on one server whose store holds `files` sequential files of about 40 MiB, with
+/// `hbase` site keys; splits off.
+fn store_with_files(hbase: &str, files: usize) -> crate::engine::Engine {
+    let s = scenario(&format!(
+        "[cluster]\nregionservers = 1\nheap = \"4GB\"\n[hbase]\n{hbase}\n\
+         [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\n\
+         [workload]\nrows = 1000\nrow = {{ value = \"1000B\" }}\n\
+         [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+    ));
+    let mut e = exact_engine(&s);
+    for _ in 0..files {
+        add_flush_file(&mut e, 0);
+    }
+    e
+}
+
+/// Appends a ~40 MiB file to region `r`'s store 0, as a flush would (newest sequence id).
+fn add_flush_file(e: &mut crate::engine::Engine, r: usize) {
+    use crate::engine::state::region::HeldFile;
+    use crate::engine::state::storefile::{FileKind, HFileBuilder, StoreFile};
+    let st = &e.state.regions[r].stores[0];
+    let seq = st.files.last().map_or(1, |f| f.file.seq_id + 1);
+    let mut b = HFileBuilder::new(e.cfg.shapes[0], e.cfg.formats[0], 1000);
+    for row in 0..40u64 {
+        b.append(&(seq * 1000 + row).to_be_bytes());
+    }
+    let h = b.finish().expect("rows");
+    let rows = h.rows();
+    e.state.regions[r].stores[0].files.push(HeldFile {
+        file: StoreFile {
+            file: std::sync::Arc::new(h),
+            seq_id: seq,
+            created_ms: 0,
+            major: false,
+            kind: FileKind::Real,
+        },
+        rows,
+    });
+}
+
+/// Mirrors `SortedCompactionPolicy.getCurrentEligibleFiles` and `HStore.addToCompactingFiles`:
+/// while a compaction runs, a second one of the same store selects only files newer than every
+/// file being compacted, and both run at once (`CompactSplit` with two small threads).
+#[test]
+fn a_store_runs_a_second_compaction_on_its_newer_files() {
+    let mut e = store_with_files("\"hbase.regionserver.thread.compaction.small\" = 2", 10);
+    e.request_compaction(0, 0);
+    let st = &e.state.regions[0].stores[0];
+    assert_eq!(st.running.len(), 1);
+    assert_eq!((st.running[0].first, st.running[0].count), (0, 10));
+    // The store asks again at once: nothing newer is eligible, so nothing more runs.
+    e.request_compaction(0, 0);
+    assert_eq!(e.state.regions[0].stores[0].running.len(), 1);
+    for _ in 0..3 {
+        add_flush_file(&mut e, 0);
+    }
+    e.request_compaction(0, 0);
+    let st = &e.state.regions[0].stores[0];
+    let runs: Vec<(usize, usize)> = st.running.iter().map(|r| (r.first, r.count)).collect();
+    assert_eq!(runs, vec![(0, 10), (10, 3)]);
+    assert_eq!(st.compacting_files(), 13);
+    e.state.invariants().unwrap();
+    e.draining = true;
+    while e.queue.work > 0 && e.advance() {
+        e.state.invariants().unwrap();
+    }
+    // Each run became one file, in sequence-id order.
+    let st = &e.state.regions[0].stores[0];
+    assert_eq!(st.files.len(), 2, "{:?}", st.files.len());
+    assert!(st.files[0].file.seq_id < st.files[1].file.seq_id);
+    assert_eq!(st.files.iter().map(|f| f.rows).sum::<u64>(), 13 * 40_000);
+}
+
+/// Mirrors `CompactSplit.CompactionRunner.doCompaction`: a system request waits in the small
+/// pool, is selected when a thread takes it, and moves to the large pool when its selection is
+/// above `hbase.regionserver.thread.compaction.throttle`.
+#[test]
+fn a_large_selection_moves_to_the_large_pool() {
+    let mut e = store_with_files(
+        "\"hbase.regionserver.thread.compaction.throttle\" = \"100MB\"",
+        5,
+    );
+    e.request_compaction(0, 0);
+    let st = &e.state.regions[0].stores[0];
+    assert_eq!(st.running.len(), 1);
+    assert!(st.running[0].large, "a 200 MB selection runs in the large pool");
+    assert_eq!(e.state.servers[0].large_running, 1);
+    assert_eq!(e.state.servers[0].small_running, 0);
+    let mut e = store_with_files("", 5);
+    e.request_compaction(0, 0);
+    assert!(!e.state.regions[0].stores[0].running[0].large);
+}
+
+/// Mirrors `CompactSplit`'s queue order (`CompactionRunner.queuedPriority`, from
+/// `HStore.getCompactPriority`: blockingStoreFiles − files, lower first) and the requeue when
+/// the store's priority got worse while it waited.
+#[test]
+fn queued_compactions_run_by_store_priority() {
+    let s = scenario(
+        "[cluster]\nregionservers = 1\nheap = \"4GB\"\n\
+         [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\n\
+         [table.presplit]\nalgorithm = \"partition\"\nregions = 3\n\
+         [workload]\nrows = 1000\nrow = { value = \"1000B\" }\n\
+         [[generator]]\nname = \"g\"\nkind = \"sequential\"\n",
+    );
+    let mut e = exact_engine(&s);
+    for (r, n) in [(0, 3), (1, 4), (2, 9)] {
+        for _ in 0..n {
+            add_flush_file(&mut e, r);
+        }
+    }
+    // Region 0 takes the only small thread; 1 and 2 wait, 2 (more files) ahead of 1.
+    for r in 0..3 {
+        e.request_compaction(r, 0);
+    }
+    assert_eq!(e.state.regions[0].stores[0].running.len(), 1);
+    let order: Vec<usize> = {
+        let mut q = e.state.servers[0].small_queue.clone();
+        std::iter::from_fn(|| q.pop().map(|c| c.region)).collect()
+    };
+    assert_eq!(order, vec![2, 1]);
+}
+
+/// Mirrors `HStore.hasReferences` (live and compacted files, HBASE-20940) and the
+/// `CompactedHFilesDischarger` chore (`hbase.hfile.compaction.discharger.interval`): once a
+/// daughter's Reference is compacted away the region still may not split until the discharger
+/// has archived it.
+#[test]
+fn a_compacted_reference_blocks_splits_until_the_discharger_runs() {
+    let s = scenario(
+        "[cluster]\nregionservers = 1\nheap = \"4GB\"\nwrite_bandwidth = \"1GB/s\"\n\
+         flush_bandwidth = \"1GB/s\"\ncompaction_bandwidth = \"1GB/s\"\n\
+         [hbase]\n\"hbase.hfile.compaction.discharger.interval\" = 30000\n\
+         [table]\nmax_filesize = \"64MB\"\nmemstore_flushsize = \"8MB\"\n\
+         split_policy = \"ConstantSizeRegionSplitPolicy\"\n\
+         [workload]\nrows = 400_000\nrow = { value = \"1000B\" }\nrate = \"2MB/s\"\n\
+         [[generator]]\nname = \"g\"\nkind = \"sequential\"\n",
+    );
+    use crate::engine::state::region::RegionState;
+    let mut e = exact_engine(&s);
+    let period = 30_000 * crate::engine::queue::NS_PER_MS;
+    // Regions whose store holds a compacted Reference (since when), and how many were archived.
+    let mut pending = std::collections::BTreeMap::new();
+    let mut archived = 0;
+    while e.step().expect("step").is_some() {
+        for r in &e.state.regions {
+            let st = &r.stores[0];
+            if st.compacted_refs > 0 {
+                assert!(st.has_references(), "a compacted Reference still counts");
+                assert_ne!(r.state, RegionState::Splitting, "region {} split early", r.id);
+                pending.entry(r.id).or_insert(e.now);
+            } else if r.state == RegionState::Open
+                && let Some(since) = pending.remove(&r.id)
+            {
+                // Only the discharger archives it: its chore time (a multiple of the period)
+                // has come since.
+                assert!(
+                    e.now / period > since / period,
+                    "region {} archived at {} before the chore after {since}",
+                    r.id,
+                    e.now
+                );
+                archived += 1;
+            }
+        }
+    }
+    assert!(archived > 0, "the scenario compacts References away");
 }

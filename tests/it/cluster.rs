@@ -39,7 +39,7 @@ fn sequential(balancer: &str) -> String {
     format!(
         "name = \"sequential, balancer {balancer}\"\nseed = 11\n\
          [cluster]\nregionservers = 5\nheap = \"8GB\"\n\
-         [hbase]\n\"hbase.balancer.period\" = \"60000\"\n\"hbase.master.loadbalancer.class\" = \"{balancer}\"\n\
+         [hbase]\n\"hbase.balancer.period\" = \"60000\"\n\"hbase.hfile.compaction.discharger.interval\" = \"10s\"\n\"hbase.master.loadbalancer.class\" = \"{balancer}\"\n\
          [table]\nmax_filesize = \"256MB\"\nmemstore_flushsize = \"32MB\"\n\
          [workload]\ndata = \"12GB\"\nrow = {{ value = \"1KB\" }}\nrate = \"50MB/s\"\n\
          [[generator]]\nname = \"sequential\"\nkind = \"sequential\"\n"
@@ -97,7 +97,7 @@ fn sequential_daughters_pile_up_and_the_default_balancer_spreads_them() {
     let p = write_scenario(dir.path(), &sequential("StochasticLoadBalancer"));
     let v = run_json(&p, &[]);
     let run = &v["runs"][0];
-    assert!(u(&run["summary"]["splits"]) >= 30, "many splits");
+    assert!(u(&run["summary"]["splits"]) >= 20, "many splits");
     let moves = run["moves"].as_array().expect("moves");
     assert!(!moves.is_empty(), "the balancer moved regions");
     // Until the first move every region sits on one server.
@@ -107,7 +107,7 @@ fn sequential_daughters_pile_up_and_the_default_balancer_spreads_them() {
     let over_time = regions_over_time(run);
     let piled = &over_time[before.saturating_sub(1)];
     assert_eq!(piled.iter().filter(|&&c| c > 0).count(), 1, "{piled:?}");
-    assert!(piled.iter().sum::<u64>() >= 4, "{piled:?}");
+    assert!(piled.iter().sum::<u64>() >= 3, "{piled:?}");
     assert!(moves.iter().all(|m| {
         m["reason"]
             .as_str()
@@ -328,12 +328,12 @@ fn explain_traces_a_region_through_its_splits() {
         .expect("binary")
         .arg("run")
         .arg(&scenario)
-        .args(["--generator", "sequential", "--explain", "#8"])
+        .args(["--generator", "sequential", "--explain", "#4"])
         .output()
         .expect("runs");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    let life = &text[text.find("life of region #8").expect("explain section")..];
+    let life = &text[text.find("life of region #4").expect("explain section")..];
     assert!(life.contains("opened on rs"), "{life}");
     assert!(life.contains("flushed"), "{life}");
     assert!(life.contains("split requested at"), "{life}");
@@ -356,24 +356,29 @@ fn explain_traces_a_region_through_its_splits() {
 
 /// Sequential keys leave regions behind that no longer receive writes. Their size follows from
 /// HBase's split point, the midkey of the largest store file (`StoreUtils.getSplitPoint`), and
-/// from whether compactions keep up with the flushes:
+/// from how long a daughter must wait before it may split again:
 /// * at a low write rate, the region splits once its store reaches the split size, while its
 ///   largest file (the last compaction's output) holds about 70 % of it. The lower
 ///   daughter keeps half of that file, about a third of the split size;
 /// * at one saturated region a daughter must first compact its Reference away
-///   (`HStore.canSplit`), and splits are not requested while the store is near
-///   `hbase.hstore.blockingStoreFiles` (`CompactSplit.requestSplit`: compact priority ≥
-///   PRIORITY_USER). That compaction takes `hbase.hstore.compaction.max` files, the reference
-///   half plus the flushes that landed, so the split leaves about 70 % behind.
+///   (`HStore.canSplit`). That compaction takes `hbase.hstore.compaction.max` files, the
+///   reference half plus the flushes that landed, and runs in the large pool while the newer
+///   flushes are compacted beside it in the small pool (`SortedCompactionPolicy`'s eligible
+///   files): flushes are not held back, the region keeps taking writes, and it has outgrown the
+///   split size when it may split again;
+/// * and a compacted Reference still counts until the `CompactedHFilesDischarger` archives it
+///   (`HStore.hasReferences`, HBASE-20940; every 2 minutes), so wherever a region fills faster
+///   than that (1 GB at 10 MB/s) the discharger's wait decides.
 ///
-/// The folklore "half-full" regions lie between these two regimes.
+/// The folklore "half-full" regions hold only in the first regime.
 #[test]
 fn sequential_quiet_region_size_depends_on_the_write_rate() {
-    let quiet_share = |rate: &str| {
+    let quiet_share = |rate: &str, discharger: &str| {
         let dir = tempfile::tempdir().expect("tempdir");
         let body = format!(
             "name = \"sequential at {rate}\"\nseed = 5\n\
              [cluster]\nregionservers = 5\nheap = \"16GB\"\n\
+             [hbase]\n\"hbase.hfile.compaction.discharger.interval\" = \"{discharger}\"\n\
              [table]\nmax_filesize = \"1GB\"\n\
              [workload]\ndata = \"60GB\"\nrow = {{ value = \"1KB\" }}\nrate = \"{rate}\"\n\
              [[generator]]\nname = \"sequential\"\nkind = \"sequential\"\n"
@@ -381,18 +386,24 @@ fn sequential_quiet_region_size_depends_on_the_write_rate() {
         let p = write_scenario(dir.path(), &body);
         let v = run_json(&p, &[]);
         let z = &v["runs"][0]["region_sizes"];
-        assert!(u(&z["quiet_regions"]) >= 50, "{z}");
+        assert!(u(&z["quiet_regions"]) >= 5, "{z}");
         u(&z["quiet_p50"]) as f64 / u(&z["split_size"]) as f64
     };
-    let slow = quiet_share("10MB/s");
-    let saturated = quiet_share("1GB/s");
+    let slow = quiet_share("10MB/s", "1ms");
+    let saturated = quiet_share("1GB/s", "1ms");
+    let discharged = quiet_share("10MB/s", "2m");
     assert!(
         (0.25..0.5).contains(&slow),
-        "10 MB/s: quiet median {slow:.2} of the split size"
+        "10 MB/s, References archived at once: quiet median {slow:.2} of the split size"
     );
     assert!(
-        (0.5..0.8).contains(&saturated),
-        "1 GB/s: quiet median {saturated:.2}"
+        saturated > 1.0,
+        "1 GB/s, References archived at once: quiet median {saturated:.2}"
+    );
+    // At 10 MB/s a 1 GB region fills in under two minutes: the discharger's wait decides.
+    assert!(
+        discharged > 1.0,
+        "10 MB/s, discharger every 2 minutes: quiet median {discharged:.2}"
     );
 }
 
@@ -404,6 +415,7 @@ fn splits_carry_the_split_size_in_force_and_the_text_says_which() {
     let dir = tempfile::tempdir().expect("tempdir");
     let body = "name = \"set-size\"\nseed = 3\n\
         [hbase]\n\"hbase.hregion.max.filesize\" = \"256MB\"\n\
+        \"hbase.hfile.compaction.discharger.interval\" = \"1s\"\n\
         [cluster]\nregionservers = 3\n\
         [table]\nmemstore_flushsize = \"64MB\"\n\
         [workload]\nrows = 3000000\nrow = { value = \"1KB\" }\n\

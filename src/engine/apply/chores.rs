@@ -39,11 +39,14 @@ impl Engine {
                 .flat_map(|r| (0..r.stores.len()).map(move |s| (r.id, s)))
                 .collect();
             for (r, s) in stores {
-                let infos = compaction::file_infos(&self.state.regions[r].stores[s]);
-                if compaction::major_due(&infos, &self.cfg.compaction, now_ms) {
-                    self.request_compaction(r, s, true);
-                } else if compaction::needs_compaction(&infos, 0, &self.cfg.compaction) {
-                    self.request_compaction(r, s, false);
+                // HRegionServer.CompactionChecker: a store that needs compaction, or whose major
+                // compaction is due, gets a request (the selection decides major or minor).
+                let st = &self.state.regions[r].stores[s];
+                let infos = compaction::file_infos(st);
+                if compaction::needs_compaction(&infos, st.compacting_files(), &self.cfg.compaction)
+                    || compaction::major_due(&infos, &self.cfg.compaction, now_ms)
+                {
+                    self.request_compaction(r, s);
                 }
             }
         }

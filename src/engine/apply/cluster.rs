@@ -272,7 +272,7 @@ impl Engine {
         for st in 0..self.state.regions[region].stores.len() {
             let s = &self.state.regions[region].stores[st];
             if s.has_references() || s.files.len() >= self.cfg.compaction.min_files {
-                self.request_compaction(region, st, false);
+                self.request_compaction(region, st);
             }
         }
         if self.state.regions[region].active_heap() > self.cfg.settings.flush_size {
@@ -657,7 +657,7 @@ impl Engine {
             },
         );
         for st in 0..nf {
-            self.request_compaction(m, st, false);
+            self.request_compaction(m, st);
         }
     }
 
@@ -800,7 +800,7 @@ impl Engine {
             self.state.regions[r].flush_queued = false;
         }
         for (r, st) in compactions {
-            self.state.regions[r].stores[st].compacting = false;
+            self.state.regions[r].stores[st].queued = false;
         }
         for &id in &ids {
             // Compactions die with the server; the recovered region asks again on open.

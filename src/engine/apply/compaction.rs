@@ -13,51 +13,33 @@ use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{self, RegionState};
 use crate::engine::state::server::QueuedCompaction;
 use crate::engine::state::storefile::{self, FileKind, StoreFile};
-use crate::engine::{AFTER_SPLIT_PRIORITY, ActiveCompaction, Engine, Happening};
+use crate::engine::{ActiveCompaction, Engine, Happening};
 
 impl Engine {
-    pub(crate) fn request_compaction(&mut self, region: usize, store: usize, force_major: bool) {
+    /// A system compaction request (`CompactSplit.requestSystemCompaction`): queued without a
+    /// selection in the small pool at the store's current priority; the files are selected when
+    /// a pool thread takes it. A store keeps at most one queued request (HBase queues one runner
+    /// per request; a second runner of the same store would select from the same files).
+    pub(crate) fn request_compaction(&mut self, region: usize, store: usize) {
         let r = &self.state.regions[region];
-        if r.state != RegionState::Open || r.stores[store].compacting {
+        if r.state != RegionState::Open || r.stores[store].queued {
             return;
         }
-        let infos = compaction::file_infos(&r.stores[store]);
-        let opts = SelectOptions {
-            compacting: 0,
-            force_major,
-            user_requested: false,
-            offpeak: false,
-            now_ms: self.now / NS_PER_MS,
-        };
-        let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
-            return;
-        };
-        if req.files.is_empty() {
-            return;
-        }
+        let priority = r.stores[store].compact_priority(self.cfg.compaction.blocking_store_files);
         let server = r.server;
-        let priority = if req.after_split {
-            AFTER_SPLIT_PRIORITY
-        } else {
-            self.cfg.compaction.blocking_store_files as i64 - r.stores[store].files.len() as i64
-        };
-        self.state.regions[region].stores[store].compacting = true;
+        self.state.regions[region].stores[store].queued = true;
         let q = QueuedCompaction {
             priority: Reverse((priority, self.queue.next_seq())),
             region,
             store,
         };
-        // CompactSplit: requests above the throttle point go to the large pool.
-        let large = req.size > self.cfg.settings.compaction_throttle;
-        let s = &mut self.state.servers[server];
-        if large {
-            s.large_queue.push(q);
-        } else {
-            s.small_queue.push(q);
-        }
+        // "We assume that most compactions are small": system requests start in the small pool
+        // and move to the large one once their selection turns out large.
+        self.state.servers[server].small_queue.push(q);
         self.start_compactions(server);
     }
 
+    /// Free pool threads take queued requests, highest priority (lowest number) first.
     pub(crate) fn start_compactions(&mut self, server: usize) {
         for large in [false, true] {
             loop {
@@ -82,48 +64,103 @@ impl Engine {
                     s.small_queue.pop()
                 };
                 let Some(q) = q else { break };
-                self.start_compaction(server, q.region, q.store, large);
+                self.run_queued(server, q, large);
             }
         }
     }
 
-    pub(crate) fn start_compaction(
+    /// `CompactSplit.CompactionRunner.doCompaction` for a system request: re-check the
+    /// priority, select now, move to the large pool if the selection is large, else run.
+    fn run_queued(&mut self, server: usize, q: QueuedCompaction, large: bool) {
+        let QueuedCompaction {
+            priority: Reverse((queued_priority, _)),
+            region,
+            store,
+        } = q;
+        let r = &self.state.regions[region];
+        if r.state != RegionState::Open {
+            self.state.regions[region].stores[store].queued = false;
+            return;
+        }
+        if r.server != server {
+            // Moved while queued: the request follows it to its new server.
+            self.state.regions[region].stores[store].queued = false;
+            self.request_compaction(region, store);
+            return;
+        }
+        let st = &r.stores[store];
+        let blocking = self.cfg.compaction.blocking_store_files;
+        let priority = st.compact_priority(blocking);
+        if priority > queued_priority {
+            // "Store priority decreased while we were in queue": requeue at the new priority.
+            let q = QueuedCompaction {
+                priority: Reverse((priority, self.queue.next_seq())),
+                region,
+                store,
+            };
+            let s = &mut self.state.servers[server];
+            if large {
+                s.large_queue.push(q);
+            } else {
+                s.small_queue.push(q);
+            }
+            return;
+        }
+        self.state.regions[region].stores[store].queued = false;
+        let st = &self.state.regions[region].stores[store];
+        let infos = compaction::file_infos(st);
+        let now_ms = self.now / NS_PER_MS;
+        let compacting = st.compacting_files();
+        // A due major compaction is forced only while nothing else of the store compacts
+        // (`HStore.requestCompaction`: forceMajor && filesCompacting.isEmpty()).
+        let major_due =
+            compacting == 0 && compaction::major_due(&infos, &self.cfg.compaction, now_ms);
+        let opts = SelectOptions {
+            compacting,
+            force_major: major_due,
+            user_requested: false,
+            offpeak: false,
+            now_ms,
+        };
+        let Some(req) =
+            compaction::select_after(
+            &infos,
+            &self.cfg.compaction,
+            opts,
+            st.first_eligible(),
+            compaction::Policy::Exploring,
+        )
+        else {
+            return;
+        };
+        let (Some(&first), count) = (req.files.first(), req.files.len()) else {
+            return;
+        };
+        // "Short compaction pool should not process large job": move it, cancelling the selection.
+        let is_large = req.size > self.cfg.settings.compaction_throttle;
+        if is_large && !large {
+            self.state.regions[region].stores[store].queued = true;
+            self.state.servers[server].large_queue.push(QueuedCompaction {
+                priority: Reverse((queued_priority, self.queue.next_seq())),
+                region,
+                store,
+            });
+            return;
+        }
+        self.start_compaction(server, region, store, large, (first, count), req.is_major);
+    }
+
+    /// A selected compaction of `files` (first, count) starts in the chosen pool.
+    fn start_compaction(
         &mut self,
         server: usize,
         region: usize,
         store: usize,
         large: bool,
+        (first, count): (usize, usize),
+        major: bool,
     ) {
         let r = &self.state.regions[region];
-        if r.state != RegionState::Open {
-            self.state.regions[region].stores[store].compacting = false;
-            return;
-        }
-        if r.server != server {
-            // Moved while queued: the request follows it to its new server.
-            self.state.regions[region].stores[store].compacting = false;
-            self.request_compaction(region, store, false);
-            return;
-        }
-        // Re-select now: files may have changed while queued (HBase selects when the request is made
-        // and re-checks at run time).
-        let infos = compaction::file_infos(&r.stores[store]);
-        let major_due = compaction::major_due(&infos, &self.cfg.compaction, self.now / NS_PER_MS);
-        let opts = SelectOptions {
-            compacting: 0,
-            force_major: major_due,
-            user_requested: false,
-            offpeak: false,
-            now_ms: self.now / NS_PER_MS,
-        };
-        let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
-            self.state.regions[region].stores[store].compacting = false;
-            return;
-        };
-        let (Some(&first), count) = (req.files.first(), req.files.len()) else {
-            self.state.regions[region].stores[store].compacting = false;
-            return;
-        };
         let st = &r.stores[store];
         let held = &st.files[first..first + count];
         let inputs: Vec<&StoreFile> = held.iter().map(|h| &h.file).collect();
@@ -142,6 +179,7 @@ impl Engine {
                 (u128::from(f.file.data_bytes()) * f.emulated_rows() as u128 / all) as u64
             })
             .sum();
+        let references = inputs.iter().filter(|f| f.is_reference()).count() as u32;
         let (shape, format) = (self.cfg.shapes[store], self.cfg.formats[store]);
         let output = match self.builder.as_mut() {
             Some(b) => {
@@ -155,18 +193,22 @@ impl Engine {
                 CompactionOutput::Ready(storefile::compact(&inputs, shape, format).map(Arc::new))
             }
         };
-        let s = &mut self.state.servers[r.server];
+        let s = &mut self.state.servers[server];
         if large {
             s.large_running += 1;
         } else {
             s.small_running += 1;
         }
         let token = self.queue.next_seq();
-        self.state.regions[region].stores[store].running = Some(region::RunningCompaction {
-            token,
-            server,
-            large,
-        });
+        self.state.regions[region].stores[store]
+            .running
+            .push(region::RunningCompaction {
+                token,
+                server,
+                large,
+                first,
+                count,
+            });
         let ceiling = self.cfg.compaction_bw.max(1);
         let progress = throughput::Progress {
             remaining: read,
@@ -185,15 +227,14 @@ impl Engine {
                 region,
                 server,
                 store,
-                first,
-                count,
                 output,
                 rows,
                 seq_id,
                 created_ms: self.now / NS_PER_MS,
                 read,
                 written,
-                major: req.is_major,
+                references,
+                major,
                 large,
                 started: self.now,
                 progress,
@@ -318,13 +359,12 @@ impl Engine {
             region,
             server,
             store,
-            first,
-            count,
             output,
             rows,
             seq_id,
             created_ms,
             read,
+            references,
             major,
             large,
             started,
@@ -343,10 +383,17 @@ impl Engine {
                 .and_then(|b| b.take_compaction(id))
                 .map(Arc::new),
         };
-        let r = &mut self.state.regions[region];
-        let st = &mut r.stores[store];
-        st.running = None;
-        st.compacting = false;
+        let s = &mut self.state.servers[server];
+        if large {
+            s.large_running = s.large_running.saturating_sub(1);
+        } else {
+            s.small_running = s.small_running.saturating_sub(1);
+        }
+        let st = &mut self.state.regions[region].stores[store];
+        let Some(at) = st.running.iter().position(|c| c.token == token) else {
+            return;
+        };
+        let run = st.running.remove(at);
         if self.state.servers[server].dead {
             // The server died mid-compaction: the output is lost, the inputs remain.
             return;
@@ -361,6 +408,9 @@ impl Engine {
         if let Some(f) = &output {
             self.rec.stats.compaction_written_bytes += f.length();
         }
+        let (first, count) = (run.first, run.count);
+        let st = &mut self.state.regions[region].stores[store];
+        let kept = usize::from(output.is_some());
         match output {
             Some(f) => {
                 st.files
@@ -369,6 +419,21 @@ impl Engine {
             None => {
                 st.files.drain(first..first + count);
             }
+        }
+        // Compactions of newer files of the store now find them `count − kept` places earlier.
+        for other in &mut st.running {
+            if other.first > first {
+                other.first -= count - kept;
+            }
+        }
+        // The inputs stay as compacted files until the discharger archives them; a compacted
+        // Reference keeps the store from splitting meanwhile.
+        if references > 0 {
+            if st.compacted_refs == 0 {
+                self.discharge_pending.push((region, store));
+            }
+            st.compacted_refs += references;
+            self.arm_discharger();
         }
         self.rec.stats.compacted_bytes += read;
         let files_now = self.state.regions[region].stores[store].files.len();
@@ -387,12 +452,6 @@ impl Engine {
         } else {
             self.rec.stats.minor_compactions += 1;
         }
-        let s = &mut self.state.servers[server];
-        if large {
-            s.large_running = s.large_running.saturating_sub(1);
-        } else {
-            s.small_running = s.small_running.saturating_sub(1);
-        }
         // CompactionRunner: check for a split, then whether more compaction is needed.
         if self.state.regions[region].state == RegionState::Open {
             self.react(region, StoreChange::Compacted(store));
@@ -408,11 +467,13 @@ impl Engine {
 
     /// A closing region's running compactions are aborted (`CloseChecker`: the compactor checks
     /// every `hbase.hstore.close.check.interval` bytes whether the store is closing); their pool
-    /// slots go to the next queued compactions.
+    /// slots go to the next queued compactions. Its compacted files are archived by the close
+    /// (`HStore.close`).
     pub(crate) fn abort_compactions(&mut self, region: usize) {
         let mut freed = Vec::new();
         for st in &mut self.state.regions[region].stores {
-            if let Some(run) = st.running.take() {
+            st.compacted_refs = 0;
+            for run in st.running.drain(..) {
                 if let Some(c) = self.state.compactions.remove(&run.token) {
                     // Its completion event is stale.
                     self.queue.work -= 1;
@@ -422,7 +483,6 @@ impl Engine {
                         b.abandon(id);
                     }
                 }
-                st.compacting = false;
                 let s = &mut self.state.servers[run.server];
                 if run.large {
                     s.large_running = s.large_running.saturating_sub(1);
@@ -436,9 +496,35 @@ impl Engine {
         if !freed.is_empty() {
             self.note(region, Happening::CompactionsAborted { count: freed.len() });
         }
+        freed.dedup();
         for s in freed {
             self.rerate_compactions(s);
             self.start_compactions(s);
+        }
+    }
+
+    /// Schedules the next run of the `CompactedHFilesDischarger` chore, if stores wait for it.
+    pub(crate) fn arm_discharger(&mut self) {
+        if self.discharger_armed {
+            return;
+        }
+        let period = self.cfg.settings.discharger_interval_ms.max(1) * NS_PER_MS;
+        self.discharger_armed = true;
+        // Chores run at multiples of their period from the start of the run.
+        let next = (self.now / period + 1) * period;
+        self.schedule(next - self.now, Event::Discharge);
+    }
+
+    /// `CompactedHFilesDischarger`: every server archives its stores' compacted files; a store
+    /// whose last Reference was among them may split again at its next flush or compaction.
+    pub(crate) fn discharge(&mut self) {
+        self.discharger_armed = false;
+        for (region, store) in std::mem::take(&mut self.discharge_pending) {
+            let r = &mut self.state.regions[region];
+            if self.state.servers[r.server].dead {
+                continue;
+            }
+            r.stores[store].compacted_refs = 0;
         }
     }
 }

@@ -46,7 +46,7 @@ impl Engine {
                 row,
                 reason,
             } => self.start_split(region, row, reason),
-            Decision::Compact { region, store } => self.request_compaction(region, store, false),
+            Decision::Compact { region, store } => self.request_compaction(region, store),
         }
     }
 }

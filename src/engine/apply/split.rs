@@ -183,7 +183,7 @@ impl Engine {
                 if self.state.regions[d].stores[st].has_references()
                     || self.state.regions[d].stores[st].files.len() >= self.cfg.compaction.min_files
                 {
-                    self.request_compaction(d, st, false);
+                    self.request_compaction(d, st);
                 }
             }
         }

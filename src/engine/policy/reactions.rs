@@ -46,7 +46,7 @@ pub(crate) fn after(
         StoreChange::Flushed(stores) => stores.iter().map(|&s| compact(s)).collect(),
         StoreChange::Compacted(store) => {
             let infos = compaction::file_infos(&region.stores[*store]);
-            if compaction::needs_compaction(&infos, 0, cfg) {
+            if compaction::needs_compaction(&infos, region.stores[*store].compacting_files(), cfg) {
                 vec![compact(*store)]
             } else {
                 Vec::new()

@@ -11,9 +11,6 @@ pub(crate) struct ActiveCompaction {
     /// Server whose pool ran it.
     pub(crate) server: usize,
     pub(crate) store: usize,
-    /// Index of the first input file and the number of inputs (a contiguous run).
-    pub(crate) first: usize,
-    pub(crate) count: usize,
     /// The output HFile (built already, or by the background builder) and the real rows
     /// behind it.
     pub(crate) output: CompactionOutput,
@@ -26,6 +23,8 @@ pub(crate) struct ActiveCompaction {
     /// Cell bytes written (serialized KeyValues: what HBase's compactor reports to the
     /// throughput controller).
     pub(crate) written: u64,
+    /// References among the inputs (kept as compacted files until the discharger runs).
+    pub(crate) references: u32,
     pub(crate) major: bool,
     /// Ran in the large pool.
     pub(crate) large: bool,

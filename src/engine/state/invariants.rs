@@ -77,7 +77,7 @@ impl State {
                 small[c.server] += 1;
             }
             let st = &self.regions[c.region].stores[c.store];
-            if st.running.map(|x| x.token) != Some(token) || !st.compacting {
+            if !st.running.iter().any(|x| x.token == token) {
                 return Err(format!(
                     "compaction {token} of region {} store {} is not marked on its store",
                     c.region, c.store
@@ -109,13 +109,28 @@ impl State {
         }
         for r in &self.regions {
             for (f, st) in r.stores.iter().enumerate() {
-                if let Some(run) = st.running
-                    && !self.compactions.contains_key(&run.token)
-                {
-                    return Err(format!(
-                        "region {} store {f} marks compaction {} running, which is not",
-                        r.id, run.token
-                    ));
+                for run in &st.running {
+                    if !self.compactions.contains_key(&run.token) {
+                        return Err(format!(
+                            "region {} store {f} marks compaction {} running, which is not",
+                            r.id, run.token
+                        ));
+                    }
+                }
+                // Running compactions hold disjoint runs of files inside the store.
+                let mut runs: Vec<(usize, usize)> =
+                    st.running.iter().map(|x| (x.first, x.count)).collect();
+                runs.sort_unstable();
+                let mut end = 0;
+                for (first, count) in runs {
+                    if first < end || first + count > st.files.len() || count == 0 {
+                        return Err(format!(
+                            "region {} store {f}: compactions overlap or leave the store's {} files",
+                            r.id,
+                            st.files.len()
+                        ));
+                    }
+                    end = first + count;
                 }
             }
         }

@@ -27,10 +27,16 @@ pub struct Store {
     pub memstore: Memstore,
     /// Store files, oldest (lowest seq id) first, each with the exact real rows behind it.
     pub files: Vec<HeldFile>,
-    /// A compaction of this store is queued or running.
-    pub compacting: bool,
-    /// The running compaction, if any (a region close aborts it).
-    pub running: Option<RunningCompaction>,
+    /// A system compaction request of this store waits in a pool queue (selection happens when
+    /// a pool thread takes it, as `CompactSplit.CompactionRunner` does).
+    pub queued: bool,
+    /// The running compactions, each on a contiguous run of files; a later one only takes files
+    /// newer than every file being compacted (`SortedCompactionPolicy.getCurrentEligibleFiles`).
+    /// A region close aborts them.
+    pub running: Vec<RunningCompaction>,
+    /// References compacted away but not yet archived by the `CompactedHFilesDischarger`: the
+    /// store still `hasReferences()` (HBASE-20940) until the discharger chore runs.
+    pub compacted_refs: u32,
 }
 
 /// A store file as a store holds it: the file (whose keys are a sample of its rows) and the
@@ -52,6 +58,10 @@ pub struct RunningCompaction {
     pub server: usize,
     /// Large pool.
     pub large: bool,
+    /// Index of its first input file in `files`.
+    pub first: usize,
+    /// Number of inputs (a contiguous run from `first`).
+    pub count: usize,
 }
 
 impl Store {
@@ -60,9 +70,28 @@ impl Store {
         self.files.iter().map(|f| f.file.length()).sum()
     }
 
-    /// The store holds a Reference (`HStore.hasReferences`).
+    /// The store holds a Reference, live or compacted but not yet archived
+    /// (`HStore.hasReferences` looks at both lists).
     pub fn has_references(&self) -> bool {
-        self.files.iter().any(|f| f.file.is_reference())
+        self.compacted_refs > 0 || self.files.iter().any(|f| f.file.is_reference())
+    }
+
+    /// Files being compacted (`HStore.filesCompacting`).
+    pub fn compacting_files(&self) -> usize {
+        self.running.iter().map(|r| r.count).sum()
+    }
+
+    /// Index just after the newest file being compacted (0 if none): only files from here on
+    /// may be selected.
+    pub fn first_eligible(&self) -> usize {
+        self.running.iter().map(|r| r.first + r.count).max().unwrap_or(0)
+    }
+
+    /// `HStore.getCompactPriority` (`DefaultStoreFileManager.getStoreCompactionPriority`):
+    /// blockingStoreFiles − files, with 1 (`PRIORITY_USER`) bumped to 2. Lower runs first.
+    pub fn compact_priority(&self, blocking_store_files: usize) -> i64 {
+        let p = blocking_store_files as i64 - self.files.len() as i64;
+        if p == 1 { 2 } else { p }
     }
 
     /// Real rows in the store files.
