@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod diag;
 pub mod engine;
+pub mod hardware;
 pub mod keygen;
 pub mod keynotation;
 pub mod output;

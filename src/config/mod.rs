@@ -26,7 +26,8 @@ use crate::units;
 
 pub use keys::{InXml, KEYS, KeySpec, Kind};
 pub use settings::{
-    BalancerClass, Settings, SplitPolicy, StochasticParams, ThroughputControllerClass,
+    BalancerClass, ClientSettings, Settings, SplitPolicy, StochasticParams,
+    ThroughputControllerClass,
 };
 
 /// Hadoop's `MAX_SUBST`: at most this many `${var}` replacements per value.

@@ -238,6 +238,30 @@ pub struct StochasticParams {
     pub storefile_size_cost: f32,
 }
 
+/// The loader's HBase client settings (`BufferedMutator` over `AsyncProcess`) and the server-side
+/// figures that bound it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClientSettings {
+    /// hbase.client.write.buffer, bytes per writer.
+    pub write_buffer: u64,
+    /// hbase.client.pause, ms.
+    pub pause_ms: u64,
+    /// hbase.client.retries.number.
+    pub retries: u32,
+    /// hbase.client.operation.timeout, ms.
+    pub operation_timeout_ms: u64,
+    /// hbase.client.max.total.tasks.
+    pub max_total_tasks: u32,
+    /// hbase.client.max.perserver.tasks.
+    pub max_perserver_tasks: u32,
+    /// hbase.client.max.perregion.tasks.
+    pub max_perregion_tasks: u32,
+    /// hbase.regionserver.handler.count.
+    pub handlers: u32,
+    /// dfs.replication.
+    pub replication: u32,
+}
+
 /// Every modelled setting, typed, for one table. Sizes in bytes, times in milliseconds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -338,6 +362,8 @@ pub struct Settings {
     pub compaction_throttle: u64,
     /// hbase.hfile.compaction.discharger.interval (ms, at least 1).
     pub discharger_interval_ms: u64,
+    /// The client and the servers' request capacity.
+    pub client: ClientSettings,
     /// hbase.regionserver.thread.compaction.small (below 1 is an error, as in CompactSplit).
     pub small_compaction_threads: u32,
     /// hbase.regionserver.thread.compaction.large (raised to 1, as CompactSplit does).
@@ -937,8 +963,20 @@ impl Settings {
             major_compaction_period_ms: r.u_millis("hbase.hregion.majorcompaction")?,
             major_compaction_jitter: r.float("hbase.hregion.majorcompaction.jitter")?,
             compaction_throttle: r.u_bytes("hbase.regionserver.thread.compaction.throttle")?,
-            discharger_interval_ms: r.millis("hbase.hfile.compaction.discharger.interval")?.max(1)
-                as u64,
+            discharger_interval_ms: r
+                .millis("hbase.hfile.compaction.discharger.interval")?
+                .max(1) as u64,
+            client: ClientSettings {
+                write_buffer: r.u_bytes("hbase.client.write.buffer")?.max(1),
+                pause_ms: r.u_millis("hbase.client.pause")?,
+                retries: r.u_int("hbase.client.retries.number")?,
+                operation_timeout_ms: r.u_millis("hbase.client.operation.timeout")?,
+                max_total_tasks: r.at_least_one("hbase.client.max.total.tasks")?,
+                max_perserver_tasks: r.at_least_one("hbase.client.max.perserver.tasks")?,
+                max_perregion_tasks: r.at_least_one("hbase.client.max.perregion.tasks")?,
+                handlers: r.at_least_one("hbase.regionserver.handler.count")?,
+                replication: r.at_least_one("dfs.replication")?,
+            },
             small_compaction_threads: {
                 let key = "hbase.regionserver.thread.compaction.small";
                 let v = r.int(key)?;

@@ -98,8 +98,12 @@ struct Config {
     row_payload: u64,
     /// Nanoseconds per payload byte at the offered rate, 32.32 fixed point.
     rate_fp: u128,
-    /// Nanoseconds per byte of a server's write bandwidth, 32.32 fixed point.
-    write_fp: u128,
+    /// An explicit ceiling of a server's write path (`cluster.write_bandwidth`).
+    write_cap: Option<u64>,
+    /// Every node's hardware.
+    hardware: crate::hardware::Hardware,
+    /// The loader's writers.
+    writers: u64,
     flush_bw: u64,
     compaction_bw: u64,
     transition_ns: u64,
@@ -165,6 +169,9 @@ pub struct Engine {
     discharger_armed: bool,
     /// Stores holding compacted References the discharger has not archived yet.
     discharge_pending: Vec<(usize, usize)>,
+    /// Data bytes of one real row with the current key length (the write path's CPU cost is
+    /// per row).
+    row_data: u64,
     /// The keys still to write (`None` once all are written).
     feed: Option<Box<KeyFeed>>,
     /// The generator and the emulated rows (also for reads, which re-derive keys).
@@ -417,7 +424,9 @@ impl Engine {
             family_lens: fams.iter().map(|f| f.name.len() as u64).collect(),
             row_payload: w.columns * w.value_bytes,
             rate_fp: derived::ns_per_byte_fp(w.rate_bytes_per_s),
-            write_fp: derived::ns_per_byte_fp(scenario.cluster.write_bandwidth),
+            write_cap: scenario.cluster.write_bandwidth,
+            hardware: scenario.cluster.hardware.clone(),
+            writers: scenario.client.writers,
             cells_per_family,
             flush_bw: scenario.cluster.flush_bandwidth,
             compaction_bw: scenario.cluster.compaction_bandwidth,
@@ -441,6 +450,7 @@ impl Engine {
                 routing: RoutingTable::new(),
                 servers,
                 compactions: std::collections::BTreeMap::new(),
+                client: Default::default(),
             },
             now: 0,
             queue: EventQueue::new(),
@@ -484,6 +494,7 @@ impl Engine {
             tune_armed: false,
             discharger_armed: false,
             discharge_pending: Vec::new(),
+            row_data: 0,
             feed: None,
             generator,
             sampling,
@@ -512,6 +523,10 @@ impl Engine {
         e.schedule(period, Event::Chore { n: 1 });
         e.schedule(e.rec.sample_ns, Event::Sample);
         e.arm_compaction_tune();
+        for server in 0..e.state.servers.len() {
+            e.update_write_path(server);
+        }
+        e.schedule(apply::RESOURCE_TICK_NS, Event::ResourceTick);
         e.start_dynamics();
         e
     }
@@ -581,6 +596,8 @@ impl Engine {
                 }
             }
             Event::Discharge => self.discharge(),
+            Event::ResourceTick => self.resource_tick(),
+            Event::ClientRetry { region, generation } => self.client_retry(region, generation),
             Event::SplitDone { region, split } => self.split_done(region, *split),
             Event::Chore { n } => self.chore(n),
             Event::Sample => self.sample(),
@@ -609,7 +626,10 @@ impl Engine {
     pub fn finish(mut self) -> RunResult {
         let (generator, sampling, regions_initial) =
             (self.generator.clone(), self.sampling, self.regions_initial);
-        let ingest_ns = self.ingest_ns.unwrap_or(self.now);
+        let offered_end = self.ingest_ns.unwrap_or(self.now);
+        // The load is in once the last held-back row is accepted too.
+        let ingest_ns = offered_end.max(self.rec.stats.last_retry_accept_ns);
+        self.rec.stats.retry_tail_ns = ingest_ns - offered_end;
         self.feed = None;
         self.finish_lineage();
         let routing = std::mem::replace(&mut self.state.routing, RoutingTable::new());

@@ -75,6 +75,13 @@ pub(crate) enum Event {
     CompactionTune,
     /// The `CompactedHFilesDischarger` chore archives compacted files.
     Discharge,
+    /// The nodes' resource shares are measured and recomputed.
+    ResourceTick,
+    /// A region's held-back mutations are retried, unless `generation` is stale.
+    ClientRetry {
+        region: usize,
+        generation: u64,
+    },
     SplitDone {
         region: usize,
         /// Boxed: the typed reason makes it larger than the other events.
@@ -123,6 +130,7 @@ impl Event {
                 | Event::Normalize
                 | Event::CompactionTune
                 | Event::Discharge
+                | Event::ResourceTick
         )
     }
 }

@@ -61,6 +61,29 @@ pub struct RunStats {
     pub delayed_flushes: u64,
     /// Compactions aborted because their region closed (split, move, merge).
     pub aborted_compactions: u64,
+    /// Real rows a region refused at least once and the client retried.
+    pub retried_rows: u64,
+    /// Retries sent (one per region and retry, as `AsyncProcess` resends a region's actions).
+    pub retries: u64,
+    /// Real rows whose operation failed (retries or operation timeout exhausted); the loader
+    /// resubmits them.
+    pub failed_rows: u64,
+    /// Real rows given up after failing `MAX_RESUBMITS` times (not in the table).
+    pub lost_rows: u64,
+    /// Sum over retried rows of the time from first refusal to acceptance, ns × real rows.
+    pub retry_delay_row_ns: u128,
+    /// Longest any mutation was held back, ns.
+    pub retry_delay_max_ns: u64,
+    /// Most bytes the writers held back at once.
+    pub held_peak_bytes: u64,
+    /// Time every writer waited because their buffers were full of held-back mutations, ns
+    /// (part of `blocked_ns` and `offline_wait_ns`).
+    pub stall_ns: u64,
+    /// Time from the last row offered to the last held-back row accepted, ns (part of the
+    /// ingest time).
+    pub retry_tail_ns: u64,
+    /// Time the last held-back row was accepted, ns.
+    pub last_retry_accept_ns: u64,
 }
 
 /// Everything a report needs about one generator's run.

@@ -35,10 +35,13 @@ fn exact_engine(s: &Scenario) -> crate::engine::Engine {
     crate::engine::Engine::start(s, plan, opts)
 }
 
+/// Node hardware that never binds: the tests below check HBase's rules, not the node's shares.
+const FAST_NODE: &str = "disk_bandwidth = \"100GB/s\"\nnetwork = \"100GB/s\"\ncores = 4096\n";
+
 /// One region, splits off, fast flushes: only the flush trigger decides.
 fn single_region(rows: u64, extra: &str) -> String {
     format!(
-        "[cluster]\nregionservers = 1\nheap = \"4GB\"\nflush_bandwidth = \"10GB/s\"\nwrite_bandwidth = \"10GB/s\"\n{extra}\n\
+        "[cluster]\nregionservers = 1\nheap = \"4GB\"\nflush_bandwidth = \"10GB/s\"\nwrite_bandwidth = \"10GB/s\"\n{FAST_NODE}{extra}\n\
          [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\nmemstore_flushsize = \"1MB\"\n\
          [workload]\nrows = {rows}\nrow = {{ value = \"1000B\" }}\nrate = \"1GB/s\"\n\
          [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
@@ -64,16 +67,24 @@ fn flush_triggers_on_heap_size_above_flush_size() {
     );
 }
 
-// Mirrors HRegion.checkResources: writes wait (RegionTooBusyException) while the memstore heap is
-// above flush.size × hbase.hregion.memstore.block.multiplier, until the flush completes.
+// Mirrors HRegion.checkResources: a region refuses writes (RegionTooBusyException) while its
+// memstore heap is above flush.size × hbase.hregion.memstore.block.multiplier, until the flush
+// completes; the client (AsyncProcess) holds them back and retries, and one writer whose 2 MB
+// buffer is full of them waits.
 #[test]
 fn writes_block_above_the_blocking_size_until_the_flush_completes() {
     let body = single_region(20_000, "").replace(
         "flush_bandwidth = \"10GB/s\"",
         "flush_bandwidth = \"1MB/s\"",
-    );
+    ) + "[client]\nwriters = 1\n";
     let r = run_one(&scenario(&body));
     assert!(r.stats.blocked_ns > 0, "{:?}", r.stats);
+    assert!(
+        r.stats.retried_rows > 0 && r.stats.stall_ns > 0,
+        "{:?}",
+        r.stats
+    );
+    assert!(r.regions[0].blocked_ns > 0);
     let blocking = 4 * (1 << 20) as u64;
     assert!(
         r.regions[0].memstore_peak <= blocking + 1104,
@@ -169,7 +180,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
         "\"hbase.hstore.compaction.throughput.control.check.interval\" = 0\n"
     };
     let s = scenario(&format!(
-        "[cluster]\nregionservers = 1\nheap = \"4GB\"\ncompaction_bandwidth = \"1GB/s\"\n\
+        "[cluster]\nregionservers = 1\nheap = \"4GB\"\ncompaction_bandwidth = \"1GB/s\"\n{FAST_NODE}\
          [hbase]\n\"hbase.regionserver.thread.compaction.small\" = 4\n\
          \"hbase.hstore.compaction.throughput.tune.period\" = 1000\n{interval}{hbase}\n\
          [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\n\
@@ -464,7 +475,10 @@ fn a_large_selection_moves_to_the_large_pool() {
     e.request_compaction(0, 0);
     let st = &e.state.regions[0].stores[0];
     assert_eq!(st.running.len(), 1);
-    assert!(st.running[0].large, "a 200 MB selection runs in the large pool");
+    assert!(
+        st.running[0].large,
+        "a 200 MB selection runs in the large pool"
+    );
     assert_eq!(e.state.servers[0].large_running, 1);
     assert_eq!(e.state.servers[0].small_running, 0);
     let mut e = store_with_files("", 5);
@@ -528,7 +542,12 @@ fn a_compacted_reference_blocks_splits_until_the_discharger_runs() {
             let st = &r.stores[0];
             if st.compacted_refs > 0 {
                 assert!(st.has_references(), "a compacted Reference still counts");
-                assert_ne!(r.state, RegionState::Splitting, "region {} split early", r.id);
+                assert_ne!(
+                    r.state,
+                    RegionState::Splitting,
+                    "region {} split early",
+                    r.id
+                );
                 pending.entry(r.id).or_insert(e.now);
             } else if r.state == RegionState::Open
                 && let Some(since) = pending.remove(&r.id)

@@ -61,12 +61,83 @@ pub struct ScenarioJson {
     pub flush_size: u64,
     /// Split policy (simple class name).
     pub split_policy: String,
-    /// Per-RegionServer write bandwidth (WAL + memstore), bytes/s.
-    pub write_bandwidth_bytes_per_s: u64,
+    /// An explicit ceiling on a RegionServer's write path (WAL + memstore), bytes/s
+    /// (`cluster.write_bandwidth`); `None`: the hardware decides.
+    pub write_bandwidth_bytes_per_s: Option<u64>,
+    /// The nodes' hardware and the resource model's assumptions.
+    #[serde(default)]
+    pub hardware: HardwareJson,
+    /// The loader.
+    #[serde(default)]
+    pub client: ClientJson,
     /// Per-RegionServer flush bandwidth, bytes/s.
     pub flush_bandwidth_bytes_per_s: u64,
     /// Ceiling of one unthrottled compaction, bytes read/s.
     pub compaction_bandwidth_bytes_per_s: u64,
+}
+
+/// A node's hardware and the figures the resource model assumes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HardwareJson {
+    /// Profile name (`cluster.hardware`).
+    pub profile: String,
+    /// Where the profile's figures come from.
+    pub source: String,
+    /// Data disks per node.
+    pub disks: u32,
+    /// Sequential write bandwidth of one disk, bytes/s.
+    pub disk_bandwidth_bytes_per_s: u64,
+    /// NIC bandwidth each way, bytes/s.
+    pub network_bytes_per_s: u64,
+    /// Cores per node.
+    pub cores: u32,
+    /// `dfs.replication`.
+    pub replication: u32,
+    /// CPU time one mutation costs a RegionServer, ns (an assumption, docs/MODEL.md).
+    pub cpu_per_put_ns: u64,
+    /// `hbase.regionserver.handler.count`.
+    pub handlers: u32,
+}
+
+/// The loader's settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClientJson {
+    /// Writer threads or processes (`client.writers`).
+    pub writers: u64,
+    /// `hbase.client.write.buffer` per writer, bytes.
+    pub write_buffer_bytes: u64,
+    /// `hbase.client.pause`, ms.
+    pub pause_ms: u64,
+    /// `hbase.client.retries.number`.
+    pub retries: u32,
+    /// `hbase.client.operation.timeout`, ms.
+    pub operation_timeout_ms: u64,
+}
+
+/// What the loader's client went through in one run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClientRunJson {
+    /// Real rows a region refused at least once, then accepted on a retry.
+    pub retried_rows: u64,
+    /// Retries sent (per region and retry).
+    pub retries: u64,
+    /// Real rows whose operation failed (retries or operation timeout exhausted), resubmitted by
+    /// the loader.
+    pub failed_rows: u64,
+    /// Real rows given up after failing three times: not in the table.
+    pub lost_rows: u64,
+    /// Mean time a retried row was held back, seconds.
+    pub mean_retry_delay_seconds: f64,
+    /// Longest time a row was held back, seconds.
+    pub max_retry_delay_seconds: f64,
+    /// Most bytes the writers held back at once.
+    pub held_peak_bytes: u64,
+    /// Seconds every writer waited with its buffer full of held-back mutations (each writer
+    /// stalled this long; part of blocked and offline-wait time).
+    pub stall_seconds: f64,
+    /// Seconds from the last row offered to the last held-back row accepted (part of the ingest
+    /// time).
+    pub retry_tail_seconds: f64,
 }
 
 /// One generator's run.
@@ -82,6 +153,9 @@ pub struct RunJson {
     pub emulated_rows: u64,
     /// Headline figures.
     pub summary: SummaryJson,
+    /// The loader's retries, failures and stalls.
+    #[serde(default)]
+    pub client: ClientRunJson,
     /// Per RegionServer.
     pub servers: Vec<ServerJson>,
     /// Live regions in key order.
@@ -456,6 +530,27 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
             flush_size: s.flush_size,
             split_policy: s.split_policy.simple_name().to_string(),
             write_bandwidth_bytes_per_s: scenario.cluster.write_bandwidth,
+            hardware: {
+                let h = &scenario.cluster.hardware;
+                HardwareJson {
+                    profile: h.profile.clone(),
+                    source: h.source().to_string(),
+                    disks: h.disks,
+                    disk_bandwidth_bytes_per_s: h.disk_bandwidth,
+                    network_bytes_per_s: h.network,
+                    cores: h.cores,
+                    replication: s.client.replication,
+                    cpu_per_put_ns: crate::engine::policy::resources::CPU_PER_PUT_NS,
+                    handlers: s.client.handlers,
+                }
+            },
+            client: ClientJson {
+                writers: scenario.client.writers,
+                write_buffer_bytes: s.client.write_buffer,
+                pause_ms: s.client.pause_ms,
+                retries: s.client.retries,
+                operation_timeout_ms: s.client.operation_timeout_ms,
+            },
             flush_bandwidth_bytes_per_s: scenario.cluster.flush_bandwidth,
             compaction_bandwidth_bytes_per_s: scenario.cluster.compaction_bandwidth,
         },
@@ -601,6 +696,21 @@ fn run_json(r: &RunResult) -> RunJson {
         describe: r.describe.clone(),
         scale: r.scale,
         emulated_rows: r.emulated_rows,
+        client: ClientRunJson {
+            retried_rows: st.retried_rows,
+            retries: st.retries,
+            failed_rows: st.failed_rows,
+            lost_rows: st.lost_rows,
+            mean_retry_delay_seconds: if st.retried_rows == 0 {
+                0.0
+            } else {
+                round4(st.retry_delay_row_ns as f64 / st.retried_rows as f64 / 1e9)
+            },
+            max_retry_delay_seconds: secs(st.retry_delay_max_ns),
+            held_peak_bytes: st.held_peak_bytes,
+            stall_seconds: secs(st.stall_ns),
+            retry_tail_seconds: secs(st.retry_tail_ns),
+        },
         summary: SummaryJson {
             rows: r.rows,
             bytes: r.payload_bytes,

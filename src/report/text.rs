@@ -27,12 +27,33 @@ impl Report {
             format_bytes(sc.flush_size),
             sc.split_policy
         ));
+        let h = &sc.hardware;
         o.push_str(&format!(
-            "          per server: writes {}/s, flushes {}/s; one compaction at most {}/s \
-             ([cluster] write/flush/compaction_bandwidth)\n",
-            format_bytes(sc.write_bandwidth_bytes_per_s),
+            "Hardware  {} per node: {} disks × {}/s, NIC {}/s, {} cores; dfs.replication {}\n",
+            h.profile,
+            h.disks,
+            format_bytes(h.disk_bandwidth_bytes_per_s),
+            format_bytes(h.network_bytes_per_s),
+            h.cores,
+            h.replication
+        ));
+        o.push_str(&format!(
+            "          a flush thread ≤ {}/s, a compaction thread ≤ {}/s, a put {} µs of CPU{}\n",
             format_bytes(sc.flush_bandwidth_bytes_per_s),
-            format_bytes(sc.compaction_bandwidth_bytes_per_s)
+            format_bytes(sc.compaction_bandwidth_bytes_per_s),
+            h.cpu_per_put_ns / 1000,
+            sc.write_bandwidth_bytes_per_s
+                .map(|w| format!(", write path ≤ {}/s", format_bytes(w)))
+                .unwrap_or_default()
+        ));
+        let c = &sc.client;
+        o.push_str(&format!(
+            "Client    {} writers × {} write buffer; pause {} ms, {} retries, operation timeout {}\n",
+            c.writers,
+            format_bytes(c.write_buffer_bytes),
+            c.pause_ms,
+            c.retries,
+            format_duration_ms(c.operation_timeout_ms)
         ));
         for run in &self.runs {
             run_text(&mut o, run, sc.max_filesize);
@@ -107,9 +128,15 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
         thousands(run.scale as u128),
         thousands(run.emulated_rows as u128)
     ));
-    // The client is one stream: its time is writing at the offered rate plus its three waits.
-    let writing =
-        (s.sim_seconds - s.blocked_seconds - s.offline_wait_seconds - s.throttled_seconds).max(0.0);
+    // The load's time: writing at the offered rate, its three waits, and the retries of
+    // held-back rows after the last row was offered.
+    let c = &run.client;
+    let writing = (s.sim_seconds
+        - s.blocked_seconds
+        - s.offline_wait_seconds
+        - s.throttled_seconds
+        - c.retry_tail_seconds)
+        .max(0.0);
     o.push_str(&format!(
         "  ingest {} (settled {}): {} writing at the offered rate, plus blocked {}, waiting on offline regions {}, throttled by server bandwidth {}\n",
         format_duration_ms((s.sim_seconds * 1000.0) as u64),
@@ -119,6 +146,26 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
         format_duration_ms((s.offline_wait_seconds * 1000.0) as u64),
         format_duration_ms((s.throttled_seconds * 1000.0) as u64),
     ));
+    if c.retried_rows > 0 || c.failed_rows > 0 {
+        o.push_str(&format!(
+            "  client: {} rows held back and retried (mean {}, max {}), {} failed and resubmitted, {} lost; \
+             writers stalled on full buffers {}{}\n",
+            thousands(c.retried_rows as u128),
+            format_duration_ms((c.mean_retry_delay_seconds * 1000.0) as u64),
+            format_duration_ms((c.max_retry_delay_seconds * 1000.0) as u64),
+            thousands(c.failed_rows as u128),
+            thousands(c.lost_rows as u128),
+            format_duration_ms((c.stall_seconds * 1000.0) as u64),
+            if c.retry_tail_seconds > 0.0 {
+                format!(
+                    ", last retry {} after the last row",
+                    format_duration_ms((c.retry_tail_seconds * 1000.0) as u64)
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
     o.push_str(&format!(
         "  regions {} → {} ({} splits; regions offline {} in all)\n",
         s.regions_initial,

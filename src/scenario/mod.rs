@@ -28,8 +28,10 @@ pub const DEFAULT_SEED: u64 = 42;
 pub const DEFAULT_HEAP: u64 = 16 << 30;
 /// Offered write rate used when `[workload] rate` is absent (payload bytes per second).
 pub const DEFAULT_RATE: u64 = 1 << 30;
-/// Per-RegionServer write bandwidth (WAL + memstore) when `[cluster] write_bandwidth` is absent.
-pub const DEFAULT_WRITE_BANDWIDTH: u64 = 100 << 20;
+/// Writers of the loader when `[client] writers` is absent.
+pub const DEFAULT_WRITERS: u64 = 32;
+/// Most writers a scenario may declare.
+pub const MAX_WRITERS: u64 = 100_000;
 /// Per-RegionServer flush bandwidth (HFile writes) when absent.
 pub const DEFAULT_FLUSH_BANDWIDTH: u64 = 100 << 20;
 /// Physical ceiling of one compaction (bytes read per second) when absent: how fast a compaction
@@ -153,8 +155,11 @@ pub struct Cluster {
     pub heap_bytes: u64,
     /// hbase-site.xml files layered over the defaults, in order, resolved against the scenario.
     pub site_files: Vec<PathBuf>,
-    /// Bytes per second one RegionServer absorbs (WAL append + memstore insert).
-    pub write_bandwidth: u64,
+    /// An explicit ceiling on the bytes per second one RegionServer absorbs (WAL append +
+    /// memstore insert), on top of what its hardware allows; `None`: the hardware decides.
+    pub write_bandwidth: Option<u64>,
+    /// The node's hardware: disks, network, cores.
+    pub hardware: crate::hardware::Hardware,
     /// Bytes per second one flush writes.
     pub flush_bandwidth: u64,
     /// Bytes read per second of one compaction that nothing throttles (its physical ceiling;
@@ -166,6 +171,14 @@ pub struct Cluster {
     pub failure_detection_ms: u64,
     /// Bytes per second at which a dead server's WAL is split and replayed into its regions.
     pub wal_replay_bandwidth: u64,
+}
+
+/// `[client]`: the loader writing the workload (its HBase client settings come from the site
+/// keys, `hbase.client.*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Client {
+    /// Writer threads or processes, each with its own `BufferedMutator` and write buffer.
+    pub writers: u64,
 }
 
 /// A column family.
@@ -394,6 +407,8 @@ pub struct Scenario {
     pub table: Table,
     /// The workload.
     pub workload: Workload,
+    /// The loader.
+    pub client: Client,
     /// Rowkey designs to run, in file order (names unique).
     pub generators: Vec<GeneratorSpec>,
     /// `[[event]]` entries in file order, which is firing order: an event fires once its trigger
@@ -603,11 +618,18 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             None => default,
         },
     };
-    let write_bandwidth = rate_of(
-        &rc.write_bandwidth,
-        "cluster.write_bandwidth",
-        DEFAULT_WRITE_BANDWIDTH,
-    );
+    let write_bandwidth = rc
+        .write_bandwidth
+        .as_ref()
+        .map(|_| rate_of(&rc.write_bandwidth, "cluster.write_bandwidth", 1));
+    let disk_bandwidth = rc
+        .disk_bandwidth
+        .as_ref()
+        .map(|_| rate_of(&rc.disk_bandwidth, "cluster.disk_bandwidth", 1));
+    let network = rc
+        .network
+        .as_ref()
+        .map(|_| rate_of(&rc.network, "cluster.network", 1));
     let flush_bandwidth = rate_of(
         &rc.flush_bandwidth,
         "cluster.flush_bandwidth",
@@ -623,6 +645,50 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         "cluster.wal_replay_bandwidth",
         DEFAULT_WAL_REPLAY_BANDWIDTH,
     );
+    let hardware = {
+        use crate::hardware::{DEFAULT_PROFILE, Hardware};
+        let mut h = Hardware::profile(DEFAULT_PROFILE).expect("the default profile exists");
+        if let Some(name) = &rc.hardware {
+            match Hardware::profile(name.get_ref().trim()) {
+                Some(p) => h = p,
+                None => ck.err(
+                    name.span(),
+                    "cluster.hardware",
+                    format!("unknown hardware profile {:?}", name.get_ref()),
+                    format!("one of {}", Hardware::names()),
+                ),
+            }
+        }
+        if let Some(d) = &rc.disks
+            && let Some(v) = ck.positive(d, "cluster.disks", 1024)
+        {
+            h.disks = v as u32;
+        }
+        if let Some(v) = disk_bandwidth {
+            h.disk_bandwidth = v;
+        }
+        if let Some(v) = network {
+            h.network = v;
+        }
+        if let Some(c) = &rc.cores
+            && let Some(v) = ck.positive(c, "cluster.cores", 4096)
+        {
+            h.cores = v as u32;
+        }
+        h
+    };
+    let client = Client {
+        writers: match raw
+            .client
+            .as_ref()
+            .and_then(|c| c.get_ref().writers.as_ref())
+        {
+            Some(w) => ck
+                .positive(w, "client.writers", MAX_WRITERS)
+                .unwrap_or(DEFAULT_WRITERS),
+            None => DEFAULT_WRITERS,
+        },
+    };
     let region_transition_ms = match &rc.region_transition {
         None => DEFAULT_REGION_TRANSITION_MS,
         Some(q) => ck
@@ -830,6 +896,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             heap_bytes,
             site_files,
             write_bandwidth,
+            hardware,
             flush_bandwidth,
             compaction_bandwidth,
             region_transition_ms,
@@ -840,6 +907,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         settings,
         table,
         workload,
+        client,
         generators,
         events,
         warnings: ck.warnings,

@@ -32,6 +32,7 @@ pub struct RawScenario {
     pub hbase: Option<Spanned<BTreeMap<Spanned<String>, Spanned<toml::Value>>>>,
     pub table: Option<Spanned<RawTable>>,
     pub workload: Spanned<RawWorkload>,
+    pub client: Option<Spanned<RawClient>>,
     #[serde(default)]
     pub generator: Vec<Spanned<GeneratorSpec>>,
     #[serde(default)]
@@ -52,6 +53,18 @@ pub struct RawCluster {
     pub region_transition: Option<Spanned<Quantity>>,
     pub failure_detection: Option<Spanned<Quantity>>,
     pub wal_replay_bandwidth: Option<Spanned<Quantity>>,
+    pub hardware: Option<Spanned<String>>,
+    pub disks: Option<Spanned<i64>>,
+    pub disk_bandwidth: Option<Spanned<Quantity>>,
+    pub network: Option<Spanned<Quantity>>,
+    pub cores: Option<Spanned<i64>>,
+}
+
+/// `[client]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClient {
+    pub writers: Option<Spanned<i64>>,
 }
 
 /// `[table]`

@@ -217,7 +217,7 @@ impl Engine {
         let (start, end) = (r.start.clone(), r.end.clone());
         self.state.servers[from].online_regions =
             self.state.servers[from].online_regions.saturating_sub(1);
-        let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
+        let duration = transfer_ns(data, self.flush_rate(from)) + self.cfg.transition_ns;
         self.rec.stats.offline_ns += duration;
         let record = self.dyn_.out.moves.len();
         self.dyn_.out.moves.push(MoveRecord {
@@ -538,7 +538,8 @@ impl Engine {
         for &id in &ids {
             self.abort_compactions(id);
             let data = self.close_flush(id);
-            longest = longest.max(transfer_ns(data, self.cfg.flush_bw));
+            let rate = self.flush_rate(self.state.regions[id].server);
+            longest = longest.max(transfer_ns(data, rate));
             let r = &mut self.state.regions[id];
             r.state = RegionState::Merging;
             r.flush_queued = false;
@@ -841,7 +842,7 @@ impl Engine {
         for (&id, &to) in ids.iter().zip(&targets) {
             // Recovered edits are flushed when the region opens (HRegion.replayRecoveredEditsIfAny).
             let data = self.close_flush(id);
-            let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
+            let duration = transfer_ns(data, self.flush_rate(to)) + self.cfg.transition_ns;
             // Offline from the crash: detection, WAL split and replay, then the open.
             self.rec.stats.offline_ns += self.now - died + duration;
             let r = &self.state.regions[id];

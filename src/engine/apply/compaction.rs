@@ -122,15 +122,13 @@ impl Engine {
             offpeak: false,
             now_ms,
         };
-        let Some(req) =
-            compaction::select_after(
+        let Some(req) = compaction::select_after(
             &infos,
             &self.cfg.compaction,
             opts,
             st.first_eligible(),
             compaction::Policy::Exploring,
-        )
-        else {
+        ) else {
             return;
         };
         let (Some(&first), count) = (req.files.first(), req.files.len()) else {
@@ -140,11 +138,13 @@ impl Engine {
         let is_large = req.size > self.cfg.settings.compaction_throttle;
         if is_large && !large {
             self.state.regions[region].stores[store].queued = true;
-            self.state.servers[server].large_queue.push(QueuedCompaction {
-                priority: Reverse((queued_priority, self.queue.next_seq())),
-                region,
-                store,
-            });
+            self.state.servers[server]
+                .large_queue
+                .push(QueuedCompaction {
+                    priority: Reverse((queued_priority, self.queue.next_seq())),
+                    region,
+                    store,
+                });
             return;
         }
         self.start_compaction(server, region, store, large, (first, count), req.is_major);
@@ -209,7 +209,7 @@ impl Engine {
                 first,
                 count,
             });
-        let ceiling = self.cfg.compaction_bw.max(1);
+        let ceiling = self.compaction_ceiling(server, read, written);
         let progress = throughput::Progress {
             remaining: read,
             tail: throughput::unthrottled_tail(
@@ -262,15 +262,26 @@ impl Engine {
         let share = throughput::per_compaction(s.compaction_throughput_controller, limit, active);
         let now = self.now;
         let mut due = Vec::new();
+        let shares = self.shares(server);
+        let replication = self.replication();
         for (&token, c) in self.state.compactions.iter_mut() {
             if c.server != server {
                 continue;
             }
             c.progress.advance(now);
-            let rate = throughput::read_rate(self.cfg.compaction_bw, share, c.read, c.written);
-            if c.generation > 0 && rate == c.progress.rate {
+            // The node's disks and NIC bound what the thread can do, then the throttle.
+            let ceiling = crate::engine::policy::resources::compaction_ceiling(
+                self.cfg.compaction_bw,
+                shares,
+                replication,
+                c.read,
+                c.written,
+            );
+            let rate = throughput::read_rate(ceiling, share, c.read, c.written);
+            if c.generation > 0 && rate == c.progress.rate && ceiling == c.progress.ceiling {
                 continue;
             }
+            c.progress.ceiling = ceiling;
             if c.generation > 0 {
                 // Its scheduled completion is stale from now on.
                 self.queue.work -= 1;

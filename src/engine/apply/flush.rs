@@ -143,7 +143,10 @@ impl Engine {
         r.snapshot_heap = heap;
         let server = r.server;
         self.state.servers[server].flushes_running += 1;
-        let duration = transfer_ns(data, self.cfg.flush_bw);
+        // The flush takes its node's share of disks and NIC as it starts.
+        let rate = self.flush_rate(server);
+        self.state.servers[server].flush_rate = rate;
+        let duration = transfer_ns(data, rate);
         self.schedule(
             duration,
             Event::FlushDone {

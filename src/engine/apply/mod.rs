@@ -2,13 +2,17 @@
 //! carries out one kind of work; the policies it asks live in `policy/`.
 
 mod chores;
+mod client;
 pub(crate) mod cluster;
 mod compaction;
 mod flush;
 mod open;
 mod reads;
+mod resources;
 mod split;
 mod write;
+
+pub(crate) use resources::RESOURCE_TICK_NS;
 
 use crate::engine::Engine;
 use crate::engine::decision::Decision;

@@ -39,7 +39,8 @@ impl Engine {
         let r = &mut self.state.regions[region];
         r.state = RegionState::Splitting;
         r.flush_queued = false;
-        let duration = transfer_ns(data, self.cfg.flush_bw) + self.cfg.transition_ns;
+        let duration = transfer_ns(data, self.flush_rate(self.state.regions[region].server))
+            + self.cfg.transition_ns;
         self.rec.stats.offline_ns += duration;
         self.schedule(
             duration,

@@ -4,6 +4,7 @@
 
 use crate::engine::decision::FlushWhy;
 use crate::engine::policy;
+use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::cell;
 use crate::engine::state::memstore::Put;
@@ -39,42 +40,46 @@ impl Engine {
         let r = &self.state.regions[region];
         // The common case: open, below the blocking size, server below the high mark.
         if r.state == RegionState::Open
+            && !r.client_held
             && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
             && self.state.servers[r.server].memstore_heap < self.cfg.global_high
         {
-            self.apply_write(region, key, p, weight, false);
+            self.apply_write(region, key, p, weight, false, false);
         } else {
             self.write_waiting(region, key, p, weight);
         }
     }
 
-    /// A write whose region is offline (split in progress) or blocked: waits, then applies.
+    /// A write its region refuses (offline, or `RegionTooBusyException`), or that queues behind
+    /// the region's held-back writes, is held back for the client's retry while the load goes
+    /// on; a server above its global memstore limit blocks its handlers (and so the writers)
+    /// until flushes bring it down.
     #[cold]
     #[inline(never)]
     pub(crate) fn write_waiting(&mut self, mut region: usize, key: &[u8], p: u64, weight: u64) {
-        let mut too_busy = false;
         loop {
             let r = &self.state.regions[region];
-            if r.state != RegionState::Open {
-                let t0 = self.now;
-                if !self.advance() {
-                    break;
-                }
-                self.rec.stats.offline_wait_ns += self.now - t0;
-                region = self.route(key, p);
-                continue;
-            }
-            let blocking = self.cfg.settings.blocking_memstore_size;
             let server = r.server;
-            if r.memstore_heap() > blocking {
-                // HRegion.checkResources: RegionTooBusyException until the flush completes.
-                too_busy = true;
-                self.request_flush(region, FlushWhy::Blocking);
-                if !self.wait_blocked(server, Some(region)) {
-                    break;
+            let refused = self.refusal(region);
+            if let Some(why) = refused {
+                if why == Refusal::TooBusy {
+                    // HRegion.checkResources requests a flush before it throws.
+                    self.request_flush(region, FlushWhy::Blocking);
                 }
-                region = self.route(key, p);
-                continue;
+                self.hold(region, key, weight, why);
+                self.stall_while_buffers_full();
+                return;
+            }
+            if self.state.regions[region].client_held {
+                let why = self
+                    .state
+                    .client
+                    .held
+                    .get(&region)
+                    .map_or(Refusal::Offline, |h| h.why);
+                self.hold(region, key, weight, why);
+                self.stall_while_buffers_full();
+                return;
             }
             if self.state.servers[server].memstore_heap >= self.cfg.global_high {
                 // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
@@ -87,7 +92,7 @@ impl Engine {
             }
             break;
         }
-        self.apply_write(region, key, p, weight, too_busy);
+        self.apply_write(region, key, p, weight, false, false);
     }
 
     /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
@@ -114,6 +119,7 @@ impl Engine {
         p: u64,
         weight: u64,
         too_busy: bool,
+        retried: bool,
     ) {
         if key.len() != self.put_row_len {
             self.set_row_len(key.len());
@@ -161,8 +167,9 @@ impl Engine {
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
         s.busy_until_ns =
-            s.busy_until_ns.max(self.now) + ((data_total as u128 * self.cfg.write_fp) >> 32) as u64;
-        if s.busy_until_ns > self.now + CLIENT_LAG_NS {
+            s.busy_until_ns.max(self.now) + ((data_total as u128 * s.write_fp) >> 32) as u64;
+        // A retried row's writer is not the one offering rows now: only the offered stream waits.
+        if !retried && s.busy_until_ns > self.now + CLIENT_LAG_NS {
             let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
             self.rec.stats.throttled_ns += wait;
             self.now += wait;
@@ -199,6 +206,11 @@ impl Engine {
                 data: cells * size,
                 heap: cells * cell::heap_size(size, cfg.layout),
             });
+        }
+        // The write path's CPU cost is per row: its rate in bytes follows the row's size.
+        self.row_data = self.put_per_family.iter().map(|f| f.data).sum();
+        for server in 0..self.state.servers.len() {
+            self.update_write_path(server);
         }
     }
 }

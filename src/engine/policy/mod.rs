@@ -12,10 +12,12 @@
 //! - `balancer`, `normalizer` — the master's chores.
 
 pub mod balancer;
+pub mod client;
 pub mod compaction;
 pub(crate) mod flush;
 pub mod normalizer;
 pub(crate) mod reactions;
+pub mod resources;
 pub mod split;
 pub mod split_check;
 pub mod split_point;

@@ -2,6 +2,7 @@
 //! and the cells and files they hold. Only `apply/` changes it.
 
 pub mod cell;
+pub(crate) mod client;
 pub(crate) mod compaction;
 mod invariants;
 pub mod memstore;
@@ -27,4 +28,6 @@ pub(crate) struct State {
     pub(crate) servers: Vec<Server>,
     /// Running compactions by token (the token is also in `Store::running`).
     pub(crate) compactions: BTreeMap<u64, ActiveCompaction>,
+    /// The loader's held-back mutations.
+    pub(crate) client: client::ClientState,
 }

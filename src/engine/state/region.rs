@@ -84,7 +84,11 @@ impl Store {
     /// Index just after the newest file being compacted (0 if none): only files from here on
     /// may be selected.
     pub fn first_eligible(&self) -> usize {
-        self.running.iter().map(|r| r.first + r.count).max().unwrap_or(0)
+        self.running
+            .iter()
+            .map(|r| r.first + r.count)
+            .max()
+            .unwrap_or(0)
     }
 
     /// `HStore.getCompactPriority` (`DefaultStoreFileManager.getStoreCompactionPriority`):
@@ -143,6 +147,8 @@ pub struct Region {
     pub blocked_ns: u64,
     /// Highest memstore heap (active + snapshot) seen.
     pub memstore_peak: u64,
+    /// The client holds back mutations for this region (new ones queue behind them).
+    pub client_held: bool,
 }
 
 impl Region {
@@ -179,6 +185,7 @@ impl Region {
             last_write_ns: None,
             blocked_ns: 0,
             memstore_peak: 0,
+            client_held: false,
         }
     }
 

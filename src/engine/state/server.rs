@@ -58,6 +58,20 @@ pub struct Server {
     /// `PressureAwareCompactionThroughputController`, bytes/s (`f64::INFINITY`: unlimited);
     /// `None` before the first tune (the lower bound applies).
     pub compaction_limit: Option<f64>,
+    /// Its write path's rate (WAL + memstore) from its node's shares, bytes/s.
+    pub write_rate: u64,
+    /// ns per byte of `write_rate`, 32.32 fixed point (the per-row path reads this).
+    pub write_fp: u128,
+    /// `write_bytes` at the last resource tick.
+    pub wal_mark: u64,
+    /// WAL bytes/s appended over the last resource tick.
+    pub wal_rate: f64,
+    /// Replica bytes/s of other servers' HDFS writes landing on its disks.
+    pub inbound: f64,
+    /// Replica bytes/s it forwards in other servers' write pipelines.
+    pub forward: f64,
+    /// Rate of the last flush it started, bytes/s.
+    pub flush_rate: u64,
 }
 
 impl Server {

@@ -1,0 +1,190 @@
+//! The loader's client carried out: a refused mutation is held back with its region's other
+//! held-back mutations and retried after HBase's backoff; the writers go on with other regions
+//! until their buffers are full of held-back mutations (`AsyncProcess`, `BufferedMutatorImpl`).
+
+use crate::engine::Engine;
+use crate::engine::policy::client::{self, Refusal, RetryOutcome};
+use crate::engine::queue::Event;
+use crate::engine::state::client::Held;
+use crate::engine::state::region::RegionState;
+use crate::engine::state::routing::prefix8;
+
+/// A loader gives rows up after their operation failed this many times in a row.
+pub(crate) const MAX_RESUBMITS: u32 = 3;
+
+impl Engine {
+    /// Bytes one held-back row of `weight` real rows with a `key_len`-byte key takes in a
+    /// writer's buffer (`Mutation.heapSize` is about the cells' size).
+    fn held_size(&self, weight: u64) -> u64 {
+        weight * self.row_data.max(1)
+    }
+
+    /// `region` refused (or queues behind refused) the row `key`: hold it back. The first held
+    /// row of a region schedules the retry.
+    pub(crate) fn hold(&mut self, region: usize, key: &[u8], weight: u64, why: Refusal) {
+        let bytes = self.held_size(weight);
+        let now = self.now;
+        let fresh = !self.state.client.held.contains_key(&region);
+        let generation = if fresh { self.queue.next_seq() } else { 0 };
+        let st = &mut self.state.client;
+        let h = st.held.entry(region).or_insert_with(|| Held {
+            keys: Vec::new(),
+            rows: Vec::new(),
+            bytes: 0,
+            since_ns: now,
+            tries: 0,
+            failures: 0,
+            why,
+            generation,
+        });
+        h.keys.extend_from_slice(key);
+        h.rows.push((key.len() as u32, weight));
+        h.bytes += bytes;
+        // Bytes count as offline or blocked by the region's batch, as its retry releases them.
+        if h.why == Refusal::Offline {
+            st.held_offline_bytes += bytes;
+        }
+        st.held_bytes += bytes;
+        self.rec.stats.held_peak_bytes = self.rec.stats.held_peak_bytes.max(st.held_bytes);
+        if fresh {
+            self.state.regions[region].client_held = true;
+            let pause = client::pause_ns(self.cfg.settings.client.pause_ms, 0);
+            self.schedule(pause, Event::ClientRetry { region, generation });
+        }
+    }
+
+    /// While the writers' buffers are full of held-back mutations, every writer waits: the load
+    /// stalls until retries drain them. The wait counts as blocked or offline time by what holds
+    /// most of the buffers.
+    pub(crate) fn stall_while_buffers_full(&mut self) {
+        let (writers, buffer) = (self.cfg.writers, self.cfg.settings.client.write_buffer);
+        while client::buffers_full(self.state.client.held_bytes, writers, buffer) {
+            let offline = self.state.client.held_offline_bytes * 2 >= self.state.client.held_bytes;
+            let t0 = self.now;
+            if !self.advance() {
+                break;
+            }
+            let waited = self.now - t0;
+            self.rec.stats.stall_ns += waited;
+            if offline {
+                self.rec.stats.offline_wait_ns += waited;
+            } else {
+                self.rec.stats.blocked_ns += waited;
+            }
+        }
+    }
+
+    /// Why `region` would refuse a mutation now, if it would.
+    pub(crate) fn refusal(&self, region: usize) -> Option<Refusal> {
+        let r = &self.state.regions[region];
+        if r.state != RegionState::Open {
+            Some(Refusal::Offline)
+        } else if r.memstore_heap() > self.cfg.settings.blocking_memstore_size {
+            Some(Refusal::TooBusy)
+        } else {
+            None
+        }
+    }
+
+    /// The retry of `region`'s held-back mutations: the client relocates each row (the region
+    /// may have split, moved or merged) and sends it; rows refused again are held back again.
+    pub(crate) fn client_retry(&mut self, region: usize, generation: u64) {
+        let Some(h) = self.state.client.held.get(&region) else {
+            return;
+        };
+        if h.generation != generation {
+            return;
+        }
+        let Some(h) = self.state.client.held.remove(&region) else {
+            return;
+        };
+        self.state.regions[region].client_held = false;
+        self.rec.stats.retries += 1;
+        let st = &mut self.state.client;
+        st.held_bytes -= h.bytes;
+        if h.why == Refusal::Offline {
+            st.held_offline_bytes -= h.bytes;
+        }
+        // Where the first row goes now: if that region still refuses, the whole batch waits
+        // for the next retry (perregion tasks = 1: nothing behind it is sent either).
+        let first_key = &h.keys[..h.rows.first().map_or(0, |r| r.0 as usize)];
+        let target = self.state.routing.locate(first_key);
+        if target == region
+            && let Some(why) = self.refusal(region)
+        {
+            self.hold_again(region, h, why);
+            return;
+        }
+        let waited = self.now - h.since_ns;
+        let mut at = 0;
+        for &(len, weight) in &h.rows {
+            let key = &h.keys[at..at + len as usize];
+            at += len as usize;
+            let p = prefix8(key);
+            let r = self.route(key, p);
+            let refused = self.refusal(r);
+            if refused.is_some() || self.state.regions[r].client_held {
+                // Refused where it goes now, or queued behind that region's held rows.
+                self.hold(r, key, weight, refused.unwrap_or(h.why));
+                continue;
+            }
+            self.rec.stats.retried_rows += weight;
+            self.rec.stats.last_retry_accept_ns = self.now;
+            self.rec.stats.retry_delay_row_ns += u128::from(waited) * u128::from(weight);
+            self.apply_write(r, key, p, weight, h.why == Refusal::TooBusy, true);
+        }
+        self.rec.stats.retry_delay_max_ns = self.rec.stats.retry_delay_max_ns.max(waited);
+        if h.why == Refusal::TooBusy {
+            self.state.regions[region].blocked_ns += waited;
+            let s = self.state.regions[region].server;
+            self.state.servers[s].blocked_ns += waited;
+        }
+    }
+
+    /// `h` was refused again (`why`): retry after the next backoff step, or fail the operation
+    /// (the loader resubmits it, up to [`MAX_RESUBMITS`] times).
+    fn hold_again(&mut self, region: usize, mut h: Held, why: Refusal) {
+        let waited = self.now - h.since_ns;
+        let rows: u64 = h.rows.iter().map(|r| r.1).sum();
+        let delay = match client::after_refusal(&self.cfg.settings.client, h.tries + 1, waited) {
+            RetryOutcome::Again(pause) => {
+                h.tries += 1;
+                pause
+            }
+            RetryOutcome::Fail(_) => {
+                self.rec.stats.failed_rows += rows;
+                h.failures += 1;
+                if h.failures >= MAX_RESUBMITS {
+                    self.rec.stats.lost_rows += rows;
+                    return;
+                }
+                h.tries = 0;
+                h.since_ns = self.now;
+                client::pause_ns(self.cfg.settings.client.pause_ms, 0)
+            }
+        };
+        h.why = why;
+        h.generation = self.queue.next_seq();
+        let generation = h.generation;
+        let st = &mut self.state.client;
+        st.held_bytes += h.bytes;
+        if why == Refusal::Offline {
+            st.held_offline_bytes += h.bytes;
+        }
+        // Rows held for this region meanwhile (a newer entry) queue behind the retried ones.
+        if let Some(newer) = st.held.remove(&region) {
+            if newer.why == Refusal::Offline {
+                st.held_offline_bytes -= newer.bytes;
+            }
+            if why == Refusal::Offline {
+                st.held_offline_bytes += newer.bytes;
+            }
+            h.keys.extend_from_slice(&newer.keys);
+            h.rows.extend_from_slice(&newer.rows);
+            h.bytes += newer.bytes;
+        }
+        st.held.insert(region, h);
+        self.state.regions[region].client_held = true;
+        self.schedule(delay, Event::ClientRetry { region, generation });
+    }
+}

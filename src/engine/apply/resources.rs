@@ -1,0 +1,105 @@
+//! The nodes' shared resources carried out: every `RESOURCE_TICK_NS` each server's demands are
+//! measured (its WAL's recent rate, the replicas of the other servers' HDFS writes), and its
+//! write path and running compactions get their new shares; a flush takes its share when it
+//! starts (`policy/resources.rs`).
+
+use crate::engine::Engine;
+use crate::engine::policy::resources::{self, NodeDemand, Shares};
+use crate::engine::queue::{Event, NS_PER_S};
+
+/// How often demands are measured and shares recomputed.
+pub(crate) const RESOURCE_TICK_NS: u64 = NS_PER_S;
+
+impl Engine {
+    /// `dfs.replication`, at most the live servers (HDFS cannot place more replicas).
+    pub(crate) fn replication(&self) -> u32 {
+        let live = self.state.servers.iter().filter(|s| !s.dead).count() as u32;
+        self.cfg.settings.client.replication.min(live.max(1))
+    }
+
+    /// The shares of `server`'s node now.
+    pub(crate) fn shares(&self, server: usize) -> Shares {
+        let s = &self.state.servers[server];
+        let hw = &self.cfg.hardware;
+        resources::shares(NodeDemand {
+            disk: hw.disk_total() as f64,
+            network: hw.network as f64,
+            replication: self.replication(),
+            wal: s.wal_rate,
+            inbound: s.inbound,
+            forward: s.forward,
+            jobs: s.flushes_running + s.small_running + s.large_running,
+        })
+    }
+
+    /// Data bytes per second a flush starting now on `server` writes.
+    pub(crate) fn flush_rate(&self, server: usize) -> u64 {
+        resources::flush_rate(self.cfg.flush_bw, self.shares(server), self.replication())
+    }
+
+    /// Bytes per second a compaction reading `read` and writing `written` bytes may read on
+    /// `server`, before the compaction throttle.
+    pub(crate) fn compaction_ceiling(&self, server: usize, read: u64, written: u64) -> u64 {
+        resources::compaction_ceiling(
+            self.cfg.compaction_bw,
+            self.shares(server),
+            self.replication(),
+            read,
+            written,
+        )
+    }
+
+    /// Sets `server`'s write path from its shares and cores.
+    pub(crate) fn update_write_path(&mut self, server: usize) {
+        let rate = resources::write_path_rate(
+            self.shares(server),
+            self.cfg.hardware.cores,
+            self.cfg.settings.client.handlers,
+            self.row_data.max(1),
+            self.cfg.write_cap,
+        );
+        let s = &mut self.state.servers[server];
+        s.write_rate = rate;
+        s.write_fp = crate::engine::derived::ns_per_byte_fp(rate);
+    }
+
+    /// The resource tick: measure every server's WAL rate and HDFS writes, spread the replicas
+    /// over the other live servers, and re-share.
+    pub(crate) fn resource_tick(&mut self) {
+        let dt = RESOURCE_TICK_NS as f64 / NS_PER_S as f64;
+        let mut hdfs = vec![0.0f64; self.state.servers.len()];
+        for (i, s) in self.state.servers.iter_mut().enumerate() {
+            let appended = s.write_bytes - s.wal_mark;
+            s.wal_mark = s.write_bytes;
+            s.wal_rate = appended as f64 / dt;
+            if s.dead {
+                s.wal_rate = 0.0;
+                continue;
+            }
+            hdfs[i] = s.wal_rate + f64::from(s.flushes_running) * s.flush_rate as f64;
+        }
+        for c in self.state.compactions.values() {
+            let w = c.written as f64 / c.read.max(1) as f64;
+            hdfs[c.server] += c.progress.rate as f64 * w;
+        }
+        let live: Vec<usize> = (0..self.state.servers.len())
+            .filter(|&i| !self.state.servers[i].dead)
+            .collect();
+        let total: f64 = hdfs.iter().sum();
+        let repl = f64::from(self.replication());
+        let others = (live.len().max(2) - 1) as f64;
+        for &i in &live {
+            let rest = (total - hdfs[i]).max(0.0) / others;
+            let s = &mut self.state.servers[i];
+            s.inbound = (repl - 1.0).max(0.0) * rest;
+            s.forward = (repl - 2.0).max(0.0) * rest;
+        }
+        for &i in &live {
+            self.update_write_path(i);
+            self.rerate_compactions(i);
+        }
+        if self.keep_periodic() {
+            self.schedule(RESOURCE_TICK_NS, Event::ResourceTick);
+        }
+    }
+}
