@@ -348,6 +348,9 @@ pub struct Settings {
     /// hbase.hstore.compaction.throughput.higher.bound, bytes/s (> 0 with the pressure-aware
     /// controller).
     pub compaction_throughput_higher_bound: u64,
+    /// hbase.hstore.compaction.throughput.offpeak, bytes/s: the limit a tune sets during
+    /// off-peak hours (default `Long.MAX_VALUE`; ≤ 0 ⇒ 0, not throttled).
+    pub compaction_throughput_offpeak: u64,
     /// hbase.hstore.compaction.throughput.tune.period; `None` when ≤ 0 (ChoreService does not
     /// schedule the tuner, so the limit stays at the lower bound).
     pub compaction_throughput_tune_period_ms: Option<u64>,
@@ -758,10 +761,6 @@ impl Settings {
         } else if start == end {
             None
         } else {
-            r.warnings.push(format!(
-                "off-peak hours {start}–{end} are set, but hbase-emu does not model off-peak \
-                 compactions: the peak ratio, max size and throughput limits apply all day"
-            ));
             Some((start as u8, end as u8))
         };
 
@@ -952,6 +951,9 @@ impl Settings {
             compaction_throughput_controller,
             compaction_throughput_lower_bound,
             compaction_throughput_higher_bound,
+            compaction_throughput_offpeak: r
+                .bytes("hbase.hstore.compaction.throughput.offpeak")?
+                .max(0) as u64,
             compaction_throughput_tune_period_ms: (tune_period > 0).then_some(tune_period as u64),
             compaction_throughput_check_interval,
             balancer_period_ms,

@@ -242,6 +242,9 @@ pub struct Workload {
     pub scale: Option<u64>,
     /// `[workload.reads]`: a read workload beside the writes (None = writes only).
     pub reads: Option<Reads>,
+    /// `start_time`: the wall-clock time of day at simulated time 0, in minutes after midnight
+    /// (default 0 = "00:00"). Off-peak hours are read on this clock.
+    pub start_minute: u32,
 }
 
 /// `[workload.reads]`, validated: gets and scans over the keys written so far (YCSB's choices).
@@ -1746,6 +1749,22 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
             }
         },
     };
+    let start_minute = match &w.start_time {
+        None => 0,
+        Some(t) => match parse_time_of_day(t.get_ref()) {
+            Some(m) => m,
+            None => {
+                ck.err(
+                    t.span(),
+                    "workload.start_time",
+                    format!("{:?} is not a time of day", t.get_ref()),
+                    "\"HH:MM\" on a 24-hour clock, from \"00:00\" to \"23:59\"",
+                );
+                ok = false;
+                0
+            }
+        },
+    };
     let rows = rows?;
     // Keep every byte count of the run inside 62 bits: an exabyte-scale workload is a typo.
     let logical =
@@ -1776,12 +1795,51 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         rate_bytes_per_s,
         scale,
         reads,
+        start_minute,
     })
+}
+
+/// "HH:MM" (24-hour, two digits each) as minutes after midnight.
+fn parse_time_of_day(s: &str) -> Option<u32> {
+    let (h, m) = s.split_once(':')?;
+    let two_digits = |x: &str| x.len() == 2 && x.bytes().all(|b| b.is_ascii_digit());
+    if !two_digits(h) || !two_digits(m) {
+        return None;
+    }
+    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    (h < 24 && m < 60).then_some(h * 60 + m)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn start_time_is_a_time_of_day() {
+        let base = "name = \"t\"\n[cluster]\nregionservers = 1\n[workload]\nrows = 10\n";
+        let generator = "[[generator]]\nname = \"g\"\nkind = \"sequential\"\n";
+        let load = |extra: &str| {
+            load_source(SourceText::from_string(
+                "t.toml",
+                format!("{base}{extra}{generator}"),
+            ))
+        };
+        assert_eq!(load("").expect("default").workload.start_minute, 0);
+        let s = load("start_time = \"22:30\"\n").expect("valid");
+        assert_eq!(s.workload.start_minute, 22 * 60 + 30);
+        for bad in ["24:00", "7:00", "12:60", "noon"] {
+            let e = load(&format!("start_time = \"{bad}\"\n"))
+                .expect_err(bad)
+                .to_string();
+            assert!(
+                e.contains("workload.start_time") && e.contains("HH:MM"),
+                "{e}"
+            );
+            assert!(e.contains("t.toml:6:"), "names the line: {e}");
+        }
+        assert_eq!(parse_time_of_day("00:00"), Some(0));
+        assert_eq!(parse_time_of_day("23:59"), Some(1439));
+    }
 
     #[test]
     fn field_at_names_table_and_key() {

@@ -118,6 +118,7 @@ pub struct RawWorkload {
     pub row: Option<Spanned<RawRow>>,
     pub rate: Option<Spanned<Quantity>>,
     pub scale: Option<Spanned<i64>>,
+    pub start_time: Option<Spanned<String>>,
     pub reads: Option<Spanned<RawReads>>,
 }
 

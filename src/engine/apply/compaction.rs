@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::engine::files::CompactionOutput;
 use crate::engine::policy::compaction::{self, SelectOptions};
+use crate::engine::policy::offpeak;
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::throughput;
 use crate::engine::queue::{Event, NS_PER_MS};
@@ -26,7 +27,7 @@ impl Engine {
             compacting: 0,
             force_major,
             user_requested: false,
-            offpeak: false,
+            offpeak: self.may_use_offpeak(r.server),
             now_ms: self.now / NS_PER_MS,
         };
         let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
@@ -56,6 +57,18 @@ impl Engine {
             s.small_queue.push(q);
         }
         self.start_compactions(server);
+    }
+
+    /// `HStore.requestCompaction`'s `mayUseOffPeak` on `server`: off-peak hours, and no
+    /// off-peak compaction of this RegionServer still running (the tracker is released when
+    /// that compaction finishes or is aborted, i.e. leaves `state.compactions`).
+    fn may_use_offpeak(&self, server: usize) -> bool {
+        let held = self
+            .state
+            .compactions
+            .values()
+            .any(|c| c.server == server && c.offpeak);
+        offpeak::may_use_offpeak(self.offpeak_hour(), held)
     }
 
     pub(crate) fn start_compactions(&mut self, server: usize) {
@@ -113,7 +126,7 @@ impl Engine {
             compacting: 0,
             force_major: major_due,
             user_requested: false,
-            offpeak: false,
+            offpeak: self.may_use_offpeak(server),
             now_ms: self.now / NS_PER_MS,
         };
         let Some(req) = compaction::select(&infos, &self.cfg.compaction, opts) else {
@@ -194,6 +207,7 @@ impl Engine {
                 read,
                 written,
                 major: req.is_major,
+                offpeak: req.offpeak,
                 large,
                 started: self.now,
                 progress,
@@ -282,12 +296,15 @@ impl Engine {
             s.compaction_throughput_lower_bound,
             s.compaction_throughput_higher_bound,
         );
+        let offpeak = self
+            .offpeak_hour()
+            .then_some(s.compaction_throughput_offpeak);
         for (server, p) in pressure.into_iter().enumerate() {
             if self.state.servers[server].dead {
                 continue;
             }
             self.state.servers[server].compaction_limit =
-                Some(throughput::tuned_limit(p, lower, higher));
+                Some(throughput::tuned_limit(p, lower, higher, offpeak));
             self.rerate_compactions(server);
         }
     }

@@ -27,6 +27,9 @@ pub(crate) struct ActiveCompaction {
     /// throughput controller).
     pub(crate) written: u64,
     pub(crate) major: bool,
+    /// Selected with the off-peak ratio (`CompactionRequestImpl.isOffPeak`): it holds its
+    /// server's off-peak tracker while it runs.
+    pub(crate) offpeak: bool,
     /// Ran in the large pool.
     pub(crate) large: bool,
     /// Started at, ns.
