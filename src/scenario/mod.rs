@@ -1222,6 +1222,78 @@ fn table(
         }
     }
 
+    // Normalizer keys in the table descriptor (SimpleRegionNormalizer reads them per table).
+    for (raw, key, slot) in [
+        (
+            &rt.normalizer_split_enabled,
+            "hbase.normalizer.split.enabled",
+            &mut attributes.normalizer_split_enabled,
+        ),
+        (
+            &rt.normalizer_merge_enabled,
+            "hbase.normalizer.merge.enabled",
+            &mut attributes.normalizer_merge_enabled,
+        ),
+    ] {
+        if let Some(v) = raw {
+            *slot = Some(Attr {
+                value: *v.get_ref(),
+                origin: Origin::TableAttribute {
+                    attribute: key.into(),
+                    path: path.clone(),
+                    line: line_of(ck, &v.span()),
+                },
+            });
+        }
+    }
+    // Integer.parseInt for the count and the age, Long.parseLong for the size.
+    let int_range = i64::from(i32::MIN)..=i64::from(i32::MAX);
+    for (raw, key, name, range, slot) in [
+        (
+            &rt.normalizer_merge_min_region_count,
+            "hbase.normalizer.merge.min.region.count",
+            "table.normalizer_merge_min_region_count",
+            int_range.clone(),
+            &mut attributes.normalizer_merge_min_region_count,
+        ),
+        (
+            &rt.normalizer_merge_min_region_age_days,
+            "hbase.normalizer.merge.min_region_age.days",
+            "table.normalizer_merge_min_region_age_days",
+            int_range,
+            &mut attributes.normalizer_merge_min_region_age_days,
+        ),
+        (
+            &rt.normalizer_merge_min_region_size_mb,
+            "hbase.normalizer.merge.min_region_size.mb",
+            "table.normalizer_merge_min_region_size_mb",
+            i64::MIN..=i64::MAX,
+            &mut attributes.normalizer_merge_min_region_size_mb,
+        ),
+    ] {
+        if let Some(v) = raw {
+            let value = *v.get_ref();
+            if !range.contains(&value) {
+                ck.err(
+                    v.span(),
+                    name,
+                    format!("{value} does not fit a Java int"),
+                    "a whole number from -2147483648 to 2147483647",
+                );
+                ok = false;
+                continue;
+            }
+            *slot = Some(Attr {
+                value,
+                origin: Origin::TableAttribute {
+                    attribute: key.into(),
+                    path: path.clone(),
+                    line: line_of(ck, &v.span()),
+                },
+            });
+        }
+    }
+
     let presplit = match &rt.presplit {
         None => Some(Presplit::None),
         Some(p) => presplit(ck, p, base_dir),
@@ -1839,6 +1911,37 @@ mod tests {
         }
         assert_eq!(parse_time_of_day("00:00"), Some(0));
         assert_eq!(parse_time_of_day("23:59"), Some(1439));
+    }
+
+    // SimpleRegionNormalizer reads these from the table descriptor (HBase 2.6).
+    #[test]
+    fn table_normalizer_values() {
+        let text = |v: &str| {
+            format!(
+                "name = \"t\"\n[cluster]\nregionservers = 1\n[table]\nnormalizer_merge_min_region_age_days = {v}\n\
+                 normalizer_merge_enabled = false\n[workload]\nrows = 10\n\
+                 [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+            )
+        };
+        let s = load_source(SourceText::from_string("t.toml", text("0"))).expect("valid");
+        let a = &s.table.attributes;
+        assert_eq!(
+            a.normalizer_merge_min_region_age_days
+                .as_ref()
+                .map(|a| a.value),
+            Some(0)
+        );
+        assert_eq!(
+            a.normalizer_merge_enabled.as_ref().map(|a| a.value),
+            Some(false)
+        );
+        let e = load_source(SourceText::from_string("t.toml", text("3000000000")))
+            .expect_err("too large")
+            .to_string();
+        assert!(
+            e.contains("table.normalizer_merge_min_region_age_days") && e.contains("t.toml:5:"),
+            "{e}"
+        );
     }
 
     #[test]
