@@ -15,11 +15,11 @@ pub const COMPRESSED_OOPS_LIMIT: u64 = 32 << 30;
 pub const SEGMENT_OVERHEAD: u64 = 256;
 
 /// `MutableSegment.DEEP_OVERHEAD` with 8-byte references (heap ≥ 32 GB; JDK 17 keeps compressed
-/// class pointers, so OBJECT stays 12 and a byte[] header 16). `ClassSize` gives: Segment
-/// FIXED_OVERHEAD align(12 + 6·8 + 8 + 1) = 72, + ATOMIC_REFERENCE 24 + CELL_SET 24
-/// + 2 × ATOMIC_LONG 24 + REENTRANT_LOCK 40 = 208; + CONCURRENT_SKIPLISTMAP align(12 + 9·8) = 88
-/// (JDK 17's map has 7 reference fields, AbstractMap 2) + SYNC_TIMERANGE_TRACKER 32 + REFERENCE 8
-/// + ATOMIC_BOOLEAN 16 = 352.
+/// class pointers, so OBJECT stays 12 and a byte[] header 16). From `ClassSize`: Segment's
+/// FIXED_OVERHEAD align(12 + 6·8 + 8 + 1) = 72, ATOMIC_REFERENCE 24, CELL_SET 24, two
+/// ATOMIC_LONGs 48 and REENTRANT_LOCK 40 make Segment.DEEP_OVERHEAD 208; with
+/// CONCURRENT_SKIPLISTMAP align(12 + 9·8) = 88 (JDK 17's map has 7 reference fields, AbstractMap
+/// 2), SYNC_TIMERANGE_TRACKER 32, a REFERENCE 8 and ATOMIC_BOOLEAN 16 the total is 352.
 pub const SEGMENT_OVERHEAD_8_BYTE_REFS: u64 = 352;
 
 /// How a RegionServer's JVM lays cells out on the heap.
