@@ -585,6 +585,16 @@ pub struct TableAttributes {
     pub normalizer_target_region_size_mb: Option<Attr<u64>>,
     /// NORMALIZER_TARGET_REGION_COUNT; average = total / this when > 0 and no target size.
     pub normalizer_target_region_count: Option<Attr<u64>>,
+    /// Table value `hbase.normalizer.split.enabled` (wins over the site key).
+    pub normalizer_split_enabled: Option<Attr<bool>>,
+    /// Table value `hbase.normalizer.merge.enabled` (wins over the site key).
+    pub normalizer_merge_enabled: Option<Attr<bool>>,
+    /// Table value `hbase.normalizer.merge.min.region.count` (applies when > 0).
+    pub normalizer_merge_min_region_count: Option<Attr<i64>>,
+    /// Table value `hbase.normalizer.merge.min_region_age.days` (applies when ≥ 0).
+    pub normalizer_merge_min_region_age_days: Option<Attr<i64>>,
+    /// Table value `hbase.normalizer.merge.min_region_size.mb` (applies when ≥ 0).
+    pub normalizer_merge_min_region_size_mb: Option<Attr<i64>>,
 }
 
 /// One modelled key's effective value (for `hbase-emu config`).

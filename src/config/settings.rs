@@ -262,6 +262,22 @@ pub struct ClientSettings {
     pub replication: u32,
 }
 
+/// Normalizer keys a table descriptor may carry (`SimpleRegionNormalizer` reads them with
+/// `tableDescriptor.getValue`), as given; `None` = not set on the table.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NormalizerTableValues {
+    /// `hbase.normalizer.split.enabled`.
+    pub split_enabled: Option<bool>,
+    /// `hbase.normalizer.merge.enabled`.
+    pub merge_enabled: Option<bool>,
+    /// `hbase.normalizer.merge.min.region.count`.
+    pub merge_min_region_count: Option<i64>,
+    /// `hbase.normalizer.merge.min_region_age.days`.
+    pub merge_min_region_age_days: Option<i64>,
+    /// `hbase.normalizer.merge.min_region_size.mb`.
+    pub merge_min_region_size_mb: Option<i64>,
+}
+
 /// Every modelled setting, typed, for one table. Sizes in bytes, times in milliseconds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -376,6 +392,9 @@ pub struct Settings {
     /// hbase.hstore.compaction.throughput.higher.bound, bytes/s (> 0 with the pressure-aware
     /// controller).
     pub compaction_throughput_higher_bound: u64,
+    /// hbase.hstore.compaction.throughput.offpeak, bytes/s: the limit a tune sets during
+    /// off-peak hours (default `Long.MAX_VALUE`; ≤ 0 ⇒ 0, not throttled).
+    pub compaction_throughput_offpeak: u64,
     /// hbase.hstore.compaction.throughput.tune.period; `None` when ≤ 0 (ChoreService does not
     /// schedule the tuner, so the limit stays at the lower bound).
     pub compaction_throughput_tune_period_ms: Option<u64>,
@@ -420,6 +439,9 @@ pub struct Settings {
     pub normalizer_target_region_size_mb: Option<u64>,
     /// Table NORMALIZER_TARGET_REGION_COUNT when > 0 (used only without a target size).
     pub normalizer_target_region_count: Option<u64>,
+    /// The normalizer keys set in the table descriptor, as given; whether each applies is
+    /// `SimpleRegionNormalizer`'s rule (`engine::policy::normalizer`).
+    pub normalizer_table: NormalizerTableValues,
     // --- HFile and cells ---
     /// Column family BLOCKSIZE default (`HConstants.DEFAULT_BLOCKSIZE`; not a site key).
     pub default_block_size: u64,
@@ -786,10 +808,6 @@ impl Settings {
         } else if start == end {
             None
         } else {
-            r.warnings.push(format!(
-                "off-peak hours {start}–{end} are set, but hbase-emu does not model off-peak \
-                 compactions: the peak ratio, max size and throughput limits apply all day"
-            ));
             Some((start as u8, end as u8))
         };
 
@@ -994,6 +1012,9 @@ impl Settings {
             compaction_throughput_controller,
             compaction_throughput_lower_bound,
             compaction_throughput_higher_bound,
+            compaction_throughput_offpeak: r
+                .bytes("hbase.hstore.compaction.throughput.offpeak")?
+                .max(0) as u64,
             compaction_throughput_tune_period_ms: (tune_period > 0).then_some(tune_period as u64),
             compaction_throughput_check_interval,
             balancer_period_ms,
@@ -1031,6 +1052,22 @@ impl Settings {
                 .as_ref()
                 .map(|a| a.value)
                 .filter(|&v| v > 0),
+            normalizer_table: NormalizerTableValues {
+                split_enabled: table.normalizer_split_enabled.as_ref().map(|a| a.value),
+                merge_enabled: table.normalizer_merge_enabled.as_ref().map(|a| a.value),
+                merge_min_region_count: table
+                    .normalizer_merge_min_region_count
+                    .as_ref()
+                    .map(|a| a.value),
+                merge_min_region_age_days: table
+                    .normalizer_merge_min_region_age_days
+                    .as_ref()
+                    .map(|a| a.value),
+                merge_min_region_size_mb: table
+                    .normalizer_merge_min_region_size_mb
+                    .as_ref()
+                    .map(|a| a.value),
+            },
             default_block_size: DEFAULT_BLOCKSIZE,
             hfile_format_version: r.u_int("hfile.format.version")?,
             index_block_max_size: r.u_bytes("hfile.index.block.max.size")?,

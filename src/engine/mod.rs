@@ -111,6 +111,8 @@ struct Config {
     global_low: u64,
     /// RegionServer JVM heap, bytes.
     heap_bytes: u64,
+    /// Wall-clock time of day at simulated 0, ms after midnight (`workload.start_time`).
+    day_start_ms: u64,
     seed: u64,
     scale: u64,
 }
@@ -437,6 +439,7 @@ impl Engine {
             global_high,
             global_low,
             heap_bytes: heap,
+            day_start_ms: u64::from(w.start_minute) * 60_000,
             seed: scenario.seed,
             scale,
         };
@@ -529,6 +532,13 @@ impl Engine {
         e.schedule(apply::RESOURCE_TICK_NS, Event::ResourceTick);
         e.start_dynamics();
         e
+    }
+
+    /// `OffPeakHours.isOffPeakHour()` now: the hour of day on the simulated clock (from
+    /// `workload.start_time`) against `hbase.offpeak.start.hour` / `end.hour`.
+    fn offpeak_hour(&self) -> bool {
+        let hour = policy::offpeak::hour_of_day(self.cfg.day_start_ms, self.now / NS_PER_MS);
+        policy::offpeak::is_offpeak_hour(self.cfg.settings.offpeak_hours, hour)
     }
 
     fn schedule(&mut self, delay: u64, event: Event) {
@@ -682,3 +692,6 @@ mod tests;
 
 #[cfg(test)]
 mod tests_cluster;
+
+#[cfg(test)]
+mod tests_offpeak;

@@ -334,11 +334,14 @@ fn invariants_name_what_broke() {
     assert!(broken.contains("routed as"), "{broken}");
 }
 
-// Mirrors HRegion.checkSplit and CompactSplit.requestSplit: the server's regionSplitLimit, a
-// region that is not open or is flushing, and a store at blockingStoreFiles stop a split before
-// the policy is asked; then the policy's own answer, with its numbers.
+// Mirrors HRegion.checkSplit, then CompactSplit.requestSplit: a region that is not open or is
+// flushing, then the policy's own answer with its numbers; only a split the policy found meets
+// requestSplit's gates, the server's regionSplitLimit and HRegion.getCompactPriority (a store at
+// blockingStoreFiles refuses it unless hbase.hregion.split.ignore.blocking.enabled).
 #[test]
 fn split_check_names_the_gate_that_stops_a_split() {
+    use crate::config::SplitPolicy;
+    use crate::engine::policy::split::SplitPolicyInstance;
     use crate::engine::policy::split_check::{SplitContext, SplitGate, check};
     use crate::engine::state::region::RegionState;
     let s = scenario(&single_region(4000, ""));
@@ -351,33 +354,48 @@ fn split_check_names_the_gate_that_stops_a_split() {
         blocking_store_files: 16,
         now_ms: e.now / 1_000_000,
     };
-    let region = &e.state.regions[0];
-    // DisabledRegionSplitPolicy: the policy itself says no.
-    assert!(matches!(
-        check(region, cx).outcome,
-        Err(SplitGate::PolicyDeclined(d))
-            if matches!(d.why, crate::engine::policy::split::SplitWhy::Never(_))
-    ));
+    let files = e.state.regions[0].stores[0].files.len();
     let limited = SplitContext {
         region_split_limit: 1,
         ..cx
     };
-    assert_eq!(
-        check(region, limited).outcome,
-        Err(SplitGate::ServerAtSplitLimit {
-            online: 1,
-            limit: 1
-        })
-    );
-    let files = region.stores[0].files.len();
     let blocking = SplitContext {
         blocking_store_files: files,
         ..cx
     };
-    assert!(matches!(
-        check(region, blocking).outcome,
-        Err(SplitGate::TooManyStoreFiles { priority }) if priority < 1
-    ));
+    // DisabledRegionSplitPolicy: the policy itself says no, so requestSplit's gates never speak.
+    for c in [cx, limited, blocking] {
+        assert!(matches!(
+            check(&e.state.regions[0], c).outcome,
+            Err(SplitGate::PolicyDeclined(d))
+                if matches!(d.why, crate::engine::policy::split::SplitWhy::Never(_))
+        ));
+    }
+    // A ConstantSize policy below the store's size finds a split.
+    let mut settings = e.cfg.settings.clone();
+    settings.split_policy = SplitPolicy::ConstantSize;
+    settings.max_filesize = 1;
+    e.state.regions[0].policy = SplitPolicyInstance::new(&settings, 0, 0.5);
+    let region = &e.state.regions[0];
+    assert!(check(region, cx).outcome.is_ok());
+    let refused = check(region, limited).outcome.expect_err("split limit");
+    assert_eq!(
+        refused,
+        SplitGate::ServerAtSplitLimit {
+            online: 1,
+            limit: 1
+        }
+    );
+    assert!(refused.split_found());
+    let refused = check(region, blocking).outcome.expect_err("blocking files");
+    assert!(matches!(refused, SplitGate::TooManyStoreFiles { priority } if priority < 1));
+    assert!(refused.split_found());
+    // HRegion.getCompactPriority's split branch: PRIORITY_USER once checkSplit found a split.
+    let ignoring = SplitContext {
+        ignore_blocking: true,
+        ..blocking
+    };
+    assert!(check(region, ignoring).outcome.is_ok());
     e.state.regions[0].flushing = true;
     assert_eq!(
         check(&e.state.regions[0], cx).outcome,

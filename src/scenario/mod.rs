@@ -255,6 +255,9 @@ pub struct Workload {
     pub scale: Option<u64>,
     /// `[workload.reads]`: a read workload beside the writes (None = writes only).
     pub reads: Option<Reads>,
+    /// `start_time`: the wall-clock time of day at simulated time 0, in minutes after midnight
+    /// (default 0 = "00:00"). Off-peak hours are read on this clock.
+    pub start_minute: u32,
 }
 
 /// `[workload.reads]`, validated: gets and scans over the keys written so far (YCSB's choices).
@@ -1287,6 +1290,78 @@ fn table(
         }
     }
 
+    // Normalizer keys in the table descriptor (SimpleRegionNormalizer reads them per table).
+    for (raw, key, slot) in [
+        (
+            &rt.normalizer_split_enabled,
+            "hbase.normalizer.split.enabled",
+            &mut attributes.normalizer_split_enabled,
+        ),
+        (
+            &rt.normalizer_merge_enabled,
+            "hbase.normalizer.merge.enabled",
+            &mut attributes.normalizer_merge_enabled,
+        ),
+    ] {
+        if let Some(v) = raw {
+            *slot = Some(Attr {
+                value: *v.get_ref(),
+                origin: Origin::TableAttribute {
+                    attribute: key.into(),
+                    path: path.clone(),
+                    line: line_of(ck, &v.span()),
+                },
+            });
+        }
+    }
+    // Integer.parseInt for the count and the age, Long.parseLong for the size.
+    let int_range = i64::from(i32::MIN)..=i64::from(i32::MAX);
+    for (raw, key, name, range, slot) in [
+        (
+            &rt.normalizer_merge_min_region_count,
+            "hbase.normalizer.merge.min.region.count",
+            "table.normalizer_merge_min_region_count",
+            int_range.clone(),
+            &mut attributes.normalizer_merge_min_region_count,
+        ),
+        (
+            &rt.normalizer_merge_min_region_age_days,
+            "hbase.normalizer.merge.min_region_age.days",
+            "table.normalizer_merge_min_region_age_days",
+            int_range,
+            &mut attributes.normalizer_merge_min_region_age_days,
+        ),
+        (
+            &rt.normalizer_merge_min_region_size_mb,
+            "hbase.normalizer.merge.min_region_size.mb",
+            "table.normalizer_merge_min_region_size_mb",
+            i64::MIN..=i64::MAX,
+            &mut attributes.normalizer_merge_min_region_size_mb,
+        ),
+    ] {
+        if let Some(v) = raw {
+            let value = *v.get_ref();
+            if !range.contains(&value) {
+                ck.err(
+                    v.span(),
+                    name,
+                    format!("{value} does not fit a Java int"),
+                    "a whole number from -2147483648 to 2147483647",
+                );
+                ok = false;
+                continue;
+            }
+            *slot = Some(Attr {
+                value,
+                origin: Origin::TableAttribute {
+                    attribute: key.into(),
+                    path: path.clone(),
+                    line: line_of(ck, &v.span()),
+                },
+            });
+        }
+    }
+
     let presplit = match &rt.presplit {
         None => Some(Presplit::None),
         Some(p) => presplit(ck, p, base_dir),
@@ -1814,6 +1889,22 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
             }
         },
     };
+    let start_minute = match &w.start_time {
+        None => 0,
+        Some(t) => match parse_time_of_day(t.get_ref()) {
+            Some(m) => m,
+            None => {
+                ck.err(
+                    t.span(),
+                    "workload.start_time",
+                    format!("{:?} is not a time of day", t.get_ref()),
+                    "\"HH:MM\" on a 24-hour clock, from \"00:00\" to \"23:59\"",
+                );
+                ok = false;
+                0
+            }
+        },
+    };
     let rows = rows?;
     // Keep every byte count of the run inside 62 bits: an exabyte-scale workload is a typo.
     let logical =
@@ -1844,12 +1935,82 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         rate_bytes_per_s,
         scale,
         reads,
+        start_minute,
     })
+}
+
+/// "HH:MM" (24-hour, two digits each) as minutes after midnight.
+fn parse_time_of_day(s: &str) -> Option<u32> {
+    let (h, m) = s.split_once(':')?;
+    let two_digits = |x: &str| x.len() == 2 && x.bytes().all(|b| b.is_ascii_digit());
+    if !two_digits(h) || !two_digits(m) {
+        return None;
+    }
+    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    (h < 24 && m < 60).then_some(h * 60 + m)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn start_time_is_a_time_of_day() {
+        let base = "name = \"t\"\n[cluster]\nregionservers = 1\n[workload]\nrows = 10\n";
+        let generator = "[[generator]]\nname = \"g\"\nkind = \"sequential\"\n";
+        let load = |extra: &str| {
+            load_source(SourceText::from_string(
+                "t.toml",
+                format!("{base}{extra}{generator}"),
+            ))
+        };
+        assert_eq!(load("").expect("default").workload.start_minute, 0);
+        let s = load("start_time = \"22:30\"\n").expect("valid");
+        assert_eq!(s.workload.start_minute, 22 * 60 + 30);
+        for bad in ["24:00", "7:00", "12:60", "noon"] {
+            let e = load(&format!("start_time = \"{bad}\"\n"))
+                .expect_err(bad)
+                .to_string();
+            assert!(
+                e.contains("workload.start_time") && e.contains("HH:MM"),
+                "{e}"
+            );
+            assert!(e.contains("t.toml:6:"), "names the line: {e}");
+        }
+        assert_eq!(parse_time_of_day("00:00"), Some(0));
+        assert_eq!(parse_time_of_day("23:59"), Some(1439));
+    }
+
+    // SimpleRegionNormalizer reads these from the table descriptor (HBase 2.6).
+    #[test]
+    fn table_normalizer_values() {
+        let text = |v: &str| {
+            format!(
+                "name = \"t\"\n[cluster]\nregionservers = 1\n[table]\nnormalizer_merge_min_region_age_days = {v}\n\
+                 normalizer_merge_enabled = false\n[workload]\nrows = 10\n\
+                 [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+            )
+        };
+        let s = load_source(SourceText::from_string("t.toml", text("0"))).expect("valid");
+        let a = &s.table.attributes;
+        assert_eq!(
+            a.normalizer_merge_min_region_age_days
+                .as_ref()
+                .map(|a| a.value),
+            Some(0)
+        );
+        assert_eq!(
+            a.normalizer_merge_enabled.as_ref().map(|a| a.value),
+            Some(false)
+        );
+        let e = load_source(SourceText::from_string("t.toml", text("3000000000")))
+            .expect_err("too large")
+            .to_string();
+        assert!(
+            e.contains("table.normalizer_merge_min_region_age_days") && e.contains("t.toml:5:"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn field_at_names_table_and_key() {

@@ -81,6 +81,11 @@ pub struct RawTable {
     pub normalization_enabled: Option<Spanned<bool>>,
     pub normalizer_target_region_size_mb: Option<Spanned<i64>>,
     pub normalizer_target_region_count: Option<Spanned<i64>>,
+    pub normalizer_split_enabled: Option<Spanned<bool>>,
+    pub normalizer_merge_enabled: Option<Spanned<bool>>,
+    pub normalizer_merge_min_region_count: Option<Spanned<i64>>,
+    pub normalizer_merge_min_region_age_days: Option<Spanned<i64>>,
+    pub normalizer_merge_min_region_size_mb: Option<Spanned<i64>>,
     pub presplit: Option<Spanned<RawPresplit>>,
 }
 
@@ -131,6 +136,7 @@ pub struct RawWorkload {
     pub row: Option<Spanned<RawRow>>,
     pub rate: Option<Spanned<Quantity>>,
     pub scale: Option<Spanned<i64>>,
+    pub start_time: Option<Spanned<String>>,
     pub reads: Option<Spanned<RawReads>>,
 }
 

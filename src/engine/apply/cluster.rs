@@ -321,6 +321,7 @@ impl Engine {
             servers: self.live_servers(),
             regions,
             now_ms: self.now / NS_PER_MS,
+            offpeak: self.offpeak_hour(),
         }
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::engine::files::CompactionOutput;
 use crate::engine::policy::compaction::{self, SelectOptions};
+use crate::engine::policy::offpeak;
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::throughput;
 use crate::engine::queue::{Event, NS_PER_MS};
@@ -37,6 +38,18 @@ impl Engine {
         // and move to the large one once their selection turns out large.
         self.state.servers[server].small_queue.push(q);
         self.start_compactions(server);
+    }
+
+    /// `HStore.requestCompaction`'s `mayUseOffPeak` on `server`: off-peak hours, and no
+    /// off-peak compaction of this RegionServer still running (the tracker is released when
+    /// that compaction finishes or is aborted, i.e. leaves `state.compactions`).
+    fn may_use_offpeak(&self, server: usize) -> bool {
+        let held = self
+            .state
+            .compactions
+            .values()
+            .any(|c| c.server == server && c.offpeak);
+        offpeak::may_use_offpeak(self.offpeak_hour(), held)
     }
 
     /// Free pool threads take queued requests, highest priority (lowest number) first.
@@ -119,7 +132,7 @@ impl Engine {
             compacting,
             force_major: major_due,
             user_requested: false,
-            offpeak: false,
+            offpeak: self.may_use_offpeak(server),
             now_ms,
         };
         let Some(req) = compaction::select_after(
@@ -147,7 +160,14 @@ impl Engine {
                 });
             return;
         }
-        self.start_compaction(server, region, store, large, (first, count), req.is_major);
+        self.start_compaction(
+            server,
+            region,
+            store,
+            large,
+            (first, count),
+            (req.is_major, req.offpeak),
+        );
     }
 
     /// A selected compaction of `files` (first, count) starts in the chosen pool.
@@ -158,7 +178,7 @@ impl Engine {
         store: usize,
         large: bool,
         (first, count): (usize, usize),
-        major: bool,
+        (major, offpeak): (bool, bool),
     ) {
         let r = &self.state.regions[region];
         let st = &r.stores[store];
@@ -235,6 +255,7 @@ impl Engine {
                 written,
                 references,
                 major,
+                offpeak,
                 large,
                 started: self.now,
                 progress,
@@ -334,12 +355,15 @@ impl Engine {
             s.compaction_throughput_lower_bound,
             s.compaction_throughput_higher_bound,
         );
+        let offpeak = self
+            .offpeak_hour()
+            .then_some(s.compaction_throughput_offpeak);
         for (server, p) in pressure.into_iter().enumerate() {
             if self.state.servers[server].dead {
                 continue;
             }
             self.state.servers[server].compaction_limit =
-                Some(throughput::tuned_limit(p, lower, higher));
+                Some(throughput::tuned_limit(p, lower, higher, offpeak));
             self.rerate_compactions(server);
         }
     }

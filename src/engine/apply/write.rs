@@ -128,6 +128,7 @@ impl Engine {
         let mut data_total = 0;
         let mut heap_total = 0;
         let mut active = 0;
+        let segment_overhead = self.cfg.layout.segment_overhead();
         let r = &mut self.state.regions[region];
         let server = r.server;
         for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
@@ -140,7 +141,7 @@ impl Engine {
                     data_bytes: data,
                     heap_bytes: weight * fam.heap,
                 };
-                store.memstore.add(key, put, cell::SEGMENT_OVERHEAD, now_ms);
+                store.memstore.add(key, put, segment_overhead, now_ms);
                 heap_total += store.memstore.heap_bytes - before;
                 data_total += data;
             }

@@ -8,6 +8,8 @@
 //!   split; `split_point` — the split row;
 //! - `compaction` — ExploringCompactionPolicy's selection; `throughput` — the compaction
 //!   throughput controller;
+//! - `offpeak` — off-peak hours on the simulated clock (compaction ratio, throughput limit,
+//!   balancer move cost);
 //! - `reactions` — what follows a change of a store (split, else compact);
 //! - `balancer`, `normalizer` — the master's chores.
 
@@ -16,6 +18,7 @@ pub mod client;
 pub mod compaction;
 pub(crate) mod flush;
 pub mod normalizer;
+pub mod offpeak;
 pub(crate) mod reactions;
 pub mod resources;
 pub mod split;

@@ -103,8 +103,8 @@ pub fn plan_seeded(
     now_ms: u64,
     seed: u64,
 ) -> Vec<NormPlan> {
-    let split = settings.normalizer_split_enabled;
-    let merge = settings.normalizer_merge_enabled;
+    let split = split_enabled(settings);
+    let merge = merge_enabled(settings);
     if regions.is_empty() || (!split && !merge) {
         return Vec::new();
     }
@@ -129,6 +129,45 @@ pub fn plan_seeded(
             (cumulative <= limit).then_some(p)
         })
         .collect()
+}
+
+/// `proceedWithSplitPlanning`: the table's `hbase.normalizer.split.enabled` if set, else the
+/// site's (the master's split switch is always on here).
+pub fn split_enabled(settings: &Settings) -> bool {
+    (settings.normalizer_table.split_enabled).unwrap_or(settings.normalizer_split_enabled)
+}
+
+/// `proceedWithMergePlanning`: the table's `hbase.normalizer.merge.enabled` if set, else the
+/// site's.
+pub fn merge_enabled(settings: &Settings) -> bool {
+    (settings.normalizer_table.merge_enabled).unwrap_or(settings.normalizer_merge_enabled)
+}
+
+/// `NormalizerConfiguration.getMergeMinRegionCount(ctx)`: the table's value when > 0, else the
+/// site's (itself at least 1).
+pub fn merge_min_region_count(settings: &Settings) -> u64 {
+    match settings.normalizer_table.merge_min_region_count {
+        Some(v) if v > 0 => v as u64,
+        _ => u64::from(settings.merge_min_region_count.max(1)),
+    }
+}
+
+/// `NormalizerConfiguration.getMergeMinRegionAge(ctx)`, in days: the table's value when ≥ 0,
+/// else the site's.
+pub fn merge_min_region_age_days(settings: &Settings) -> u64 {
+    match settings.normalizer_table.merge_min_region_age_days {
+        Some(v) if v >= 0 => v as u64,
+        _ => u64::from(settings.merge_min_region_age_days),
+    }
+}
+
+/// `NormalizerConfiguration.getMergeMinRegionSizeMb(ctx)`: the table's value when ≥ 0, else
+/// the site's.
+pub fn merge_min_region_size_mb(settings: &Settings) -> u64 {
+    match settings.normalizer_table.merge_min_region_size_mb {
+        Some(v) if v >= 0 => v as u64,
+        _ => settings.merge_min_region_size_mb,
+    }
 }
 
 /// A region's size as the normalizer reads it: whole MB.
@@ -199,16 +238,16 @@ fn merge_plans(
     now_ms: u64,
 ) -> Vec<(NormPlan, u64)> {
     let n = regions.len();
-    if n < settings.merge_min_region_count.max(1) as usize {
+    if (n as u64) < merge_min_region_count(settings) {
         return Vec::new();
     }
     let avg_mb = avg.mb as i64;
-    let min_size = settings.merge_min_region_size_mb;
+    let min_size = merge_min_region_size_mb(settings);
     if avg_mb < min_size as i64 {
         return Vec::new();
     }
     let max_members = settings.merge_max_regions.max(2) as usize;
-    let age_ms = u64::from(settings.merge_min_region_age_days).saturating_mul(DAY_MS);
+    let age_ms = merge_min_region_age_days(settings).saturating_mul(DAY_MS);
     let skip = |r: &NormRegion| {
         !r.open || now_ms <= r.created_ms.saturating_add(age_ms) || size_mb(r) < min_size
     };
@@ -322,6 +361,57 @@ mod tests {
             (&reason.sizes_mb[..], reason.sum_mb, reason.avg_mb),
             (&[5, 5][..], 10, 11)
         );
+    }
+
+    // Mirrors SimpleRegionNormalizer.NormalizerConfiguration.getMergeMinRegionAge(ctx) and its
+    // siblings (HBase 2.6): a table descriptor's hbase.normalizer.merge.min_region_age.days
+    // (≥ 0), min_region_size.mb (≥ 0) and min.region.count (> 0) win over the site's; other
+    // values fall back. Split/merge switches: the table's hbase.normalizer.*.enabled if set.
+    #[test]
+    fn table_values_override_the_merge_minimums() {
+        let young = |mb: &[u64]| {
+            let mut r = regions(mb);
+            for x in &mut r {
+                x.created_ms = NOW - DAY_MS; // one day old: too young for the site's 3 days
+            }
+            r
+        };
+        let mut s = settings();
+        assert!(merges(&plan(&young(&[15, 5, 5, 15, 16]), &s, NOW)).is_empty());
+        s.normalizer_table.merge_min_region_age_days = Some(0);
+        assert_eq!(
+            merges(&plan(&young(&[15, 5, 5, 15, 16]), &s, NOW)),
+            vec![vec![1, 2]]
+        );
+        // A negative table value means "not set": the site's 3 days again.
+        s.normalizer_table.merge_min_region_age_days = Some(-1);
+        assert!(merges(&plan(&young(&[15, 5, 5, 15, 16]), &s, NOW)).is_empty());
+        assert_eq!(merge_min_region_age_days(&s), 3);
+
+        let mut s = settings();
+        // min_region_size.mb 6 keeps the 5 MB regions out.
+        s.normalizer_table.merge_min_region_size_mb = Some(6);
+        assert!(merges(&plan(&regions(&[15, 5, 5, 15, 16]), &s, NOW)).is_empty());
+        s.normalizer_table.merge_min_region_size_mb = Some(-5);
+        assert_eq!(merge_min_region_size_mb(&s), s.merge_min_region_size_mb);
+
+        let mut s = settings();
+        s.normalizer_table.merge_min_region_count = Some(6);
+        assert!(merges(&plan(&regions(&[15, 5, 5, 15, 16]), &s, NOW)).is_empty());
+        s.normalizer_table.merge_min_region_count = Some(0);
+        assert_eq!(merge_min_region_count(&s), 3, "0 falls back to the site's");
+
+        let mut s = settings();
+        s.normalizer_table.merge_enabled = Some(false);
+        assert!(merges(&plan(&regions(&[15, 5, 5, 15, 16]), &s, NOW)).is_empty());
+        s.normalizer_merge_enabled = false;
+        s.normalizer_table.merge_enabled = Some(true);
+        assert_eq!(
+            merges(&plan(&regions(&[15, 5, 5, 15, 16]), &s, NOW)),
+            vec![vec![1, 2]]
+        );
+        s.normalizer_table.split_enabled = Some(false);
+        assert!(splits(&plan(&regions(&[8, 6, 10, 30]), &s, NOW)).is_empty());
     }
 
     #[test]

@@ -11,7 +11,8 @@ use crate::engine::state::region::Region;
 /// What changed in a region's stores.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum StoreChange {
-    /// A flush added a file to each of these stores: split, else ask for a compaction of each.
+    /// A flush added a file to each of these stores: split, else (when no split was found) ask
+    /// for a compaction of each.
     Flushed(Vec<usize>),
     /// A compaction of this store completed: split, else compact it again if it still needs
     /// it (`CompactionRunner` checks `needsCompaction`).
@@ -28,21 +29,27 @@ pub(crate) fn after(
     split: Result<SplitRequest, SplitGate>,
     cfg: &CompactionConfig,
 ) -> Vec<Decision> {
-    if let Ok(req) = split {
-        return vec![Decision::Split {
-            region: region.id,
-            row: req.row,
-            reason: SplitReason::Policy {
-                policy: region.policy.policy(),
-                decision: req.decision,
-            },
-        }];
-    }
+    let gate = match split {
+        Ok(req) => {
+            return vec![Decision::Split {
+                region: region.id,
+                row: req.row,
+                reason: SplitReason::Policy {
+                    policy: region.policy.policy(),
+                    decision: req.decision,
+                },
+            }];
+        }
+        Err(gate) => gate,
+    };
     let compact = |store| Decision::Compact {
         region: region.id,
         store,
     };
     match change {
+        // MemStoreFlusher.flushRegion: a split found by checkSplit goes to requestSplit instead of
+        // a compaction request, even when requestSplit refuses it.
+        StoreChange::Flushed(_) if gate.split_found() => Vec::new(),
         StoreChange::Flushed(stores) => stores.iter().map(|&s| compact(s)).collect(),
         StoreChange::Compacted(store) => {
             let infos = compaction::file_infos(&region.stores[*store]);
@@ -112,6 +119,26 @@ mod tests {
                 region: 7,
                 store: 0
             }]
+        );
+    }
+
+    // Mirrors MemStoreFlusher.flushRegion: when checkSplit finds a split, the flusher calls
+    // CompactSplit.requestSplit and no compaction is requested, even if requestSplit refuses
+    // (too many store files, or the server's regionSplitLimit). A held-back flush
+    // (requestSplit false ⇒ requestSystemCompaction) still compacts.
+    #[test]
+    fn a_refused_split_after_a_flush_requests_no_compaction() {
+        let r = test_region(7, 0, 2);
+        let refused = || Err(SplitGate::TooManyStoreFiles { priority: -1 });
+        assert!(after(&r, &StoreChange::Flushed(vec![0, 1]), refused(), &cfg()).is_empty());
+        let at_limit = Err(SplitGate::ServerAtSplitLimit {
+            online: 5,
+            limit: 5,
+        });
+        assert!(after(&r, &StoreChange::Flushed(vec![0]), at_limit, &cfg()).is_empty());
+        assert_eq!(
+            after(&r, &StoreChange::FlushHeldBack, refused(), &cfg()).len(),
+            2
         );
     }
 }

@@ -32,11 +32,14 @@ pub fn store_pressure(files: usize, min_files: usize, blocking_files: usize) -> 
 
 /// The controller's total limit in bytes/s, `f64::INFINITY` for "unlimited".
 /// `PressureAwareCompactionThroughputController.tune`: unlimited when the server's pressure is
-/// above 1, else lower + (higher − lower) × pressure. (Off-peak hours, which use a fixed
-/// `hbase.hstore.compaction.throughput.offpeak` limit, are not modelled.)
-pub fn tuned_limit(pressure: f64, lower: u64, higher: u64) -> f64 {
+/// above 1; else, during off-peak hours (`offpeak` = `Some(hbase.hstore.compaction.throughput.offpeak)`),
+/// that fixed limit; else lower + (higher − lower) × pressure.
+pub fn tuned_limit(pressure: f64, lower: u64, higher: u64, offpeak: Option<u64>) -> f64 {
     if pressure > 1.0 {
         return f64::INFINITY;
+    }
+    if let Some(limit) = offpeak {
+        return limit as f64;
     }
     let span = higher as i64 - lower as i64;
     lower as f64 + span as f64 * pressure
@@ -173,16 +176,32 @@ mod tests {
     #[test]
     fn tuning_is_linear_between_the_bounds_and_unlimited_above_one() {
         let (lo, hi) = (50 * MB, 100 * MB);
-        assert_eq!(tuned_limit(0.0, lo, hi), (50 * MB) as f64);
-        assert_eq!(tuned_limit(0.5, lo, hi), (75 * MB) as f64, "75 MB/s");
+        assert_eq!(tuned_limit(0.0, lo, hi, None), (50 * MB) as f64);
+        assert_eq!(tuned_limit(0.5, lo, hi, None), (75 * MB) as f64, "75 MB/s");
         assert_eq!(
-            tuned_limit(1.0, lo, hi),
+            tuned_limit(1.0, lo, hi, None),
             (100 * MB) as f64,
             "1.0 is not above 1"
         );
-        assert_eq!(tuned_limit(14.0 / 13.0, lo, hi), f64::INFINITY);
+        assert_eq!(tuned_limit(14.0 / 13.0, lo, hi, None), f64::INFINITY);
         // A higher bound below the lower one makes the limit fall with pressure, as in HBase.
-        assert_eq!(tuned_limit(0.5, 100 * MB, 50 * MB), (75 * MB) as f64);
+        assert_eq!(tuned_limit(0.5, 100 * MB, 50 * MB, None), (75 * MB) as f64);
+    }
+
+    // PressureAwareCompactionThroughputController.tune during off-peak hours: the fixed
+    // hbase.hstore.compaction.throughput.offpeak limit (default Long.MAX_VALUE) replaces the
+    // pressure line, but pressure above 1 still means unlimited.
+    #[test]
+    fn offpeak_hours_use_the_offpeak_limit() {
+        let (lo, hi) = (50 * MB, 100 * MB);
+        assert_eq!(tuned_limit(0.5, lo, hi, Some(200 * MB)), (200 * MB) as f64);
+        assert_eq!(tuned_limit(0.0, lo, hi, Some(10 * MB)), (10 * MB) as f64);
+        assert_eq!(tuned_limit(1.5, lo, hi, Some(10 * MB)), f64::INFINITY);
+        let default = tuned_limit(0.0, lo, hi, Some(i64::MAX as u64));
+        let pa = ThroughputControllerClass::PressureAware;
+        // Shared by any number of compactions it still exceeds every physical ceiling.
+        let share = per_compaction(pa, default, 100).expect("finite");
+        assert_eq!(read_rate(500 * MB, Some(share), 1000, 1000), 500 * MB);
     }
 
     // PressureAwareThroughputController.start/finish/setMaxThroughput: maxThroughput divided
@@ -190,7 +209,7 @@ mod tests {
     #[test]
     fn the_limit_is_shared_equally_by_the_active_compactions() {
         let pa = ThroughputControllerClass::PressureAware;
-        let limit = tuned_limit(0.5, 50 * MB, 100 * MB);
+        let limit = tuned_limit(0.5, 50 * MB, 100 * MB, None);
         assert_eq!(per_compaction(pa, limit, 1), Some((75 * MB) as f64));
         assert_eq!(
             per_compaction(pa, limit, 3),

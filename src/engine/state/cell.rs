@@ -10,9 +10,17 @@ pub const KEYVALUE_INFRASTRUCTURE: u64 = 20;
 /// JVM heap above which HotSpot turns compressed oops off (the usual 32 GB rule).
 pub const COMPRESSED_OOPS_LIMIT: u64 = 32 << 30;
 
-/// `MutableSegment.DEEP_OVERHEAD` with compressed oops on JDK 17: added once per store's active
-/// segment.
+/// `MutableSegment.DEEP_OVERHEAD` with compressed oops on JDK 17 (OBJECT 12, REFERENCE 4):
+/// added once per store's active segment.
 pub const SEGMENT_OVERHEAD: u64 = 256;
+
+/// `MutableSegment.DEEP_OVERHEAD` with 8-byte references (heap ≥ 32 GB; JDK 17 keeps compressed
+/// class pointers, so OBJECT stays 12 and a byte[] header 16). From `ClassSize`: Segment's
+/// FIXED_OVERHEAD align(12 + 6·8 + 8 + 1) = 72, ATOMIC_REFERENCE 24, CELL_SET 24, two
+/// ATOMIC_LONGs 48 and REENTRANT_LOCK 40 make Segment.DEEP_OVERHEAD 208; with
+/// CONCURRENT_SKIPLISTMAP align(12 + 9·8) = 88 (JDK 17's map has 7 reference fields, AbstractMap
+/// 2), SYNC_TIMERANGE_TRACKER 32, a REFERENCE 8 and ATOMIC_BOOLEAN 16 the total is 352.
+pub const SEGMENT_OVERHEAD_8_BYTE_REFS: u64 = 352;
 
 /// How a RegionServer's JVM lays cells out on the heap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +40,15 @@ impl HeapLayout {
             compressed_oops: heap_bytes < COMPRESSED_OOPS_LIMIT,
             mslab,
             mslab_max_allocation,
+        }
+    }
+
+    /// `MutableSegment.DEEP_OVERHEAD` for this JVM: what a store's new active segment adds.
+    pub fn segment_overhead(self) -> u64 {
+        if self.compressed_oops {
+            SEGMENT_OVERHEAD
+        } else {
+            SEGMENT_OVERHEAD_8_BYTE_REFS
         }
     }
 }
@@ -55,8 +72,11 @@ pub fn heap_size(len: u64, layout: HeapLayout) -> u64 {
         (true, true) => 72 + align8(len),
         // CSLM entry 40 + KeyValue object align(32) + byte[] align(16 + L).
         (true, false) => 40 + 32 + align8(16 + len),
-        // 8-byte references: CSLM entry 64, cell fixed part 36 (both cases, bytes counted with it).
-        (false, _) => 64 + align8(36 + len),
+        // 8-byte references: CSLM entry align(align(12 + 24) + align(36 / 2)) = 64, then
+        // ByteBufferKeyValue align(12 + 8 + 2·4 + 8 + L) in a chunk ...
+        (false, true) => 64 + align8(36 + len),
+        // ... or a KeyValue align(36) = 40 plus its byte[] align(16 + L).
+        (false, false) => 64 + 40 + align8(16 + len),
     }
 }
 
@@ -90,5 +110,59 @@ mod tests {
         let big_heap = HeapLayout::new(64 << 30, true, 262_144);
         assert!(!big_heap.compressed_oops);
         assert_eq!(heap_size(130, big_heap), 64 + align8(166));
+    }
+
+    // Mirrors KeyValue.heapSize (offset 0: align(FIXED_OVERHEAD) + sizeOfByteArray(L)) and
+    // ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with 8-byte references: a cell that is not copied
+    // into an MSLAB chunk costs 64 + 40 + align8(16 + L), not the chunk cell's 64 + align8(36 + L).
+    #[test]
+    fn keyvalue_heap_size_with_8_byte_references() {
+        let big_no_mslab = HeapLayout::new(64 << 30, false, 262_144);
+        assert_eq!(heap_size(130, big_no_mslab), 64 + 40 + 152);
+        assert_eq!(heap_size(130, big_no_mslab), 120 + align8(130));
+        // A cell above mslab.max.allocation stays a KeyValue even with MSLAB on.
+        let big = HeapLayout::new(64 << 30, true, 262_144);
+        assert_eq!(heap_size(300_000, big), 120 + 300_000);
+        assert_eq!(heap_size(1062, big), 64 + 1104);
+    }
+
+    // Mirrors MutableSegment.DEEP_OVERHEAD from ClassSize: 256 with 4-byte references, 352 with
+    // 8-byte ones (heap ≥ 32 GB).
+    #[test]
+    fn segment_overhead_follows_the_reference_size() {
+        assert_eq!(
+            HeapLayout::new(16 << 30, true, 262_144).segment_overhead(),
+            256
+        );
+        assert_eq!(
+            HeapLayout::new(32 << 30, true, 262_144).segment_overhead(),
+            352
+        );
+        // The same sum from ClassSize's parts, so a changed part shows here.
+        let (obj, reference) = (12u64, 8u64);
+        let segment_fixed = align8(obj + 6 * reference + 8 + 1);
+        let segment_deep = segment_fixed
+            + align8(obj + reference)
+            + align8(obj + reference + 4)
+            + 2 * align8(obj + 8)
+            + align8(obj + 3 * reference);
+        let cslm = align8(obj + 9 * reference);
+        let mutable =
+            align8(segment_deep + cslm + align8(obj + 2 * reference) + reference + align8(obj + 1));
+        assert_eq!(mutable, SEGMENT_OVERHEAD_8_BYTE_REFS);
+        let (obj, reference) = (12u64, 4u64);
+        let segment_deep = align8(obj + 6 * reference + 8 + 1)
+            + align8(obj + reference)
+            + align8(obj + reference + 4)
+            + 2 * align8(obj + 8)
+            + align8(obj + 3 * reference);
+        let mutable = align8(
+            segment_deep
+                + align8(obj + 9 * reference)
+                + align8(obj + 2 * reference)
+                + reference
+                + align8(obj + 1),
+        );
+        assert_eq!(mutable, SEGMENT_OVERHEAD);
     }
 }

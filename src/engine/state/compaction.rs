@@ -26,6 +26,9 @@ pub(crate) struct ActiveCompaction {
     /// References among the inputs (kept as compacted files until the discharger runs).
     pub(crate) references: u32,
     pub(crate) major: bool,
+    /// Selected with the off-peak ratio (`CompactionRequestImpl.isOffPeak`): it holds its
+    /// server's off-peak tracker while it runs.
+    pub(crate) offpeak: bool,
     /// Ran in the large pool.
     pub(crate) large: bool,
     /// Started at, ns.

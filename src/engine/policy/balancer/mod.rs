@@ -45,6 +45,9 @@ pub struct ClusterView {
     pub regions: Vec<RegionLoad>,
     /// Simulated time, ms.
     pub now_ms: u64,
+    /// Off-peak hours at the time of the run (`ClusterInfoProvider.isOffPeakHour`): the
+    /// stochastic balancer's move cost uses `moveCost.offpeak`.
+    pub offpeak: bool,
 }
 
 /// One planned move, with the rule that chose it.

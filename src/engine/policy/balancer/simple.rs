@@ -366,6 +366,7 @@ mod tests {
             servers: (0..counts.len()).collect(),
             regions,
             now_ms: 0,
+            offpeak: false,
         }
     }
 

@@ -7,7 +7,6 @@
 //! * Locality: the emulator has no HDFS block locations, which HBase treats as perfect locality
 //!   (`bestLocality == 0` ⇒ cost 0). The two locality functions therefore cost 0 but their
 //!   multipliers (25, 15) still count in the weighted average, as in HBase.
-//! * Move cost off-peak multiplier is not modelled (always `moveCost`).
 //! * `maxRunningTime` is a step budget, not wall clock: [`SIMULATED_STEPS_PER_MS`] steps per
 //!   simulated millisecond, so the default 30 s allows 1.5 M steps (more than maxSteps 1 M;
 //!   the cap binds only with `runMaxSteps`). A run is then a pure function of inputs and seed.
@@ -27,6 +26,7 @@ use std::collections::VecDeque;
 use super::cost::{DoubleArrayCost, Sample, move_cost, region_load_costs};
 use super::{BalancePlan, Balancer, ClusterView, Gate, Layout, Move, Rng};
 use crate::config::{Settings, StochasticParams};
+use crate::engine::policy::offpeak;
 
 /// Simulated walk speed used to turn `maxRunningTime` into a step budget.
 pub const SIMULATED_STEPS_PER_MS: u64 = 50;
@@ -449,7 +449,7 @@ impl Walk {
         let counts: Vec<f64> = on.iter().map(|l| l.len() as f64).collect();
         let multipliers = [
             p.region_count_cost,
-            p.move_cost,
+            offpeak::move_cost_multiplier(p.move_cost, p.move_cost_offpeak, view.offpeak),
             p.locality_cost,
             p.rack_locality_cost,
             p.table_skew_cost,
@@ -1118,6 +1118,7 @@ mod tests {
             servers: (0..counts.len()).collect(),
             regions,
             now_ms: 0,
+            offpeak: false,
         }
     }
 
@@ -1143,6 +1144,19 @@ mod tests {
         let c = b.last_costs().expect("costs");
         assert_eq!(c.sum_multiplier, 602.0);
         assert_eq!(c.total, 0.0);
+    }
+
+    // Mirrors MoveCostFunction.prepare: during off-peak hours the move cost's multiplier is
+    // moveCost.offpeak (3) instead of moveCost (7), in the weighted average as in the walk.
+    #[test]
+    fn offpeak_runs_weigh_moves_with_move_cost_offpeak() {
+        let mut v = view(&[2, 2]);
+        v.offpeak = true;
+        let mut b = StochasticBalancer::new(&settings(), 1);
+        assert!(b.balance(&v).is_none());
+        let c = b.last_costs().expect("costs");
+        assert_eq!(c.multipliers[MOVE], 3.0);
+        assert_eq!(c.sum_multiplier, 598.0);
     }
 
     #[test]
@@ -1335,6 +1349,7 @@ mod skipping {
             servers: (0..counts.len()).collect(),
             regions,
             now_ms: 0,
+            offpeak: false,
         };
         let mut b =
             StochasticBalancer::new(&crate::engine::policy::balancer::test_settings(), seed);
@@ -1490,6 +1505,7 @@ mod walk_speed {
             servers: (0..10).collect(),
             regions,
             now_ms: 0,
+            offpeak: false,
         };
         let mut b = StochasticBalancer::new(&crate::engine::policy::balancer::test_settings(), 3);
         for k in 0..15u64 {
