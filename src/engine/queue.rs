@@ -108,6 +108,11 @@ pub(crate) enum Event {
     },
     /// Timeline sample, every `sample_ns`.
     Sample,
+    /// The `n`-th stop-the-world JVM pause of `server`.
+    GcPause {
+        server: usize,
+        n: u64,
+    },
 }
 
 impl Event {
@@ -120,6 +125,7 @@ impl Event {
                 | Event::Balance
                 | Event::Normalize
                 | Event::CompactionTune
+                | Event::GcPause { .. }
         )
     }
 }

@@ -166,7 +166,21 @@ pub struct Cluster {
     pub failure_detection_ms: u64,
     /// Bytes per second at which a dead server's WAL is split and replayed into its regions.
     pub wal_replay_bandwidth: u64,
+    /// Seeded spread of durations and JVM pauses (`variability`; default on).
+    pub variability: Variability,
 }
+
+/// `[cluster] variability`: whether durations vary (seeded) as on a real cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variability {
+    /// Flush, compaction and split times vary and servers pause for GC (docs/MODEL.md).
+    Default,
+    /// Every duration is its textbook value: bytes / bandwidth, no GC pauses.
+    None,
+}
+
+/// What `[cluster] variability` accepts.
+pub const VARIABILITY_EXPECTED: &str = "\"default\" or \"none\"";
 
 /// A column family.
 #[derive(Debug, Clone, PartialEq)]
@@ -665,6 +679,22 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             None => DEFAULT_FAILURE_DETECTION_MS,
         },
     };
+    let variability = match &rc.variability {
+        None => Variability::Default,
+        Some(v) => match v.get_ref().as_str() {
+            "default" => Variability::Default,
+            "none" => Variability::None,
+            other => {
+                ck.err(
+                    v.span(),
+                    "cluster.variability",
+                    format!("unknown variability {other:?}"),
+                    VARIABILITY_EXPECTED,
+                );
+                Variability::Default
+            }
+        },
+    };
     let mut site = SiteConfig::with_defaults();
     let mut site_files = Vec::new();
     for f in &rc.hbase_site {
@@ -835,6 +865,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             region_transition_ms,
             failure_detection_ms,
             wal_replay_bandwidth,
+            variability,
         },
         site,
         settings,

@@ -52,6 +52,7 @@ pub struct RawCluster {
     pub region_transition: Option<Spanned<Quantity>>,
     pub failure_detection: Option<Spanned<Quantity>>,
     pub wal_replay_bandwidth: Option<Spanned<Quantity>>,
+    pub variability: Option<Spanned<String>>,
 }
 
 /// `[table]`

@@ -8,6 +8,7 @@ use crate::engine::files::CompactionOutput;
 use crate::engine::policy::compaction::{self, SelectOptions};
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::throughput;
+use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, NS_PER_MS};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{self, RegionState};
@@ -167,7 +168,12 @@ impl Engine {
             server,
             large,
         });
-        let ceiling = self.cfg.compaction_bw.max(1);
+        let ceiling = (self.cfg.draws).rate(
+            Site::Compaction,
+            region as u64,
+            token,
+            self.cfg.compaction_bw,
+        );
         let progress = throughput::Progress {
             remaining: read,
             tail: throughput::unthrottled_tail(
@@ -226,7 +232,7 @@ impl Engine {
                 continue;
             }
             c.progress.advance(now);
-            let rate = throughput::read_rate(self.cfg.compaction_bw, share, c.read, c.written);
+            let rate = throughput::read_rate(c.progress.ceiling, share, c.read, c.written);
             if c.generation > 0 && rate == c.progress.rate {
                 continue;
             }

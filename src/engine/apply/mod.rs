@@ -5,9 +5,11 @@ mod chores;
 pub(crate) mod cluster;
 mod compaction;
 mod flush;
+mod gc;
 mod open;
 mod reads;
 mod split;
+mod wal;
 mod write;
 
 use crate::engine::Engine;

@@ -9,6 +9,7 @@ pub mod region;
 pub(crate) mod routing;
 pub mod server;
 pub mod storefile;
+pub mod wal;
 
 use std::collections::BTreeMap;
 

@@ -114,6 +114,13 @@ pub struct Region {
     pub blocked_ns: u64,
     /// Highest memstore heap (active + snapshot) seen.
     pub memstore_peak: u64,
+    /// WAL bookkeeping, with `write_requests` as the sequence id: edits up to here are in store
+    /// files (`SequenceIdAccounting`'s lowest unflushed id − 1).
+    pub wal_flushed: u64,
+    /// Edits up to here are in the running flush's snapshot.
+    pub wal_flushing: u64,
+    /// Edits up to here are recorded in a rolled WAL file of its server.
+    pub wal_seen: u64,
 }
 
 impl Region {
@@ -150,6 +157,9 @@ impl Region {
             last_write_ns: None,
             blocked_ns: 0,
             memstore_peak: 0,
+            wal_flushed: 0,
+            wal_flushing: 0,
+            wal_seen: 0,
         }
     }
 

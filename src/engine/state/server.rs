@@ -1,7 +1,9 @@
 //! A RegionServer: its flush handlers, its compaction pools and throttle, its global memstore
-//! accounting and its write bandwidth.
+//! accounting, its write bandwidth and its WAL.
 
 use std::collections::{BinaryHeap, VecDeque};
+
+use super::wal::Wal;
 
 /// A queued compaction (`CompactSplit` runs the highest priority first: lowest number).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,6 +60,12 @@ pub struct Server {
     /// `PressureAwareCompactionThroughputController`, bytes/s (`f64::INFINITY`: unlimited);
     /// `None` before the first tune (the lower bound applies).
     pub compaction_limit: Option<f64>,
+    /// Its write-ahead log.
+    pub wal: Wal,
+    /// Stop-the-world JVM pauses so far.
+    pub gc_pauses: u64,
+    /// Their total length, ns.
+    pub gc_pause_ns: u64,
 }
 
 impl Server {
