@@ -458,6 +458,8 @@ pub struct Settings {
     // --- WAL ---
     /// hbase.regionserver.maxlogs if set; `None` ⇒ HBase derives it (see keys table).
     pub max_logs: Option<u32>,
+    /// hbase.regionserver.hlog.blocksize if set; `None` ⇒ 2 × the HDFS block size.
+    pub wal_block_size: Option<u64>,
     /// hbase.regionserver.logroll.multiplier.
     pub logroll_multiplier: f32,
     /// hbase.regionserver.logroll.period.
@@ -1075,6 +1077,7 @@ impl Settings {
             client_keyvalue_maxsize: r.u_bytes("hbase.client.keyvalue.maxsize")?,
             server_keyvalue_maxsize: r.u_bytes("hbase.server.keyvalue.maxsize")?,
             max_logs,
+            wal_block_size: r.optional("hbase.regionserver.hlog.blocksize", Reader::u_bytes)?,
             logroll_multiplier: r.float("hbase.regionserver.logroll.multiplier")?,
             logroll_period_ms: r.u_millis("hbase.regionserver.logroll.period")?,
             warnings: Vec::new(),

@@ -16,6 +16,9 @@ pub enum FlushWhy {
     Global = 2,
     /// Edits older than `hbase.regionserver.optionalcacheflushinterval`.
     Periodic = 3,
+    /// The server has more WAL files than `hbase.regionserver.maxlogs` and the region holds
+    /// edits in the oldest (`AbstractFSWAL.findRegionsToForceFlush`, via `LogRoller`).
+    Wal = 4,
 }
 
 impl FlushWhy {
@@ -25,7 +28,8 @@ impl FlushWhy {
             0 => FlushWhy::Size,
             1 => FlushWhy::Blocking,
             2 => FlushWhy::Global,
-            _ => FlushWhy::Periodic,
+            3 => FlushWhy::Periodic,
+            _ => FlushWhy::Wal,
         }
     }
 }

@@ -17,6 +17,26 @@ pub(crate) fn global_memstore_limits(settings: &Settings, heap: u64) -> (u64, u6
     (high, low)
 }
 
+/// HDFS's default block size (`dfs.blocksize`), which HBase doubles for the WAL's block size.
+pub(crate) const HDFS_BLOCK_SIZE: u64 = 128 << 20;
+
+/// The size past which a WAL rolls (`AbstractFSWAL`: `logrollsize` = WAL block size ×
+/// `hbase.regionserver.logroll.multiplier`; the block size is `hbase.regionserver.hlog.blocksize`,
+/// by default twice HDFS's, `WALUtil.getWALBlockSize`): 128 MB by default. At least 1 byte.
+pub(crate) fn wal_roll_size(settings: &Settings) -> u64 {
+    let block = settings.wal_block_size.unwrap_or(2 * HDFS_BLOCK_SIZE);
+    ((block as f64 * settings.logroll_multiplier as f64) as u64).max(1)
+}
+
+/// `hbase.regionserver.maxlogs`, or HBase's default for it (`AbstractFSWAL.calculateMaxLogFiles`):
+/// max(32, ⌊2 × global memstore limit / roll size⌋).
+pub(crate) fn wal_max_logs(settings: &Settings, global_high: u64, roll_size: u64) -> usize {
+    match settings.max_logs {
+        Some(n) => n as usize,
+        None => (((global_high as u128 * 2) / roll_size.max(1) as u128) as usize).max(32),
+    }
+}
+
 /// Nanoseconds per byte at `bytes_per_s`, as 32.32 fixed point: the clock advances by
 /// `(bytes × this) >> 32` with the fraction carried, so no division per row.
 pub(crate) fn ns_per_byte_fp(bytes_per_s: u64) -> u128 {
@@ -51,6 +71,25 @@ mod tests {
         s.global_memstore_bytes = None;
         s.global_memstore_lower_limit = 0.95;
         assert_eq!(global_memstore_limits(&s, 1000), (400, 379));
+    }
+
+    /// `AbstractFSWAL`'s constructor and `calculateMaxLogFiles`: 256 MB × 0.5 = 128 MB rolls; a
+    /// 16 GB heap's 6.4 GB global memstore gives max(32, ⌊12.8 GB / 128 MB⌋) = 102 files.
+    #[test]
+    fn wal_roll_size_and_max_logs_follow_abstract_fs_wal() {
+        let mut s = crate::engine::policy::balancer::test_settings();
+        s.wal_block_size = None;
+        s.logroll_multiplier = 0.5;
+        s.max_logs = None;
+        assert_eq!(wal_roll_size(&s), 128 << 20);
+        let high = ((16u64 << 30) as f64 * 0.4f32 as f64) as u64;
+        assert_eq!(wal_max_logs(&s, high, 128 << 20), 102);
+        // A small heap: the floor of 32.
+        assert_eq!(wal_max_logs(&s, 1 << 30, 128 << 20), 32);
+        s.max_logs = Some(8);
+        assert_eq!(wal_max_logs(&s, high, 128 << 20), 8);
+        s.wal_block_size = Some(64 << 20);
+        assert_eq!(wal_roll_size(&s), 32 << 20);
     }
 
     #[test]

@@ -115,6 +115,12 @@ struct Config {
     day_start_ms: u64,
     seed: u64,
     scale: u64,
+    /// A WAL rolls past this many bytes; with more rolled files than `wal_max_logs`, regions
+    /// are forced to flush (`derived::wal_roll_size`, `wal_max_logs`).
+    wal_roll: u64,
+    wal_max_logs: usize,
+    /// The seeded spread of durations and GC pauses (`[cluster] variability`).
+    draws: policy::variability::Draws,
 }
 
 /// What one real row adds to a family's memstore, for the current key length.
@@ -151,6 +157,8 @@ pub struct Engine {
     /// Key length `put_per_family` was computed for.
     put_row_len: usize,
     put_per_family: Vec<FamilyPut>,
+    /// WAL bytes one real row appends (its cells as `KeyValueCodec` writes them).
+    wal_row: u64,
     /// Background writer of flush files (when the run has a thread to spare).
     builder: Option<Builder>,
     /// Emptied memstore buffers, reused by the next segments (no reallocation on the write path).
@@ -167,6 +175,8 @@ pub struct Engine {
     next_row_trigger: u64,
     /// A `CompactionTune` event is scheduled.
     tune_armed: bool,
+    /// The region whose compactions are being aborted for a close.
+    closing: Option<usize>,
     /// A `Discharge` event is scheduled.
     discharger_armed: bool,
     /// Stores holding compacted References the discharger has not archived yet.
@@ -415,6 +425,7 @@ impl Engine {
             .collect();
         let heap = scenario.cluster.heap_bytes;
         let (global_high, global_low) = derived::global_memstore_limits(s, heap);
+        let wal_roll = derived::wal_roll_size(s);
         let cfg = Config {
             compaction: CompactionConfig::from_settings(s),
             settings: s.clone(),
@@ -442,6 +453,9 @@ impl Engine {
             day_start_ms: u64::from(w.start_minute) * 60_000,
             seed: scenario.seed,
             scale,
+            wal_roll,
+            wal_max_logs: derived::wal_max_logs(s, global_high, wal_roll),
+            draws: policy::variability::Draws::new(scenario.seed, scenario.cluster.variability),
         };
         let servers = (0..scenario.cluster.regionservers)
             .map(|_| Server::default())
@@ -484,6 +498,7 @@ impl Engine {
             clock_step: 0,
             put_row_len: usize::MAX,
             put_per_family: Vec::new(),
+            wal_row: 0,
             builder: None,
             spares: Vec::new(),
             dyn_: apply::cluster::Dynamics::new(scenario),
@@ -496,6 +511,7 @@ impl Engine {
             next_row_trigger: u64::MAX,
             tune_armed: false,
             discharger_armed: false,
+            closing: None,
             discharge_pending: Vec::new(),
             row_data: 0,
             feed: None,
@@ -528,6 +544,7 @@ impl Engine {
         e.arm_compaction_tune();
         for server in 0..e.state.servers.len() {
             e.update_write_path(server);
+            e.arm_gc_pauses(server);
         }
         e.schedule(apply::RESOURCE_TICK_NS, Event::ResourceTick);
         e.start_dynamics();
@@ -618,6 +635,7 @@ impl Engine {
             Event::Normalize => self.normalize_chore(),
             Event::Cluster(i) => self.time_event(i),
             Event::Recover { server } => self.recover(server),
+            Event::GcPause { server, n } => self.gc_pause(server, n),
         }
     }
 

@@ -117,6 +117,11 @@ pub(crate) enum Event {
     },
     /// Timeline sample, every `sample_ns`.
     Sample,
+    /// The `n`-th stop-the-world JVM pause of `server`.
+    GcPause {
+        server: usize,
+        n: u64,
+    },
 }
 
 impl Event {
@@ -131,6 +136,7 @@ impl Event {
                 | Event::CompactionTune
                 | Event::Discharge
                 | Event::ResourceTick
+                | Event::GcPause { .. }
         )
     }
 }

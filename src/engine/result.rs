@@ -84,6 +84,16 @@ pub struct RunStats {
     pub retry_tail_ns: u64,
     /// Time the last held-back row was accepted, ns.
     pub last_retry_accept_ns: u64,
+    /// WAL rolls, all servers.
+    pub wal_rolls: u64,
+    /// Flushes forced by too many WAL files (`hbase.regionserver.maxlogs`), completed.
+    pub wal_forced_flushes: u64,
+    /// Stop-the-world JVM pauses, all servers.
+    pub gc_pauses: u64,
+    /// Of those, the long (old-generation) ones.
+    pub gc_long_pauses: u64,
+    /// Their total length, ns.
+    pub gc_pause_ns: u64,
 }
 
 /// Everything a report needs about one generator's run.
@@ -385,6 +395,12 @@ pub struct ServerResult {
     pub draining: bool,
     /// Simulated time it joined, ns (0 for the initial servers).
     pub joined_ns: u64,
+    /// WAL rolls.
+    pub wal_rolls: u64,
+    /// The most WAL files it had at once.
+    pub wal_files_peak: usize,
+    /// Stop-the-world JVM pause time, ns.
+    pub gc_pause_ns: u64,
 }
 
 impl From<&Server> for ServerResult {
@@ -398,6 +414,9 @@ impl From<&Server> for ServerResult {
             dead: s.dead,
             draining: s.draining,
             joined_ns: s.joined_ns,
+            wal_rolls: s.wal.rolls,
+            wal_files_peak: s.wal.files_peak.max(1),
+            gc_pause_ns: s.gc_pause_ns,
         }
     }
 }

@@ -169,7 +169,8 @@ fn region_split_limit_caps_regions_per_server() {
 /// 40 MiB each; compactions start at time 0 in the first `compacting` regions (all at once: 4
 /// small-compaction threads). Returns, per
 /// compaction, (bytes read, cell bytes written, duration in ns). `hbase` adds site keys. The
-/// controller is tuned once at time 0 (its chore's first run), then every second.
+/// controller is tuned once at time 0 (its chore's first run), then every second. Textbook
+/// durations (`variability = "none"`): the tests compare exact rates.
 fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u64, u64, u64)> {
     use crate::engine::state::region::HeldFile;
     use crate::engine::state::storefile::{FileKind, HFileBuilder, StoreFile};
@@ -181,6 +182,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
     };
     let s = scenario(&format!(
         "[cluster]\nregionservers = 1\nheap = \"4GB\"\ncompaction_bandwidth = \"1GB/s\"\n{FAST_NODE}\
+         variability = \"none\"\n\
          [hbase]\n\"hbase.regionserver.thread.compaction.small\" = 4\n\
          \"hbase.hstore.compaction.throughput.tune.period\" = 1000\n{interval}{hbase}\n\
          [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\n\

@@ -132,6 +132,9 @@ pub fn flush_why(why: FlushWhy) -> &'static str {
             "RegionServer above the global memstore low mark (largest memstore first)"
         }
         FlushWhy::Periodic => "edits older than hbase.regionserver.optionalcacheflushinterval",
+        FlushWhy::Wal => {
+            "more WAL files than hbase.regionserver.maxlogs, with edits in the oldest (forced)"
+        }
     }
 }
 

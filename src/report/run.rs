@@ -243,6 +243,24 @@ pub struct SummaryJson {
     pub store_bytes: u64,
     /// Unflushed memstore data bytes at the end.
     pub memstore_bytes: u64,
+    /// WAL rolls, all servers.
+    #[serde(default)]
+    pub wal_rolls: u64,
+    /// The most WAL files any one server had at once.
+    #[serde(default)]
+    pub wal_files_peak: usize,
+    /// Flushes forced by more WAL files than `hbase.regionserver.maxlogs`.
+    #[serde(default)]
+    pub wal_forced_flushes: u64,
+    /// Stop-the-world JVM pauses, all servers (`[cluster] variability`).
+    #[serde(default)]
+    pub gc_pauses: u64,
+    /// Of those, long (old-generation) pauses.
+    #[serde(default)]
+    pub gc_long_pauses: u64,
+    /// Their total length, seconds.
+    #[serde(default)]
+    pub gc_pause_seconds: f64,
 }
 
 /// One RegionServer.
@@ -271,6 +289,15 @@ pub struct ServerJson {
     /// Online at the end (false: died or decommissioned).
     #[serde(default = "yes")]
     pub online: bool,
+    /// WAL rolls.
+    #[serde(default)]
+    pub wal_rolls: u64,
+    /// The most WAL files it had at once.
+    #[serde(default)]
+    pub wal_files_peak: usize,
+    /// Seconds its JVM was paused for GC.
+    #[serde(default)]
+    pub gc_pause_seconds: f64,
 }
 
 fn yes() -> bool {
@@ -736,6 +763,17 @@ fn run_json(r: &RunResult) -> RunJson {
             max_server_write_share: max_share,
             store_bytes,
             memstore_bytes: r.regions.iter().map(|x| x.memstore_data()).sum(),
+            wal_rolls: st.wal_rolls,
+            wal_files_peak: r
+                .servers
+                .iter()
+                .map(|s| s.wal_files_peak)
+                .max()
+                .unwrap_or(0),
+            wal_forced_flushes: st.wal_forced_flushes,
+            gc_pauses: st.gc_pauses,
+            gc_long_pauses: st.gc_long_pauses,
+            gc_pause_seconds: secs(st.gc_pause_ns),
         },
         servers: r
             .servers
@@ -752,6 +790,9 @@ fn run_json(r: &RunResult) -> RunJson {
                 read_requests: s.read_requests,
                 read_share: round4(s.read_requests as f64 / total_reads as f64),
                 online: !s.dead && !s.draining,
+                wal_rolls: s.wal_rolls,
+                wal_files_peak: s.wal_files_peak,
+                gc_pause_seconds: secs(s.gc_pause_ns),
             })
             .collect(),
         regions,

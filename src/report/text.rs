@@ -183,6 +183,20 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
         s.write_amplification,
         s.delayed_flushes
     ));
+    o.push_str(&format!(
+        "  WAL: {} rolls, at most {} WAL files on a server, {} flushes forced by too many WAL files (hbase.regionserver.maxlogs)\n",
+        thousands(s.wal_rolls as u128),
+        s.wal_files_peak,
+        thousands(s.wal_forced_flushes as u128),
+    ));
+    if s.gc_pauses > 0 {
+        o.push_str(&format!(
+            "  GC pauses: {} ({} long), {} in all (seeded: [cluster] variability)\n",
+            thousands(s.gc_pauses as u128),
+            thousands(s.gc_long_pauses as u128),
+            format_duration_ms((s.gc_pause_seconds * 1000.0) as u64),
+        ));
+    }
     let z = &run.region_sizes;
     o.push_str(&format!(
         "  region sizes: min {}, p50 {}, p90 {}, max {}; cold regions (no writes in the last 10% of the load, under half the split size): {}\n",

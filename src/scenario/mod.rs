@@ -171,6 +171,8 @@ pub struct Cluster {
     pub failure_detection_ms: u64,
     /// Bytes per second at which a dead server's WAL is split and replayed into its regions.
     pub wal_replay_bandwidth: u64,
+    /// Seeded spread of durations and JVM pauses (`variability`; default on).
+    pub variability: Variability,
 }
 
 /// `[client]`: the loader writing the workload (its HBase client settings come from the site
@@ -180,6 +182,18 @@ pub struct Client {
     /// Writer threads or processes, each with its own `BufferedMutator` and write buffer.
     pub writers: u64,
 }
+
+/// `[cluster] variability`: whether durations vary (seeded) as on a real cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variability {
+    /// Flush, compaction and split times vary and servers pause for GC (docs/MODEL.md).
+    Default,
+    /// Every duration is its textbook value: bytes / bandwidth, no GC pauses.
+    None,
+}
+
+/// What `[cluster] variability` accepts.
+pub const VARIABILITY_EXPECTED: &str = "\"default\" or \"none\"";
 
 /// A column family.
 #[derive(Debug, Clone, PartialEq)]
@@ -734,6 +748,22 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             None => DEFAULT_FAILURE_DETECTION_MS,
         },
     };
+    let variability = match &rc.variability {
+        None => Variability::Default,
+        Some(v) => match v.get_ref().as_str() {
+            "default" => Variability::Default,
+            "none" => Variability::None,
+            other => {
+                ck.err(
+                    v.span(),
+                    "cluster.variability",
+                    format!("unknown variability {other:?}"),
+                    VARIABILITY_EXPECTED,
+                );
+                Variability::Default
+            }
+        },
+    };
     let mut site = SiteConfig::with_defaults();
     let mut site_files = Vec::new();
     for f in &rc.hbase_site {
@@ -905,6 +935,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             region_transition_ms,
             failure_detection_ms,
             wal_replay_bandwidth,
+            variability,
         },
         site,
         settings,

@@ -58,6 +58,7 @@ pub struct RawCluster {
     pub disk_bandwidth: Option<Spanned<Quantity>>,
     pub network: Option<Spanned<Quantity>>,
     pub cores: Option<Spanned<i64>>,
+    pub variability: Option<Spanned<String>>,
 }
 
 /// `[client]`

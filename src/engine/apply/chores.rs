@@ -1,7 +1,7 @@
 //! The RegionServer chores on the simulated clock: the periodic flush check
 //! (`PeriodicMemStoreFlusher`, every `hbase.regionserver.flush.check.period`) and the compaction
 //! checker (`CompactionChecker`, every `compactchecker.interval.multiplier` checks), which ask the
-//! policies and request what they decide.
+//! policies and request what they decide, and the WAL roller's periodic roll.
 
 use crate::engine::Engine;
 use crate::engine::decision::FlushWhy;
@@ -25,6 +25,23 @@ impl Engine {
             self.periodic_flush_next_ms = (interval, scan.next_ms);
             for id in scan.due {
                 self.request_flush(id, FlushWhy::Periodic);
+            }
+        }
+        // AbstractWALRoller: a WAL with edits rolls once it is `logroll.period` old (checked on
+        // this chore's period, hbase-emu's choice of clock).
+        let roll_period = self
+            .cfg
+            .settings
+            .logroll_period_ms
+            .saturating_mul(NS_PER_MS);
+        for server in 0..self.state.servers.len() {
+            let s = &self.state.servers[server];
+            if roll_period > 0
+                && !s.dead
+                && s.wal.appended > 0
+                && self.now.saturating_sub(s.wal.last_roll_ns) >= roll_period
+            {
+                self.roll_wal(server);
             }
         }
         let flush_period = self.cfg.settings.flush_check_period_ms.max(1);

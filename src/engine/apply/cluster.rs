@@ -217,9 +217,10 @@ impl Engine {
         let (start, end) = (r.start.clone(), r.end.clone());
         self.state.servers[from].online_regions =
             self.state.servers[from].online_regions.saturating_sub(1);
-        let duration = transfer_ns(data, self.flush_rate(from)) + self.cfg.transition_ns;
-        self.rec.stats.offline_ns += duration;
         let record = self.dyn_.out.moves.len();
+        let transition = self.vary_transition(region, record as u64 + 1);
+        let duration = transfer_ns(data, self.flush_rate(from)) + transition;
+        self.rec.stats.offline_ns += duration;
         self.dyn_.out.moves.push(MoveRecord {
             at_ns: self.now,
             done_ns: self.now + duration,
@@ -701,8 +702,15 @@ impl Engine {
         for _ in 0..n {
             self.state.servers.push(Server {
                 joined_ns: self.now,
+                wal: crate::engine::state::wal::Wal {
+                    last_roll_ns: self.now,
+                    ..Default::default()
+                },
                 ..Server::default()
             });
+        }
+        for server in first..self.state.servers.len() {
+            self.arm_gc_pauses(server);
         }
         // The open hotspot window gains columns for the new servers.
         if let Some(w) = self.rec.windows.last_mut() {
@@ -790,6 +798,7 @@ impl Engine {
         let srv = &mut self.state.servers[s];
         srv.dead = true;
         srv.memstore_heap = 0;
+        srv.wal.drop_files();
         srv.online_regions = 0;
         let queued: Vec<usize> = srv.flush_queue.drain(..).map(|(r, _)| r).collect();
         let compactions: Vec<(usize, usize)> = srv

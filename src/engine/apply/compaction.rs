@@ -9,6 +9,7 @@ use crate::engine::policy::compaction::{self, SelectOptions};
 use crate::engine::policy::offpeak;
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::throughput;
+use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, NS_PER_MS};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{self, RegionState};
@@ -91,7 +92,7 @@ impl Engine {
             store,
         } = q;
         let r = &self.state.regions[region];
-        if r.state != RegionState::Open {
+        if r.state != RegionState::Open || self.closing == Some(region) {
             self.state.regions[region].stores[store].queued = false;
             return;
         }
@@ -229,7 +230,20 @@ impl Engine {
                 first,
                 count,
             });
-        let ceiling = self.compaction_ceiling(server, read, written);
+        // This thread's speed (varied per compaction), then the node's disks and NIC.
+        let thread_ceiling = (self.cfg.draws).rate(
+            Site::Compaction,
+            region as u64,
+            token,
+            self.cfg.compaction_bw,
+        );
+        let ceiling = crate::engine::policy::resources::compaction_ceiling(
+            thread_ceiling,
+            self.shares(server),
+            self.replication(),
+            read,
+            written,
+        );
         let progress = throughput::Progress {
             remaining: read,
             tail: throughput::unthrottled_tail(
@@ -254,6 +268,7 @@ impl Engine {
                 read,
                 written,
                 references,
+                thread_ceiling,
                 major,
                 offpeak,
                 large,
@@ -292,7 +307,7 @@ impl Engine {
             c.progress.advance(now);
             // The node's disks and NIC bound what the thread can do, then the throttle.
             let ceiling = crate::engine::policy::resources::compaction_ceiling(
-                self.cfg.compaction_bw,
+                c.thread_ceiling,
                 shares,
                 replication,
                 c.read,
@@ -532,10 +547,13 @@ impl Engine {
             self.note(region, Happening::CompactionsAborted { count: freed.len() });
         }
         freed.dedup();
+        // The region is closing: its own queued requests are dropped, not started.
+        self.closing = Some(region);
         for s in freed {
             self.rerate_compactions(s);
             self.start_compactions(s);
         }
+        self.closing = None;
     }
 
     /// Schedules the next run of the `CompactedHFilesDischarger` chore, if stores wait for it.

@@ -5,6 +5,7 @@ use crate::engine::decision::FlushWhy;
 use crate::engine::files::{FlushFile, FlushJob, write_file};
 use crate::engine::policy;
 use crate::engine::policy::reactions::StoreChange;
+use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
 use crate::engine::state::memstore::Memstore;
 use crate::engine::state::region::HeldFile;
@@ -139,6 +140,9 @@ impl Engine {
         if data == 0 {
             return;
         }
+        let all = r.stores.iter().all(|s| s.memstore.is_empty());
+        self.wal_flush_started(region, all);
+        let r = &mut self.state.regions[region];
         r.flushing = true;
         r.snapshot_heap = heap;
         let server = r.server;
@@ -146,7 +150,12 @@ impl Engine {
         // The flush takes its node's share of disks and NIC as it starts.
         let rate = self.flush_rate(server);
         self.state.servers[server].flush_rate = rate;
-        let duration = transfer_ns(data, rate);
+        let duration = (self.cfg.draws).duration(
+            Site::Flush,
+            region as u64,
+            self.file_seq,
+            transfer_ns(data, rate),
+        );
         self.schedule(
             duration,
             Event::FlushDone {
@@ -187,6 +196,7 @@ impl Engine {
                 file.map(|f| (f, rows))
             })
             .collect();
+        self.wal_flush_done(region);
         let r = &mut self.state.regions[region];
         r.flushing = false;
         r.snapshot_heap = 0;
@@ -202,6 +212,7 @@ impl Engine {
         }
         let files_now: usize = r.stores.iter().map(|s| s.files.len()).sum();
         let why = FlushWhy::from_code(r.flush_why);
+        self.rec.stats.wal_forced_flushes += u64::from(why == FlushWhy::Wal);
         self.note(
             region,
             Happening::Flushed {
@@ -236,6 +247,7 @@ impl Engine {
     /// Flushes a closing region's memstore at once (`HRegion.doClose`): returns the data bytes
     /// flushed, which the close takes `bytes / flush bandwidth` to write.
     pub(crate) fn close_flush(&mut self, region: usize) -> u64 {
+        self.wal_flushed_all(region);
         let data = self.state.regions[region].memstore_data();
         if data == 0 {
             return 0;

@@ -6,10 +6,12 @@ mod client;
 pub(crate) mod cluster;
 mod compaction;
 mod flush;
+mod gc;
 mod open;
 mod reads;
 mod resources;
 mod split;
+mod wal;
 mod write;
 
 pub(crate) use resources::RESOURCE_TICK_NS;

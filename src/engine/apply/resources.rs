@@ -37,18 +37,6 @@ impl Engine {
         resources::flush_rate(self.cfg.flush_bw, self.shares(server), self.replication())
     }
 
-    /// Bytes per second a compaction reading `read` and writing `written` bytes may read on
-    /// `server`, before the compaction throttle.
-    pub(crate) fn compaction_ceiling(&self, server: usize, read: u64, written: u64) -> u64 {
-        resources::compaction_ceiling(
-            self.cfg.compaction_bw,
-            self.shares(server),
-            self.replication(),
-            read,
-            written,
-        )
-    }
-
     /// Sets `server`'s write path from its shares and cores.
     pub(crate) fn update_write_path(&mut self, server: usize) {
         let rate = resources::write_path_rate(

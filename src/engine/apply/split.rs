@@ -1,6 +1,7 @@
 //! Splits carried out: the parent closes (flushing its memstore), goes offline, and its
 //! daughters open with references to its files (`SplitTableRegionProcedure`).
 
+use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, PendingSplit, transfer_ns};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
@@ -9,6 +10,14 @@ use crate::engine::{Engine, Happening, OpenedAs, SplitReason, SplitRecord, Split
 use crate::keygen::rng::splitmix64;
 
 impl Engine {
+    /// `cluster.region_transition` as the close/open of `region` (occurrence `n`: 0 for its
+    /// split, 1 + the move's record for a move) takes it (`[cluster] variability`).
+    pub(crate) fn vary_transition(&self, region: usize, n: u64) -> u64 {
+        self.cfg
+            .draws
+            .duration(Site::Transition, region as u64, n, self.cfg.transition_ns)
+    }
+
     /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
     /// daughters' opening.
     pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: SplitReason) {
@@ -40,7 +49,7 @@ impl Engine {
         r.state = RegionState::Splitting;
         r.flush_queued = false;
         let duration = transfer_ns(data, self.flush_rate(self.state.regions[region].server))
-            + self.cfg.transition_ns;
+            + self.vary_transition(region, 0);
         self.rec.stats.offline_ns += duration;
         self.schedule(
             duration,

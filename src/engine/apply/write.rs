@@ -165,6 +165,7 @@ impl Engine {
         s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
         s.write_requests += weight;
         s.write_bytes += data_total;
+        let roll = s.wal.append(weight * self.wal_row, self.cfg.wal_roll);
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
         s.busy_until_ns =
@@ -174,6 +175,9 @@ impl Engine {
             let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
             self.rec.stats.throttled_ns += wait;
             self.now += wait;
+        }
+        if roll {
+            self.roll_wal(server);
         }
         if self.now >= self.rec.next_slice_end {
             self.roll_slices();
@@ -200,6 +204,7 @@ impl Engine {
         let cfg = &self.cfg;
         self.put_row_len = len;
         self.put_per_family.clear();
+        self.wal_row = 0;
         for (&cells, &family_len) in cfg.cells_per_family.iter().zip(&cfg.family_lens) {
             let size = cell::data_size(len as u64, family_len, cfg.qualifier_len, cfg.value_len);
             self.put_per_family.push(FamilyPut {
@@ -207,6 +212,7 @@ impl Engine {
                 data: cells * size,
                 heap: cells * cell::heap_size(size, cfg.layout),
             });
+            self.wal_row += cells * cell::wal_entry_size(size);
         }
         // The write path's CPU cost is per row: its rate in bytes follows the row's size.
         self.row_data = self.put_per_family.iter().map(|f| f.data).sum();

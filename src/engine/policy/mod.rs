@@ -11,7 +11,9 @@
 //! - `offpeak` — off-peak hours on the simulated clock (compaction ratio, throughput limit,
 //!   balancer move cost);
 //! - `reactions` — what follows a change of a store (split, else compact);
-//! - `balancer`, `normalizer` — the master's chores.
+//! - `balancer`, `normalizer` — the master's chores;
+//! - `wal` — which WAL files go and which regions too many WAL files force to flush;
+//! - `variability` — the seeded spread of durations and the servers' GC pauses.
 
 pub mod balancer;
 pub mod client;
@@ -25,3 +27,5 @@ pub mod split;
 pub mod split_check;
 pub mod split_point;
 pub(crate) mod throughput;
+pub(crate) mod variability;
+pub(crate) mod wal;

@@ -63,6 +63,13 @@ pub fn data_size(row: u64, family: u64, qualifier: u64, value: u64) -> u64 {
     row + family + qualifier + value + KEYVALUE_INFRASTRUCTURE
 }
 
+/// Bytes a cell of serialized length `len` adds to an uncompressed WAL file: a 4-byte length,
+/// then the KeyValue (`WALCellCodec.EnsureKvEncoder.write`). The entry's `WALKey` (~100 bytes)
+/// is shared by every cell a client batch sends to the region in one call, so it is left out.
+pub fn wal_entry_size(len: u64) -> u64 {
+    len + 4
+}
+
 /// Memstore *heap size* of one cell of serialized length `len` (`Segment.heapSizeChange`):
 /// the ConcurrentSkipListMap entry plus the cell object (and its bytes).
 pub fn heap_size(len: u64, layout: HeapLayout) -> u64 {
@@ -83,6 +90,12 @@ pub fn heap_size(len: u64, layout: HeapLayout) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// WALCellCodec.EnsureKvEncoder writes an int length before each KeyValue.
+    #[test]
+    fn wal_entry_size_adds_the_length_prefix_wal_cell_codec() {
+        assert_eq!(wal_entry_size(data_size(8, 1, 1, 100)), 134);
+    }
 
     // Mirrors KeyValue.getKeyValueDataStructureSize: 8 + keyLen(R+F+Q+12) + V.
     #[test]

@@ -23,6 +23,8 @@ pub(crate) struct ActiveCompaction {
     /// Cell bytes written (serialized KeyValues: what HBase's compactor reports to the
     /// throughput controller).
     pub(crate) written: u64,
+    /// Bytes/s its thread reads at most before the node's shares and the throttle.
+    pub(crate) thread_ceiling: u64,
     /// References among the inputs (kept as compacted files until the discharger runs).
     pub(crate) references: u32,
     pub(crate) major: bool,

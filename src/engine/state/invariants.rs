@@ -76,6 +76,12 @@ impl State {
             } else {
                 small[c.server] += 1;
             }
+            if self.regions[c.region].state != RegionState::Open {
+                return Err(format!(
+                    "compaction {token} runs in region {}, which is {:?}",
+                    c.region, self.regions[c.region].state
+                ));
+            }
             let st = &self.regions[c.region].stores[c.store];
             if !st.running.iter().any(|x| x.token == token) {
                 return Err(format!(

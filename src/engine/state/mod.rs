@@ -10,6 +10,7 @@ pub mod region;
 pub(crate) mod routing;
 pub mod server;
 pub mod storefile;
+pub mod wal;
 
 use std::collections::BTreeMap;
 

@@ -149,6 +149,13 @@ pub struct Region {
     pub memstore_peak: u64,
     /// The client holds back mutations for this region (new ones queue behind them).
     pub client_held: bool,
+    /// WAL bookkeeping, with `write_requests` as the sequence id: edits up to here are in store
+    /// files (`SequenceIdAccounting`'s lowest unflushed id − 1).
+    pub wal_flushed: u64,
+    /// Edits up to here are in the running flush's snapshot.
+    pub wal_flushing: u64,
+    /// Edits up to here are recorded in a rolled WAL file of its server.
+    pub wal_seen: u64,
 }
 
 impl Region {
@@ -186,6 +193,9 @@ impl Region {
             blocked_ns: 0,
             memstore_peak: 0,
             client_held: false,
+            wal_flushed: 0,
+            wal_flushing: 0,
+            wal_seen: 0,
         }
     }
 

@@ -1,7 +1,9 @@
 //! A RegionServer: its flush handlers, its compaction pools and throttle, its global memstore
-//! accounting and its write bandwidth.
+//! accounting, its write bandwidth and its WAL.
 
 use std::collections::{BinaryHeap, VecDeque};
+
+use super::wal::Wal;
 
 /// A queued compaction (`CompactSplit` runs the highest priority first: lowest number).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -72,6 +74,12 @@ pub struct Server {
     pub forward: f64,
     /// Rate of the last flush it started, bytes/s.
     pub flush_rate: u64,
+    /// Its write-ahead log.
+    pub wal: Wal,
+    /// Stop-the-world JVM pauses so far.
+    pub gc_pauses: u64,
+    /// Their total length, ns.
+    pub gc_pause_ns: u64,
 }
 
 impl Server {
