@@ -181,9 +181,23 @@ pub struct SplitKeysArgs {
     /// Split algorithm.
     #[arg(long, value_enum)]
     pub algorithm: SplitAlgorithm,
-    /// Number of regions (N−1 keys are printed).
-    #[arg(long)]
-    pub regions: u64,
+    /// Number of regions (N−1 keys are printed). Required unless --between or --rolling.
+    #[arg(long, required_unless_present_any = ["between", "rolling"])]
+    pub regions: Option<u64>,
+    /// Print the row that splits the range [START, END) as the algorithm's two-key
+    /// `split(start, end)` does (hex, decimal or uniform; keys in toStringBinary notation). An
+    /// empty START or END stands for the algorithm's first or last row, as in a rolling split.
+    #[arg(long, num_args = 2, value_names = ["START", "END"], conflicts_with_all = ["regions", "rolling"])]
+    pub between: Option<Vec<String>>,
+    /// Print the plan of a rolling split (`RegionSplitter -r`) of this scenario's table as it is
+    /// created (pre-split regions, round-robin placement): every region split once at the
+    /// algorithm's point of its range, in the order RegionSplitter issues the splits.
+    #[arg(long, value_name = "SCENARIO", conflicts_with_all = ["regions", "scenario"])]
+    pub rolling: Option<PathBuf>,
+    /// With --rolling: RegionSplitter's `split.outstanding` (splits in flight at once are
+    /// max(RegionServers / 2, this)).
+    #[arg(long, default_value_t = crate::presplit::DEFAULT_MIN_OUTSTANDING, requires = "rolling")]
+    pub outstanding: usize,
     /// Custom first row: hex or decimal digits for hex/decimal, toStringBinary notation (e.g.
     /// `\x10`) for uniform.
     #[arg(long)]
@@ -194,7 +208,8 @@ pub struct SplitKeysArgs {
     /// Scenario (with --algorithm sampled).
     #[arg(long)]
     pub scenario: Option<PathBuf>,
-    /// Generator to sample (with --algorithm sampled).
+    /// Generator to sample (with --algorithm sampled), or whose pre-split table to plan (with
+    /// --rolling; default the first).
     #[arg(long)]
     pub generator: Option<String>,
     /// Keys to sample (with --algorithm sampled).
@@ -206,7 +221,7 @@ pub struct SplitKeysArgs {
     /// Write to this file (atomically) instead of standard output.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Override the scenario's seed (with --algorithm sampled).
+    /// Override the scenario's seed (with --algorithm sampled or --rolling).
     #[arg(long)]
     pub seed: Option<u64>,
 }

@@ -481,6 +481,153 @@ pub fn keys(args: &KeysArgs) -> CmdResult {
     Ok(())
 }
 
+/// The RegionSplitter algorithm `--between` and `--rolling` use, with --first-row/--last-row.
+fn region_splitter(args: &SplitKeysArgs, flag: &str) -> Result<presplit::Splitter, InputError> {
+    let alg = match args.algorithm {
+        SplitAlgorithm::Hex => Algorithm::Hex,
+        SplitAlgorithm::Decimal => Algorithm::Decimal,
+        SplitAlgorithm::Uniform => Algorithm::Uniform,
+        other => {
+            return Err(InputError::new(format!(
+                "{flag} uses one of RegionSplitter's algorithms, not {}",
+                match other {
+                    SplitAlgorithm::Md5Legacy => "md5-legacy",
+                    SplitAlgorithm::Partition => "partition",
+                    _ => "sampled",
+                }
+            ))
+            .field("--algorithm")
+            .expected("hex, decimal or uniform"));
+        }
+    };
+    presplit::Splitter::new(alg, args.first_row.as_deref(), args.last_row.as_deref())
+        .map_err(cli_flag)
+}
+
+/// The library names its own parameters; on the command line they are flags.
+fn cli_flag(e: InputError) -> InputError {
+    let flag = match e.field.as_deref() {
+        Some("first_row") => "--first-row",
+        Some("last_row") => "--last-row",
+        Some("start") => "--between START",
+        Some("end") => "--between END",
+        _ => "--regions",
+    };
+    e.field(flag)
+}
+
+/// `split-keys --between START END`: the algorithm's split of one range.
+fn split_between(args: &SplitKeysArgs, range: &[String]) -> Result<String, InputError> {
+    let splitter = region_splitter(args, "--between")?;
+    let mut keys = Vec::with_capacity(2);
+    for (text, which) in range.iter().zip(["START", "END"]) {
+        crate::keynotation::check_binary_escapes(text).map_err(|at| {
+            InputError::new(format!("{which} `{text}` ends inside a \\x escape"))
+                .field(format!("--between {which}"))
+                .with_span(at..text.len())
+                .expected("`\\x` followed by two upper-case hex digits")
+        })?;
+        keys.push(crate::keynotation::to_bytes_binary(text));
+    }
+    let row = splitter
+        .region_split_point(&keys[0], &keys[1])
+        .map_err(cli_flag)?;
+    Ok(presplit::render_splits_file(&[row]))
+}
+
+/// `split-keys --rolling SCENARIO`: RegionSplitter's rolling split of the scenario's new table.
+fn rolling_plan_text(args: &SplitKeysArgs, path: &Path) -> Result<String, ScenarioErrors> {
+    let splitter = region_splitter(args, "--rolling")?;
+    let s = load_scenario(path, args.seed)?;
+    let spec = match &args.generator {
+        Some(name) => select(&s, std::slice::from_ref(name))?[0],
+        None => s
+            .generators
+            .first()
+            .ok_or_else(|| InputError::new("the scenario has no generator").field("--rolling"))?,
+    };
+    let p = plan::plan_run(&s, spec)?;
+    let servers = s.cluster.regionservers as usize;
+    let regions: Vec<presplit::TableRegion> = p
+        .regions
+        .iter()
+        .map(|r| presplit::TableRegion {
+            start: r.start.clone(),
+            end: r.end.clone(),
+            server: crate::assignment::server_name(r.server, servers),
+        })
+        .collect();
+    let settings = Settings::resolve(&s.site, &s.table.attributes)?;
+    let restriction = &settings.split_restriction;
+    let plan =
+        presplit::rolling_split_plan(&splitter, &regions, servers, args.outstanding, restriction)
+            .map_err(|e| e.field("--rolling"))?;
+    let mut out = format!(
+        "Rolling split (RegionSplitter -r) of table {} with {} [{}, {}]\n\
+         {} regions ({}) on {servers} RegionServers; at most {} splits outstanding = \
+         max({servers} / 2, split.outstanding {}); split restriction: {restriction}\n",
+        scenario::quoted_name(&s.table.name),
+        splitter.class(),
+        to_string_binary(&splitter.first_row()),
+        to_string_binary(&splitter.last_row()),
+        regions.len(),
+        p.presplit,
+        plan.max_outstanding,
+        args.outstanding,
+    );
+    let mut t = table(&[
+        "#",
+        "round",
+        "server",
+        "region start",
+        "region end",
+        "split row",
+        "then",
+        "note",
+    ]);
+    let (mut issued, mut waits) = (0, 0);
+    for (i, st) in plan.steps.iter().enumerate() {
+        let note = match st.outcome {
+            presplit::RollingOutcome::Issued => {
+                issued += 1;
+                String::new()
+            }
+            presplit::RollingOutcome::AlreadySplit => "already split there: skipped".to_string(),
+            presplit::RollingOutcome::Refused => format!(
+                "restricted to {}, not after the region start: refused",
+                to_string_binary(&st.row)
+            ),
+        };
+        let note = if st.outcome == presplit::RollingOutcome::Issued && st.row != st.split {
+            format!("restricted to {}", to_string_binary(&st.row))
+        } else {
+            note
+        };
+        waits += usize::from(st.waits);
+        t.add_row(vec![
+            (i + 1).to_string(),
+            st.round.to_string(),
+            st.server.clone(),
+            to_string_binary(&st.start),
+            to_string_binary(&st.end),
+            to_string_binary(&st.split),
+            if st.waits { "waits" } else { "" }.to_string(),
+            note,
+        ]);
+    }
+    crate::report::align_right(&mut t, &[0, 1]);
+    crate::report::fit(&mut t);
+    out.push_str(&format!("{t}\n"));
+    out.push_str(&format!(
+        "{issued} splits issued in {} rounds; RegionSplitter waits (`then`) for an outstanding split \
+         to finish after {waits} of them. \
+         Assumed: each round's splits are in hbase:meta before the next round counts regions, \
+         and each wait ends when one split finishes.\n",
+        plan.steps.last().map_or(0, |s| s.round)
+    ));
+    Ok(out)
+}
+
 /// `hbase-emu split-keys`
 pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
     let usage = |msg: &str, expected: &str| {
@@ -488,6 +635,25 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
             .field("--algorithm")
             .expected(expected.to_string())
     };
+    if args.between.is_some() || args.rolling.is_some() {
+        if args.shell.is_some() {
+            return Err(InputError::new(
+                "--shell prints a pre-split table's `create`; it does not apply to --between or --rolling",
+            )
+            .field("--shell")
+            .expected("--shell with --regions")
+            .into());
+        }
+        let text = match (&args.between, &args.rolling) {
+            (Some(range), _) => split_between(args, range)?,
+            (None, Some(path)) => rolling_plan_text(args, path)?,
+            (None, None) => unreachable!("checked above"),
+        };
+        write_output(args.output.as_deref(), text.as_bytes())?;
+        return Ok(());
+    }
+    // clap requires --regions without --between/--rolling.
+    let regions = args.regions.unwrap_or_default();
     let keys = match args.algorithm {
         SplitAlgorithm::Sampled => {
             let (Some(path), Some(name)) = (&args.scenario, &args.generator) else {
@@ -517,7 +683,7 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 g.inner.as_ref(),
                 (s.workload.first_id, s.workload.rows),
                 args.samples,
-                args.regions,
+                regions,
                 Some(s.seed),
             )
             .map_err(|e| {
@@ -545,7 +711,7 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
             };
             presplit::split_keys_in(
                 alg,
-                args.regions,
+                regions,
                 args.first_row.as_deref(),
                 args.last_row.as_deref(),
             )

@@ -25,6 +25,8 @@ pub enum Kind {
     Bool,
     /// A Java class name (`getClass` / `get`).
     Class,
+    /// Free text (`get`), e.g. a type name or a delimiter.
+    Text,
     /// `getLong`/`getInt` of milliseconds; we also accept units like `15m`.
     Millis,
 }
@@ -40,6 +42,7 @@ impl Kind {
             Kind::Double => "double",
             Kind::Bool => "bool",
             Kind::Class => "class",
+            Kind::Text => "string",
             Kind::Millis => "ms",
         }
     }
@@ -120,7 +123,7 @@ const fn derived(
 }
 
 use InXml::{Absent, Empty, Same};
-use Kind::{Bool, Bytes, Class, Double, Float, Int, Long, Millis};
+use Kind::{Bool, Bytes, Class, Double, Float, Int, Long, Millis, Text};
 
 /// Stochastic balancer key prefix.
 pub const STOCHASTIC: &str = "hbase.master.balancer.stochastic.";
@@ -151,6 +154,14 @@ pub const KEYS: &[KeySpec] = &[
       "minimum region age before a busy split"),
     k("hbase.busy.policy.aggWindow", "300000", Millis, Absent, "split", "BusyRegionSplitPolicy",
       "window over which the blocked-write rate is averaged"),
+    k("hbase.regionserver.region.split_restriction.type", "None", Text, Absent, "split", "RegionSplitRestriction",
+      "cut every split point: None, KeyPrefix or DelimitedKeyPrefix (the table attribute of the same name wins)"),
+    derived("hbase.regionserver.region.split_restriction.prefix_length", Int, Absent, "split",
+      "KeyPrefixRegionSplitRestriction", "KeyPrefix restriction: split points keep this many leading bytes",
+      "unset: the KeyPrefix restriction cuts nothing"),
+    derived("hbase.regionserver.region.split_restriction.delimiter", Text, Absent, "split",
+      "DelimitedKeyPrefixRegionSplitRestriction", "DelimitedKeyPrefix restriction: split points end before its first occurrence",
+      "unset: the DelimitedKeyPrefix restriction cuts nothing"),
     k("hbase.table.sanity.checks", "true", Bool, Absent, "split", "TableDescriptorChecker",
       "refuse tables whose max file size < 2 MiB or flush size < 1 MiB"),
     // --- flush and memstore ---

@@ -26,7 +26,7 @@ use crate::units;
 
 pub use keys::{InXml, KEYS, KeySpec, Kind};
 pub use settings::{
-    BalancerClass, ClientSettings, Settings, SplitPolicy, StochasticParams,
+    BalancerClass, ClientSettings, Settings, SplitPolicy, SplitRestriction, StochasticParams,
     ThroughputControllerClass,
 };
 
@@ -579,6 +579,12 @@ pub struct TableAttributes {
     pub key_prefix_length: Option<Attr<u64>>,
     /// DelimitedKeyPrefixRegionSplitPolicy.delimiter.
     pub prefix_delimiter: Option<Attr<String>>,
+    /// hbase.regionserver.region.split_restriction.type (None, KeyPrefix, DelimitedKeyPrefix).
+    pub split_restriction_type: Option<Attr<String>>,
+    /// hbase.regionserver.region.split_restriction.prefix_length.
+    pub split_restriction_prefix_length: Option<Attr<u64>>,
+    /// hbase.regionserver.region.split_restriction.delimiter.
+    pub split_restriction_delimiter: Option<Attr<String>>,
     /// NORMALIZATION_ENABLED.
     pub normalization_enabled: Option<Attr<bool>>,
     /// NORMALIZER_TARGET_REGION_SIZE_MB; the normalizer's average when > 0.
@@ -656,6 +662,17 @@ pub fn effective(
                     ev.origin = a.origin.clone();
                 }
             }
+            settings::SPLIT_RESTRICTION_TYPE_KEY => {
+                override_attr(&mut ev, &table.split_restriction_type, |v| v.clone())
+            }
+            settings::SPLIT_RESTRICTION_PREFIX_LENGTH_KEY => {
+                override_attr(&mut ev, &table.split_restriction_prefix_length, |v| {
+                    v.to_string()
+                })
+            }
+            settings::SPLIT_RESTRICTION_DELIMITER_KEY => {
+                override_attr(&mut ev, &table.split_restriction_delimiter, |v| v.clone())
+            }
             "hbase.table.normalization.enabled" => {
                 if let Some(a) = &table.normalization_enabled {
                     ev.value = a.value.to_string();
@@ -721,6 +738,15 @@ pub fn derived_value(settings: &Settings, key: &str) -> Option<u64> {
         }
         _ => return None,
     })
+}
+
+/// A table attribute that wins over the site key of the same name whenever it is set.
+fn override_attr<T>(ev: &mut EffectiveValue, attr: &Option<Attr<T>>, text: impl Fn(&T) -> String) {
+    if let Some(a) = attr {
+        ev.value = text(&a.value);
+        ev.origin = a.origin.clone();
+        ev.note = None;
+    }
 }
 
 fn override_positive(ev: &mut EffectiveValue, attr: &Option<Attr<u64>>, name: &str) {

@@ -13,6 +13,14 @@ use crate::diag::InputError;
 pub const PREFIX_LENGTH_ATTR: &str = "KeyPrefixRegionSplitPolicy.prefix_length";
 /// Table attribute read by DelimitedKeyPrefixRegionSplitPolicy.
 pub const DELIMITER_ATTR: &str = "DelimitedKeyPrefixRegionSplitPolicy.delimiter";
+/// `RegionSplitRestriction.RESTRICTION_TYPE_KEY`: a table attribute, else a site key.
+pub const SPLIT_RESTRICTION_TYPE_KEY: &str = "hbase.regionserver.region.split_restriction.type";
+/// `KeyPrefixRegionSplitRestriction.PREFIX_LENGTH_KEY`: a table attribute, else a site key.
+pub const SPLIT_RESTRICTION_PREFIX_LENGTH_KEY: &str =
+    "hbase.regionserver.region.split_restriction.prefix_length";
+/// `DelimitedKeyPrefixRegionSplitRestriction.DELIMITER_KEY`: a table attribute, else a site key.
+pub const SPLIT_RESTRICTION_DELIMITER_KEY: &str =
+    "hbase.regionserver.region.split_restriction.delimiter";
 /// Table attribute: the normalizer's target region size, MB (`TableDescriptor`).
 pub const NORMALIZER_TARGET_REGION_SIZE_MB_ATTR: &str = "NORMALIZER_TARGET_REGION_SIZE_MB";
 /// Table attribute: the normalizer's target region count (`TableDescriptor`).
@@ -111,6 +119,64 @@ impl SplitPolicy {
 impl fmt::Display for SplitPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.simple_name())
+    }
+}
+
+/// The table's split restriction (`RegionSplitRestriction`, HBase 2.5+): how every split point
+/// is cut, whatever the split policy, so that rows sharing a prefix stay in one region.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum SplitRestriction {
+    /// `NoRegionSplitRestriction` (also what a missing or invalid setting leaves).
+    #[default]
+    None,
+    /// `KeyPrefixRegionSplitRestriction`: the first `prefix_length` bytes.
+    KeyPrefix {
+        /// Bytes kept (≥ 1).
+        prefix_length: u32,
+    },
+    /// `DelimitedKeyPrefixRegionSplitRestriction`: the bytes before the first delimiter.
+    DelimitedKeyPrefix {
+        /// The delimiter (UTF-8 bytes of the setting, non-empty).
+        delimiter: Vec<u8>,
+    },
+}
+
+impl SplitRestriction {
+    /// The type names HBase's `RegionSplitRestriction.create` accepts (case-sensitive).
+    pub const TYPES: [&'static str; 3] = ["None", "KeyPrefix", "DelimitedKeyPrefix"];
+
+    /// `getRestrictedSplitPoint`: KeyPrefix keeps min(prefix, len) bytes; DelimitedKeyPrefix
+    /// keeps the bytes before the first delimiter, and the whole row when there is none.
+    pub fn restrict(&self, mut row: Vec<u8>) -> Vec<u8> {
+        match self {
+            SplitRestriction::None => {}
+            SplitRestriction::KeyPrefix { prefix_length } => row.truncate(*prefix_length as usize),
+            SplitRestriction::DelimitedKeyPrefix { delimiter } => {
+                if let Some(at) = row
+                    .windows(delimiter.len())
+                    .position(|w| w == delimiter.as_slice())
+                {
+                    row.truncate(at);
+                }
+            }
+        }
+        row
+    }
+}
+
+impl fmt::Display for SplitRestriction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SplitRestriction::None => f.write_str("None"),
+            SplitRestriction::KeyPrefix { prefix_length } => {
+                write!(f, "KeyPrefix (prefix_length {prefix_length})")
+            }
+            SplitRestriction::DelimitedKeyPrefix { delimiter } => write!(
+                f,
+                "DelimitedKeyPrefix (delimiter `{}`)",
+                crate::keynotation::to_string_binary(delimiter)
+            ),
+        }
     }
 }
 
@@ -295,6 +361,9 @@ pub struct Settings {
     pub key_prefix_length: Option<u32>,
     /// Delimiter for DelimitedKeyPrefixRegionSplitPolicy; `None` = split points not truncated.
     pub prefix_delimiter: Option<Vec<u8>>,
+    /// The table's split restriction: table attribute, else hbase-site
+    /// (`hbase.regionserver.region.split_restriction.*`); `None` when unset or invalid.
+    pub split_restriction: SplitRestriction,
     /// Initial size of the increasing policies: hbase.increasing.policy.initial.size if > 0,
     /// else 2 × flush size.
     pub increasing_initial_size: u64,
@@ -574,6 +643,70 @@ fn attr_error<T>(attr: &Attr<T>, name: &str, problem: String, expected: &str) ->
     }
 }
 
+/// `RegionSplitRestriction.create` and the subclasses' `initialize`: each value from the table
+/// attribute, else from the site. HBase logs an invalid type or a missing/invalid prefix length
+/// or delimiter and then cuts nothing; so do we, with a warning.
+fn resolve_split_restriction(
+    site: &SiteConfig,
+    table: &TableAttributes,
+    warnings: &mut Vec<String>,
+) -> Result<SplitRestriction, InputError> {
+    let kind = match &table.split_restriction_type {
+        Some(a) => a.value.clone(),
+        None => site
+            .get(SPLIT_RESTRICTION_TYPE_KEY)?
+            .unwrap_or_else(|| "None".to_string()),
+    };
+    Ok(match kind.as_str() {
+        "None" => SplitRestriction::None,
+        "KeyPrefix" => {
+            let text = match &table.split_restriction_prefix_length {
+                Some(a) => Some(a.value.to_string()),
+                None => site.get(SPLIT_RESTRICTION_PREFIX_LENGTH_KEY)?,
+            };
+            // Integer.parseInt; an unparsable value leaves the length at 0.
+            match text.as_deref().map(|t| t.parse::<i32>().unwrap_or(0)) {
+                Some(n) if n > 0 => SplitRestriction::KeyPrefix {
+                    prefix_length: n as u32,
+                },
+                _ => {
+                    warnings.push(format!(
+                        "{SPLIT_RESTRICTION_PREFIX_LENGTH_KEY} is {}; HBase logs an error and the KeyPrefix split restriction cuts nothing",
+                        text.map_or("not set".to_string(), |t| format!("invalid (`{t}`)"))
+                    ));
+                    SplitRestriction::None
+                }
+            }
+        }
+        "DelimitedKeyPrefix" => {
+            let delimiter = match &table.split_restriction_delimiter {
+                Some(a) if !a.value.is_empty() => Some(a.value.clone()),
+                _ => site
+                    .get(SPLIT_RESTRICTION_DELIMITER_KEY)?
+                    .filter(|d| !d.is_empty()),
+            };
+            match delimiter {
+                Some(d) => SplitRestriction::DelimitedKeyPrefix {
+                    delimiter: d.into_bytes(),
+                },
+                None => {
+                    warnings.push(format!(
+                        "{SPLIT_RESTRICTION_DELIMITER_KEY} is not set; HBase logs an error and the DelimitedKeyPrefix split restriction cuts nothing"
+                    ));
+                    SplitRestriction::None
+                }
+            }
+        }
+        other => {
+            warnings.push(format!(
+                "{SPLIT_RESTRICTION_TYPE_KEY} `{other}` is not one of {}; HBase logs a warning and uses None",
+                SplitRestriction::TYPES.join(", ")
+            ));
+            SplitRestriction::None
+        }
+    })
+}
+
 impl Settings {
     /// Reads every modelled key from `site` and applies the table's attributes as HBase does:
     /// MAX_FILESIZE and MEMSTORE_FLUSHSIZE win when > 0 (`ConstantSizeRegionSplitPolicy`,
@@ -718,6 +851,8 @@ impl Settings {
                 "{DELIMITER_ATTR} is ignored: the split policy is {split_policy}"
             ));
         }
+
+        let split_restriction = resolve_split_restriction(site, table, &mut r.warnings)?;
 
         let initial = r
             .bytes("hbase.increasing.policy.initial.size")
@@ -929,6 +1064,7 @@ impl Settings {
             split_policy,
             key_prefix_length,
             prefix_delimiter,
+            split_restriction,
             increasing_initial_size,
             region_split_limit: r.u_int("hbase.regionserver.regionSplitLimit")?,
             split_ignore_blocking: r.bool("hbase.hregion.split.ignore.blocking.enabled")?,

@@ -703,3 +703,108 @@ fn find_variable_matches_hadoop_rules() {
     assert_eq!(find_variable("${open"), None);
     assert_eq!(find_variable("plain"), None);
 }
+
+/// `RegionSplitRestriction.create` + `KeyPrefixRegionSplitRestriction.initialize` /
+/// `DelimitedKeyPrefixRegionSplitRestriction.initialize`: the table attribute wins, else the
+/// site key; the restriction's own value is read the same way, independently of where the type
+/// came from; a bad type, length or delimiter is logged and leaves no restriction.
+#[test]
+fn split_restriction_reads_the_table_then_the_site() {
+    use settings::{
+        SPLIT_RESTRICTION_DELIMITER_KEY as DELIM, SPLIT_RESTRICTION_PREFIX_LENGTH_KEY as LEN,
+        SPLIT_RESTRICTION_TYPE_KEY as TYPE,
+    };
+    let none = TableAttributes::default();
+    let resolve = |c: &SiteConfig, t: &TableAttributes| Settings::resolve(c, t).expect("resolves");
+
+    // Default: None, without a warning.
+    let s = resolve(&SiteConfig::with_defaults(), &none);
+    assert_eq!(s.split_restriction, SplitRestriction::None);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+
+    // Site keys alone.
+    let c = site(&[(TYPE, "KeyPrefix"), (LEN, "4")]);
+    assert_eq!(
+        resolve(&c, &none).split_restriction,
+        SplitRestriction::KeyPrefix { prefix_length: 4 }
+    );
+    let c = site(&[(TYPE, "DelimitedKeyPrefix"), (DELIM, "|")]);
+    assert_eq!(
+        resolve(&c, &none).split_restriction,
+        SplitRestriction::DelimitedKeyPrefix {
+            delimiter: b"|".to_vec()
+        }
+    );
+
+    // The table's type with the site's length; the table's length wins over the site's.
+    let c = site(&[(LEN, "3")]);
+    let mut t = TableAttributes {
+        split_restriction_type: Some(Attr {
+            value: "KeyPrefix".into(),
+            origin: table_attr(TYPE),
+        }),
+        ..TableAttributes::default()
+    };
+    assert_eq!(
+        resolve(&c, &t).split_restriction,
+        SplitRestriction::KeyPrefix { prefix_length: 3 }
+    );
+    t.split_restriction_prefix_length = Some(Attr {
+        value: 6,
+        origin: table_attr(LEN),
+    });
+    let s = resolve(&c, &t);
+    assert_eq!(
+        s.split_restriction,
+        SplitRestriction::KeyPrefix { prefix_length: 6 }
+    );
+    let eff = effective(&c, &t).unwrap();
+    let len = eff.iter().find(|e| e.key == LEN).unwrap();
+    assert_eq!((len.value.as_str(), &len.origin), ("6", &table_attr(LEN)));
+
+    // A table type of None beats a site type.
+    let c = site(&[(TYPE, "KeyPrefix"), (LEN, "2")]);
+    let t = TableAttributes {
+        split_restriction_type: Some(Attr {
+            value: "None".into(),
+            origin: table_attr(TYPE),
+        }),
+        ..TableAttributes::default()
+    };
+    assert_eq!(resolve(&c, &t).split_restriction, SplitRestriction::None);
+
+    // Logged by HBase, then no restriction: case matters in the type; the length must parse
+    // as an int > 0; the delimiter must be set.
+    for props in [
+        vec![(TYPE, "keyprefix"), (LEN, "4")],
+        vec![(TYPE, "KeyPrefix")],
+        vec![(TYPE, "KeyPrefix"), (LEN, "0")],
+        vec![(TYPE, "KeyPrefix"), (LEN, "four")],
+        vec![(TYPE, "DelimitedKeyPrefix")],
+    ] {
+        let s = resolve(&site(&props), &none);
+        assert_eq!(s.split_restriction, SplitRestriction::None, "{props:?}");
+        assert!(
+            s.warnings.iter().any(|w| w.contains("split_restriction")),
+            "{props:?}: {:?}",
+            s.warnings
+        );
+    }
+}
+
+/// `KeyPrefixRegionSplitRestriction.getRestrictedSplitPoint` /
+/// `DelimitedKeyPrefixRegionSplitRestriction.getRestrictedSplitPoint`.
+#[test]
+fn split_restriction_cuts_rows() {
+    let kp = SplitRestriction::KeyPrefix { prefix_length: 3 };
+    assert_eq!(kp.restrict(b"abcdef".to_vec()), b"abc");
+    assert_eq!(kp.restrict(b"ab".to_vec()), b"ab");
+    let dk = SplitRestriction::DelimitedKeyPrefix {
+        delimiter: b"::".to_vec(),
+    };
+    assert_eq!(dk.restrict(b"a:b::c::d".to_vec()), b"a:b");
+    // No delimiter: unchanged (HBase logs a warning).
+    assert_eq!(dk.restrict(b"abc".to_vec()), b"abc");
+    assert_eq!(dk.restrict(b"::x".to_vec()), b"");
+    assert_eq!(SplitRestriction::None.restrict(b"x".to_vec()), b"x");
+}

@@ -14,7 +14,7 @@ pub(crate) enum NumberKind {
 }
 
 impl NumberKind {
-    fn radix(self) -> u32 {
+    pub(crate) fn radix(self) -> u32 {
         match self {
             NumberKind::Hex => 16,
             NumberKind::Decimal => 10,
@@ -22,14 +22,14 @@ impl NumberKind {
     }
 
     /// HBase's default last row (the default first row is the number 0).
-    fn default_last(self) -> &'static str {
+    pub(crate) fn default_last(self) -> &'static str {
         match self {
             NumberKind::Hex => "FFFFFFFF",
             NumberKind::Decimal => "99999999",
         }
     }
 
-    fn class(self) -> &'static str {
+    pub(crate) fn class(self) -> &'static str {
         match self {
             NumberKind::Hex => "HexStringSplit",
             NumberKind::Decimal => "DecimalStringSplit",
@@ -47,7 +47,7 @@ impl NumberKind {
 /// Parses a first/last row as `new BigInteger(row, radix)` does, limited to ASCII digits and an
 /// optional leading `+`. Negative rows (which Java would accept) are refused: the keys they give
 /// start with `-` and do not sort numerically.
-fn parse_row(kind: NumberKind, row: &str, which: &str) -> Result<BigUint, InputError> {
+pub(crate) fn parse_row(kind: NumberKind, row: &str, which: &str) -> Result<BigUint, InputError> {
     let err = |problem: String| {
         InputError::new(problem).field(which).expected(format!(
             "{} for {}",
@@ -149,7 +149,7 @@ pub(crate) fn number_split(
 }
 
 /// `StringUtils.leftPad(s, width, '0')`: never truncates.
-fn pad_left(s: String, width: usize) -> String {
+pub(crate) fn pad_left(s: String, width: usize) -> String {
     if s.len() >= width {
         return s;
     }

@@ -9,6 +9,8 @@
 //!   (`Bytes.split`, hbase-common).
 //! * [`Algorithm::Partition`]: 8-byte big-endian longs 1..N−1.
 //! * [`sampled`]: quantiles of a generator's own keys.
+//! * [`Splitter`]: RegionSplitter's algorithms as objects — the two-key `split(start, end)`,
+//!   `firstRow()`/`lastRow()` — and [`rolling_split_plan`], `RegionSplitter.rollingSplit`'s plan.
 //! * Explicit keys: [`validate_keys`] (the client's checks) and [`read_splits_file`] (the shell's
 //!   `SPLITS_FILE`); [`create_table_split_keys`] for `Admin.createTable(desc, start, end, n)`.
 //!
@@ -19,7 +21,9 @@ mod bigint;
 mod explicit;
 mod hexstring;
 mod partition;
+mod rolling;
 mod sampled;
+mod splitter;
 mod uniform;
 
 use std::fmt;
@@ -32,8 +36,13 @@ pub use explicit::{
     SplitsFileFormat, parse_splits_text, read_splits_file, read_splits_file_as, render_splits_file,
     shell_create_command, validate_keys,
 };
+pub use rolling::{
+    DEFAULT_MIN_OUTSTANDING, RollingOutcome, RollingPlan, RollingStep, TableRegion,
+    rolling_split_plan,
+};
 pub use sampled::MAX_SAMPLES;
 pub(crate) use sampled::Sample;
+pub use splitter::Splitter;
 pub use uniform::{bytes_split, create_table_split_keys};
 
 /// The most regions hbase-emu pre-splits a table into. An emulator limit, not HBase's (whose

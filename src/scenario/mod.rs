@@ -12,7 +12,11 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use crate::config::{Attr, Origin, Settings, SiteConfig, TableAttributes};
+use crate::config::settings::{
+    SPLIT_RESTRICTION_DELIMITER_KEY, SPLIT_RESTRICTION_PREFIX_LENGTH_KEY,
+    SPLIT_RESTRICTION_TYPE_KEY,
+};
+use crate::config::{Attr, Origin, Settings, SiteConfig, SplitRestriction, TableAttributes};
 use crate::diag::{InputError, SourceText};
 use crate::keygen::GeneratorSpec;
 use crate::units;
@@ -1270,6 +1274,68 @@ fn table(
             value: d.get_ref().clone(),
             origin,
         });
+    }
+    // The table's split restriction (RegionSplitRestriction), as table attributes.
+    if let Some(t) = &rt.split_restriction {
+        if SplitRestriction::TYPES.contains(&t.get_ref().as_str()) {
+            attributes.split_restriction_type = Some(Attr {
+                value: t.get_ref().clone(),
+                origin: Origin::TableAttribute {
+                    attribute: SPLIT_RESTRICTION_TYPE_KEY.into(),
+                    path: path.clone(),
+                    line: line_of(ck, &t.span()),
+                },
+            });
+        } else {
+            ck.err(
+                t.span(),
+                "table.split_restriction",
+                format!("`{}` is not a split restriction type", t.get_ref()),
+                "None, KeyPrefix or DelimitedKeyPrefix (as HBase spells them)",
+            );
+            ok = false;
+        }
+    }
+    if let Some(p) = &rt.split_restriction_prefix_length {
+        let v = *p.get_ref();
+        if (1..=i64::from(i32::MAX)).contains(&v) {
+            attributes.split_restriction_prefix_length = Some(Attr {
+                value: v as u64,
+                origin: Origin::TableAttribute {
+                    attribute: SPLIT_RESTRICTION_PREFIX_LENGTH_KEY.into(),
+                    path: path.clone(),
+                    line: line_of(ck, &p.span()),
+                },
+            });
+        } else {
+            ck.err(
+                p.span(),
+                "table.split_restriction_prefix_length",
+                format!("{v} is not a prefix length"),
+                "a whole number from 1 to 2147483647",
+            );
+            ok = false;
+        }
+    }
+    if let Some(d) = &rt.split_restriction_delimiter {
+        if d.get_ref().is_empty() {
+            ck.err(
+                d.span(),
+                "table.split_restriction_delimiter",
+                "the delimiter is empty".to_string(),
+                "a non-empty string, e.g. \"|\"",
+            );
+            ok = false;
+        } else {
+            attributes.split_restriction_delimiter = Some(Attr {
+                value: d.get_ref().clone(),
+                origin: Origin::TableAttribute {
+                    attribute: SPLIT_RESTRICTION_DELIMITER_KEY.into(),
+                    path: path.clone(),
+                    line: line_of(ck, &d.span()),
+                },
+            });
+        }
     }
     if let Some(n) = &rt.normalization_enabled {
         let origin = Origin::TableAttribute {

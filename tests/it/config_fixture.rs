@@ -41,7 +41,7 @@ fn typed(kind: Kind, v: &str) -> Typed {
             Typed::Real(parse_java_float(v).unwrap_or_else(|| panic!("`{v}` is not a number")))
         }
         Kind::Bool => Typed::Bool(parse_java_bool(v).unwrap_or_else(|| panic!("`{v}` is no bool"))),
-        Kind::Class => Typed::Text(v.trim().to_string()),
+        Kind::Class | Kind::Text => Typed::Text(v.trim().to_string()),
     }
 }
 

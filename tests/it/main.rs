@@ -15,4 +15,6 @@ mod keygen_props;
 mod policies_props;
 mod presplit_api;
 mod report_render;
+mod rolling_split;
+mod split_restriction;
 mod wal_variability;

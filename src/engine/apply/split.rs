@@ -1,6 +1,7 @@
 //! Splits carried out: the parent closes (flushing its memstore), goes offline, and its
 //! daughters open with references to its files (`SplitTableRegionProcedure`).
 
+use crate::engine::policy::split_point;
 use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, PendingSplit, transfer_ns};
 use crate::engine::state::region::HeldFile;
@@ -22,18 +23,16 @@ impl Engine {
     /// daughters' opening.
     pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: SplitReason) {
         let requested = self.now;
-        // Where the row came from (split_point::choose): the largest file of the largest store.
-        let source = self.state.regions[region]
-            .stores
-            .iter()
-            .max_by_key(|s| s.size())
-            .and_then(|st| {
-                let f = st.files.iter().max_by_key(|f| f.file.length())?;
-                Some(SplitSource {
-                    file_bytes: f.file.length(),
-                    store_files: st.files.len(),
-                })
-            });
+        // Where the row came from (split_point::choose): the largest file of the largest store
+        // that has a split point.
+        let r = &self.state.regions[region];
+        let source = split_point::largest_store_midkey(r).ok().map(|m| {
+            let st = &r.stores[m.store];
+            SplitSource {
+                file_bytes: st.files[m.file].file.length(),
+                store_files: st.files.len(),
+            }
+        });
         // The close flush runs on its own (not through the flush queue).
         self.abort_compactions(region);
         let data = self.close_flush(region);

@@ -10,7 +10,7 @@
 //! `initialSize × count³` saturates instead of wrapping (only reachable with an initial size of
 //! several terabytes).
 
-use crate::config::{Settings, SplitPolicy};
+use crate::config::{Settings, SplitPolicy, SplitRestriction};
 
 /// What a policy looks at when asked `shouldSplit()` for one region.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -220,6 +220,9 @@ pub struct SplitPolicyInstance {
     overall_files: bool,
     key_prefix_length: Option<u32>,
     delimiter: Option<Vec<u8>>,
+    /// The table's split restriction, created with the policy when the region opens (as
+    /// `HRegion.initializeRegionInternals` creates both).
+    restriction: SplitRestriction,
     busy: BusyState,
 }
 
@@ -246,6 +249,7 @@ impl SplitPolicyInstance {
             overall_files: settings.split_overallfiles,
             key_prefix_length: settings.key_prefix_length.filter(|&n| n > 0),
             delimiter: settings.prefix_delimiter.clone().filter(|d| !d.is_empty()),
+            restriction: settings.split_restriction.clone(),
             busy: BusyState {
                 max_blocked: settings.busy_blocked_requests,
                 min_age_ms: settings.busy_min_age_ms,
@@ -265,6 +269,11 @@ impl SplitPolicyInstance {
     /// The policy this instance runs.
     pub fn policy(&self) -> SplitPolicy {
         self.policy
+    }
+
+    /// The table's split restriction this region opened with.
+    pub fn restriction(&self) -> &SplitRestriction {
+        &self.restriction
     }
 
     /// The jittered desired max file size (`getDesiredMaxFileSize`), 0 if it went negative.
