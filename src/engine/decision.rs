@@ -16,6 +16,9 @@ pub enum FlushWhy {
     Global = 2,
     /// Edits older than `hbase.regionserver.optionalcacheflushinterval`.
     Periodic = 3,
+    /// Global pressure, and the region has a store above `blockingStoreFiles` but more than
+    /// twice the memstore of the largest flushable region: flushed without the files delay.
+    GlobalOverFileLimit = 4,
 }
 
 impl FlushWhy {
@@ -25,7 +28,8 @@ impl FlushWhy {
             0 => FlushWhy::Size,
             1 => FlushWhy::Blocking,
             2 => FlushWhy::Global,
-            _ => FlushWhy::Periodic,
+            3 => FlushWhy::Periodic,
+            _ => FlushWhy::GlobalOverFileLimit,
         }
     }
 }

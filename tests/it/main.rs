@@ -15,3 +15,4 @@ mod keygen_props;
 mod policies_props;
 mod presplit_api;
 mod report_render;
+mod scale_guard;

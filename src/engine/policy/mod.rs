@@ -9,12 +9,14 @@
 //! - `compaction` — ExploringCompactionPolicy's selection; `throughput` — the compaction
 //!   throughput controller;
 //! - `reactions` — what follows a change of a store (split, else compact);
-//! - `balancer`, `normalizer` — the master's chores.
+//! - `balancer`, `normalizer` — the master's chores; `procedure` — which master worker runs a
+//!   split, merge or move procedure, and when.
 
 pub mod balancer;
 pub mod compaction;
 pub(crate) mod flush;
 pub mod normalizer;
+pub(crate) mod procedure;
 pub(crate) mod reactions;
 pub mod split;
 pub mod split_check;

@@ -3,7 +3,7 @@
 //! (`CompactionRunner`), and a flush held back for too many store files.
 
 use super::compaction::{self, CompactionConfig};
-use super::split_check::{SplitGate, SplitRequest};
+use super::split_check::{SplitCaller, SplitGate, SplitRequest};
 use crate::engine::decision::Decision;
 use crate::engine::decision::SplitReason;
 use crate::engine::state::region::Region;
@@ -21,7 +21,21 @@ pub(crate) enum StoreChange {
     FlushHeldBack,
 }
 
-/// The follow-up decisions for `region` after `change`, given what the split check concluded.
+impl StoreChange {
+    /// Who asks for the split check after this change: the flusher calls `HRegion.checkSplit`
+    /// itself; the others go through `CompactSplit.requestSplit`.
+    pub(crate) fn split_caller(&self) -> SplitCaller {
+        match self {
+            StoreChange::Flushed(_) => SplitCaller::Flusher,
+            StoreChange::Compacted(_) | StoreChange::FlushHeldBack => SplitCaller::RequestSplit,
+        }
+    }
+}
+
+/// The follow-up decisions for `region` after `change`, given what the split check (asked by
+/// `change.split_caller()`) concluded. After a flush, a split row refused by
+/// `CompactSplit.requestSplit` (split limit, too many store files) leaves nothing requested:
+/// `MemStoreFlusher.flushRegion` asks for a compaction only when `checkSplit` found no row.
 pub(crate) fn after(
     region: &Region,
     change: &StoreChange,
@@ -43,6 +57,9 @@ pub(crate) fn after(
         store,
     };
     match change {
+        StoreChange::Flushed(_) if split.as_ref().is_err_and(SplitGate::is_request_gate) => {
+            Vec::new()
+        }
         StoreChange::Flushed(stores) => stores.iter().map(|&s| compact(s)).collect(),
         StoreChange::Compacted(store) => {
             let infos = compaction::file_infos(&region.stores[*store]);
@@ -71,6 +88,38 @@ mod tests {
         Err(SplitGate::Flushing)
     }
 
+    // Mirrors MemStoreFlusher.flushRegion: when HRegion.checkSplit found a split row but
+    // CompactSplit.requestSplit refuses it (regionSplitLimit, or a store at blockingStoreFiles),
+    // the flusher requests no compaction either.
+    #[test]
+    fn a_refused_split_after_a_flush_requests_nothing() {
+        let r = test_region(7, 0, 2);
+        assert_eq!(
+            StoreChange::Flushed(vec![0]).split_caller(),
+            SplitCaller::Flusher
+        );
+        assert_eq!(
+            StoreChange::FlushHeldBack.split_caller(),
+            SplitCaller::RequestSplit
+        );
+        assert_eq!(
+            StoreChange::Compacted(0).split_caller(),
+            SplitCaller::RequestSplit
+        );
+        for gate in [
+            SplitGate::TooManyStoreFiles { priority: 0 },
+            SplitGate::ServerAtSplitLimit {
+                online: 1000,
+                limit: 1000,
+            },
+        ] {
+            assert!(gate.is_request_gate());
+            let d = after(&r, &StoreChange::Flushed(vec![0, 1]), Err(gate), &cfg());
+            assert!(d.is_empty(), "{d:?}");
+        }
+        assert!(!SplitGate::Flushing.is_request_gate());
+    }
+
     // Mirrors MemStoreFlusher.flushRegion and CompactSplit.CompactionRunner: a split if the
     // check allows one, else compaction requests for what changed.
     #[test]
@@ -97,6 +146,10 @@ mod tests {
             }]
         );
         let d = after(&r, &StoreChange::FlushHeldBack, declined(), &cfg());
+        assert_eq!(d.len(), 2);
+        // A refused split row after a held-back flush: requestSplit returned false, so compact.
+        let refused = || Err(SplitGate::TooManyStoreFiles { priority: -1 });
+        let d = after(&r, &StoreChange::FlushHeldBack, refused(), &cfg());
         assert_eq!(d.len(), 2);
         // After a compaction, another only if the store still needs one (min files: 3).
         assert!(after(&r, &StoreChange::Compacted(0), declined(), &cfg()).is_empty());

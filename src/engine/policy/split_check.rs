@@ -53,6 +53,29 @@ pub struct SplitCheck {
     pub busy: Option<BusyState>,
 }
 
+impl SplitGate {
+    /// `CompactSplit.requestSplit`'s own gates (the split limit, the compact priority). Asked
+    /// for the flusher ([`SplitCaller::Flusher`]) they come only after `HRegion.checkSplit`
+    /// found a split row: the split was wanted and refused.
+    pub fn is_request_gate(&self) -> bool {
+        matches!(
+            self,
+            SplitGate::ServerAtSplitLimit { .. } | SplitGate::TooManyStoreFiles { .. }
+        )
+    }
+}
+
+/// Who asks for the split check, which sets the order of its gates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitCaller {
+    /// `MemStoreFlusher.flushRegion` after a flush: `HRegion.checkSplit` first (the policy and
+    /// the split row), then `CompactSplit.requestSplit`'s gates.
+    Flusher,
+    /// `CompactSplit.requestSplit` itself (after a compaction, for a held-back flush): its gates
+    /// first, the policy only if they pass.
+    RequestSplit,
+}
+
 /// What the split check needs besides the region.
 #[derive(Debug, Clone, Copy)]
 pub struct SplitContext {
@@ -66,20 +89,22 @@ pub struct SplitContext {
     pub blocking_store_files: usize,
     /// Simulated now, ms.
     pub now_ms: u64,
+    /// Who asks (the order of the gates).
+    pub caller: SplitCaller,
 }
 
-/// `HRegion.checkSplit` + `CompactSplit.requestSplit` for `region`, without changing anything.
-/// Running compactions do not stop a split: the close aborts them (`CloseChecker`).
+/// `HRegion.checkSplit` + `CompactSplit.requestSplit` for `region`, without changing anything,
+/// in the caller's order. Running compactions do not stop a split: the close aborts them
+/// (`CloseChecker`).
 pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
     let gate = |g| SplitCheck {
         outcome: Err(g),
         busy: None,
     };
-    if cx.online_regions as u64 >= cx.region_split_limit as u64 {
-        return gate(SplitGate::ServerAtSplitLimit {
-            online: cx.online_regions,
-            limit: cx.region_split_limit,
-        });
+    if cx.caller == SplitCaller::RequestSplit
+        && let Some(g) = request_gate(region, cx)
+    {
+        return gate(g);
     }
     if region.state != RegionState::Open {
         return gate(SplitGate::NotOpen);
@@ -95,16 +120,18 @@ pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
         table_regions_on_server: cx.online_regions as u32,
         now_ms: cx.now_ms,
     };
-    let priority = region.compact_priority(cx.blocking_store_files);
-    if !cx.ignore_blocking && priority < 1 {
-        return gate(SplitGate::TooManyStoreFiles { priority });
-    }
     let (decision, busy) = region.policy.decide(&view);
     let outcome = if !decision.split {
         Err(SplitGate::PolicyDeclined(decision))
     } else {
         match super::split_point::choose(region) {
-            Ok(row) => Ok(SplitRequest { row, decision }),
+            Ok(row) => match cx.caller {
+                SplitCaller::Flusher => match request_gate(region, cx) {
+                    Some(g) => Err(g),
+                    None => Ok(SplitRequest { row, decision }),
+                },
+                SplitCaller::RequestSplit => Ok(SplitRequest { row, decision }),
+            },
             Err(e) => Err(SplitGate::NoSplitPoint(e)),
         }
     };
@@ -112,4 +139,19 @@ pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
         outcome,
         busy: Some(busy),
     }
+}
+
+/// `CompactSplit.requestSplit`'s gates: `shouldSplitRegion` (online regions below
+/// `regionSplitLimit`) and `getCompactPriority() >= PRIORITY_USER` (or
+/// `split.ignore.blocking`, which makes the priority PRIORITY_USER when a split row exists; when
+/// none exists the split is refused either way).
+fn request_gate(region: &Region, cx: SplitContext) -> Option<SplitGate> {
+    if cx.online_regions as u64 >= cx.region_split_limit as u64 {
+        return Some(SplitGate::ServerAtSplitLimit {
+            online: cx.online_regions,
+            limit: cx.region_split_limit,
+        });
+    }
+    let priority = region.compact_priority(cx.blocking_store_files);
+    (!cx.ignore_blocking && priority < 1).then_some(SplitGate::TooManyStoreFiles { priority })
 }

@@ -27,4 +27,6 @@ pub(crate) struct State {
     pub(crate) servers: Vec<Server>,
     /// Running compactions by token (the token is also in `Store::running`).
     pub(crate) compactions: BTreeMap<u64, ActiveCompaction>,
+    /// The master's procedure workers: when each is next free, ns.
+    pub(crate) procedure_workers: Vec<u64>,
 }
