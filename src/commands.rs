@@ -184,6 +184,9 @@ pub fn run(args: &RunArgs) -> CmdResult {
     let mut timings = Vec::new();
     for o in outcomes {
         let (r, secs) = o?;
+        if let Some(w) = &r.scale_warning {
+            eprintln!("warning: generator {}: {w}", r.generator);
+        }
         timings.push((r.generator.clone(), secs));
         results.push(r);
     }

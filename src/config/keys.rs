@@ -184,6 +184,8 @@ pub const KEYS: &[KeySpec] = &[
       "hbase.regionserver.global.memstore.size x max heap"),
     k("hbase.regionserver.optionalcacheflushinterval", "3600000", Millis, Same, "flush", "HRegion",
       "flush a memstore whose oldest edit is older than this (0 disables)"),
+    k("hbase.regionserver.periodicmemstoreflusher.rangeofdelayseconds", "300", Int, Absent, "flush", "HRegionServer.PeriodicMemStoreFlusher",
+      "a periodic flush request waits a random delay below this many seconds (must be > 0)"),
     k("hbase.regionserver.flush.per.changes", "30000000", Long, Absent, "flush", "HRegion",
       "flush after this many edits since the last flush (at most 1e9)"),
     k("hbase.hstore.flusher.count", "2", Int, Same, "flush", "MemStoreFlusher",
@@ -261,6 +263,8 @@ pub const KEYS: &[KeySpec] = &[
       "bytes a compaction writes between throttle checks; a last stretch shorter than this is not throttled",
       "= hbase.hstore.compaction.throughput.lower.bound"),
     // --- balancer ---
+    k("hbase.master.procedure.threads", "16", Int, Absent, "balancer", "HMaster",
+      "master procedure workers: concurrent split, merge and move procedures (HBase: max(16, cores/4); ≤ 0 means the default)"),
     k("hbase.balancer.period", "300000", Millis, Same, "balancer", "HMaster",
       "period of the balancer chore"),
     derived("hbase.balancer.max.balancing", Millis, Absent, "balancer", "HMaster",

@@ -31,6 +31,10 @@ pub const DEFAULT_BLOCKSIZE: u64 = 65_536;
 pub const MAX_FILESIZE_LOWER_LIMIT: i64 = 2 * 1024 * 1024;
 /// `TableDescriptorChecker`: smallest flush size accepted while sanity checks are on.
 pub const FLUSH_SIZE_LOWER_LIMIT: i64 = 1024 * 1024;
+/// `MasterProcedureConstants.DEFAULT_MIN_MASTER_PROCEDURE_THREADS`: HMaster's default is
+/// max(this, cores / 4), which is this for masters with up to 64 cores (the model has no master
+/// core count).
+pub const DEFAULT_MASTER_PROCEDURE_THREADS: u32 = 16;
 /// `HRegion.MAX_FLUSH_PER_CHANGES`.
 pub const MAX_FLUSH_PER_CHANGES: i64 = 1_000_000_000;
 /// The block cache's heap fraction (`HConstants.HFILE_BLOCK_CACHE_SIZE_KEY`).
@@ -400,6 +404,11 @@ pub struct Settings {
     pub global_memstore_bytes: Option<u64>,
     /// hbase.regionserver.optionalcacheflushinterval; `None` when ≤ 0 (periodic flush off).
     pub flush_interval_ms: Option<u64>,
+    /// hbase.regionserver.periodicmemstoreflusher.rangeofdelayseconds, in ms: the periodic
+    /// flush's random delay is below this.
+    pub periodic_flush_delay_range_ms: u64,
+    /// hbase.master.procedure.threads: the master's procedure workers (splits, merges, moves).
+    pub master_procedure_threads: u32,
     /// hbase.regionserver.flush.per.changes.
     pub flush_per_changes: u64,
     /// hbase.hstore.flusher.count (at least 1).
@@ -912,6 +921,29 @@ impl Settings {
         check_heap_allocation(site, global, block_cache_fraction)?;
 
         let interval = r.millis("hbase.regionserver.optionalcacheflushinterval")?;
+        // PeriodicMemStoreFlusher draws `nextLong(range)`, which throws unless range > 0.
+        let delay_range_key = "hbase.regionserver.periodicmemstoreflusher.rangeofdelayseconds";
+        let delay_range_s = r.int(delay_range_key)?;
+        if delay_range_s < 1 {
+            return Err(site.value_error(
+                delay_range_key,
+                format!(
+                    "{delay_range_s} is not positive (the periodic flusher's random draw fails)"
+                ),
+                "a whole number of seconds, 1 or more",
+            ));
+        }
+        // HMaster.createProcedureExecutor: ≤ 0 is replaced by the default (with a warning).
+        let proc_key = "hbase.master.procedure.threads";
+        let proc_threads = r.int(proc_key)?;
+        let master_procedure_threads = if proc_threads <= 0 {
+            r.warnings.push(format!(
+                "{proc_key}: {proc_threads} is invalid; HBase uses the default {DEFAULT_MASTER_PROCEDURE_THREADS}"
+            ));
+            DEFAULT_MASTER_PROCEDURE_THREADS
+        } else {
+            proc_threads as u32
+        };
         let per_changes = r.long("hbase.regionserver.flush.per.changes")?;
         if per_changes > MAX_FLUSH_PER_CHANGES {
             return Err(site.value_error(
@@ -1087,6 +1119,8 @@ impl Settings {
                 Reader::u_bytes,
             )?,
             flush_interval_ms: (interval > 0).then_some(interval as u64),
+            periodic_flush_delay_range_ms: delay_range_s as u64 * 1000,
+            master_procedure_threads,
             flush_per_changes,
             flusher_count: r.at_least_one("hbase.hstore.flusher.count")?,
             blocking_store_files: r.u_int("hbase.hstore.blockingStoreFiles")?,

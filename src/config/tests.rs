@@ -808,3 +808,41 @@ fn split_restriction_cuts_rows() {
     assert_eq!(dk.restrict(b"::x".to_vec()), b"");
     assert_eq!(SplitRestriction::None.restrict(b"x".to_vec()), b"x");
 }
+
+// HRegionServer.PeriodicMemStoreFlusher (rangeofdelayseconds, default 300 s; `nextLong(range)`
+// fails unless positive) and HMaster.createProcedureExecutor (procedure.threads, default
+// max(16, cores / 4); ≤ 0 falls back to the default with a warning).
+#[test]
+fn periodic_flush_delay_range_and_master_procedure_threads() {
+    let s = Settings::resolve(&site(&[]), &TableAttributes::default()).expect("resolves");
+    assert_eq!(s.periodic_flush_delay_range_ms, 300_000);
+    assert_eq!(s.master_procedure_threads, 16);
+    let c = site(&[
+        (
+            "hbase.regionserver.periodicmemstoreflusher.rangeofdelayseconds",
+            "5",
+        ),
+        ("hbase.master.procedure.threads", "0"),
+    ]);
+    let s = Settings::resolve(&c, &TableAttributes::default()).expect("resolves");
+    assert_eq!(s.periodic_flush_delay_range_ms, 5_000);
+    assert_eq!(s.master_procedure_threads, 16);
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("hbase.master.procedure.threads")),
+        "{:?}",
+        s.warnings
+    );
+    let c = site(&[(
+        "hbase.regionserver.periodicmemstoreflusher.rangeofdelayseconds",
+        "0",
+    )]);
+    let e = Settings::resolve(&c, &TableAttributes::default())
+        .expect_err("a zero range is refused")
+        .to_string();
+    assert!(
+        e.contains("rangeofdelayseconds") && e.contains("1 or more"),
+        "{e}"
+    );
+}

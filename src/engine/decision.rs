@@ -19,6 +19,9 @@ pub enum FlushWhy {
     /// The server has more WAL files than `hbase.regionserver.maxlogs` and the region holds
     /// edits in the oldest (`AbstractFSWAL.findRegionsToForceFlush`, via `LogRoller`).
     Wal = 4,
+    /// Global pressure, and the region has a store above `blockingStoreFiles` but more than
+    /// twice the memstore of the largest flushable region: flushed without the files delay.
+    GlobalOverFileLimit = 5,
 }
 
 impl FlushWhy {
@@ -29,7 +32,8 @@ impl FlushWhy {
             1 => FlushWhy::Blocking,
             2 => FlushWhy::Global,
             3 => FlushWhy::Periodic,
-            _ => FlushWhy::Wal,
+            4 => FlushWhy::Wal,
+            _ => FlushWhy::GlobalOverFileLimit,
         }
     }
 }

@@ -123,6 +123,8 @@ pub enum Happening {
         reason: SplitReason,
         /// Where the row came from (none when the region had no store file).
         source: Option<SplitSource>,
+        /// Time the split procedure waited for a master procedure worker, ns.
+        queued_ns: u64,
     },
     /// Closed to move to another server.
     ClosedToMove {

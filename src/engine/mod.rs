@@ -38,7 +38,7 @@ use policy::compaction::CompactionConfig;
 use policy::split::SplitPolicyInstance;
 use policy::split_point;
 use state::State;
-use state::cell::HeapLayout;
+use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::Region;
@@ -189,6 +189,8 @@ pub struct Engine {
     /// The generator and the emulated rows (also for reads, which re-derive keys).
     generator: Arc<Generator>,
     sampling: Sampling,
+    /// The coarsest scale the figures stay trustworthy at (`workload/scale.rs`).
+    scale_guard: scale::ScaleGuard,
     /// The row the feed shows next has arrived (the clock is at its arrival) but is not applied.
     row_pending: bool,
     regions_initial: usize,
@@ -250,12 +252,50 @@ pub fn run_with_progress(
     Ok(engine.finish())
 }
 
+/// The scale guard for `scenario`: real rows per flush (flush size / a row's memstore heap) and
+/// per region at the split size (`max_filesize` / the largest store's bytes per row, after the
+/// family's compression), with the key length of the workload's first row.
+fn scale_guard(scenario: &Scenario, generator: &Generator) -> scale::ScaleGuard {
+    let s = &scenario.settings;
+    let w = &scenario.workload;
+    let fams = &scenario.table.families;
+    let nf = fams.len().max(1) as u64;
+    let mut key = Vec::new();
+    let key_len = match generator.key_checked(w.first_id, &mut key) {
+        Ok(()) => key.len() as u64,
+        Err(_) => 1,
+    };
+    let layout = HeapLayout::new(
+        scenario.cluster.heap_bytes,
+        s.mslab_enabled,
+        s.mslab_max_allocation,
+    );
+    let mut heap_row = 0u64;
+    let mut largest_store_row = 0f64;
+    for (i, f) in fams.iter().enumerate() {
+        let cells = w.columns / nf + u64::from((i as u64) < w.columns % nf);
+        let len = cell::data_size(
+            key_len,
+            f.name.len() as u64,
+            w.qualifier_bytes,
+            w.value_bytes,
+        );
+        heap_row += cells * cell::heap_size(len, layout);
+        largest_store_row = largest_store_row.max((cells * len) as f64 * f.compression_ratio);
+    }
+    scale::ScaleGuard {
+        flush_rows: s.flush_size / heap_row.max(1),
+        split_rows: (s.max_filesize as f64 / largest_store_row.max(1.0)) as u64,
+    }
+}
+
 impl Engine {
     /// Sets up `plan`'s run of `scenario`: the pre-split regions open on their servers, the
     /// chores and time-triggered events scheduled, the key feed started.
     pub fn start(scenario: &Scenario, plan: RunPlan, opts: RunOptions) -> Engine {
         let w = &scenario.workload;
-        let k = scale::choose(w.rows, opts.scale.or(w.scale));
+        let guard = scale_guard(scenario, &plan.generator);
+        let k = scale::choose(w.rows, opts.scale.or(w.scale), guard);
         let sampling = Sampling {
             first_id: w.first_id,
             rows: w.rows,
@@ -264,6 +304,7 @@ impl Engine {
         };
         let generator = Arc::new(plan.generator);
         let mut engine = Engine::new(scenario, &plan.regions, k, generator.clone(), sampling);
+        engine.scale_guard = guard;
         engine.rec.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
         engine.rec.heat_prefix = engine.rec.heat_buckets.iter().map(|k| prefix8(k)).collect();
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
@@ -468,6 +509,7 @@ impl Engine {
                 servers,
                 compactions: std::collections::BTreeMap::new(),
                 client: Default::default(),
+                procedure_workers: Vec::new(),
             },
             now: 0,
             queue: EventQueue::new(),
@@ -517,6 +559,10 @@ impl Engine {
             feed: None,
             generator,
             sampling,
+            scale_guard: scale::ScaleGuard {
+                flush_rows: u64::MAX,
+                split_rows: u64::MAX,
+            },
             row_pending: false,
             regions_initial: 0,
             ingest_ns: None,
@@ -682,6 +728,8 @@ impl Engine {
             generator: generator.name.clone(),
             describe: generator.inner.describe(),
             scale: sampling.k,
+            scale_warning: self.scale_guard.warning(sampling.k),
+            scale_guard: self.scale_guard.max_k(),
             emulated_rows: sampling.emulated(),
             rows: sampling.rows,
             payload_bytes: sampling.rows as u128 * cells as u128 * cfg.value_len as u128,

@@ -94,6 +94,10 @@ pub struct RunStats {
     pub gc_long_pauses: u64,
     /// Their total length, ns.
     pub gc_pause_ns: u64,
+    /// Split, merge and move procedures that waited for a master procedure worker.
+    pub procedures_queued: u64,
+    /// Time those procedures waited (their regions offline meanwhile), ns.
+    pub procedure_wait_ns: u64,
 }
 
 /// Everything a report needs about one generator's run.
@@ -105,6 +109,10 @@ pub struct RunResult {
     pub describe: String,
     /// Real rows per emulated row.
     pub scale: u64,
+    /// The coarsest scale the figures stay trustworthy at.
+    pub scale_guard: u64,
+    /// Set when `scale` is coarser than `scale_guard`: which figures are not trustworthy.
+    pub scale_warning: Option<String>,
     /// Emulated rows.
     pub emulated_rows: u64,
     /// Real rows written.

@@ -336,15 +336,13 @@ fn invariants_name_what_broke() {
     assert!(broken.contains("routed as"), "{broken}");
 }
 
-// Mirrors HRegion.checkSplit, then CompactSplit.requestSplit: a region that is not open or is
-// flushing, then the policy's own answer with its numbers; only a split the policy found meets
-// requestSplit's gates, the server's regionSplitLimit and HRegion.getCompactPriority (a store at
-// blockingStoreFiles refuses it unless hbase.hregion.split.ignore.blocking.enabled).
+// Mirrors HRegion.checkSplit and CompactSplit.requestSplit: asked through requestSplit, the
+// server's regionSplitLimit and a store at blockingStoreFiles stop a split before the policy is
+// asked, as do a region that is not open or is flushing; then the policy's own answer, with its
+// numbers. Asked by MemStoreFlusher.flushRegion, checkSplit (the policy) comes first.
 #[test]
 fn split_check_names_the_gate_that_stops_a_split() {
-    use crate::config::SplitPolicy;
-    use crate::engine::policy::split::SplitPolicyInstance;
-    use crate::engine::policy::split_check::{SplitContext, SplitGate, check};
+    use crate::engine::policy::split_check::{SplitCaller, SplitContext, SplitGate, check};
     use crate::engine::state::region::RegionState;
     let s = scenario(&single_region(4000, ""));
     let mut e = exact_engine(&s);
@@ -355,49 +353,45 @@ fn split_check_names_the_gate_that_stops_a_split() {
         ignore_blocking: false,
         blocking_store_files: 16,
         now_ms: e.now / 1_000_000,
+        caller: SplitCaller::RequestSplit,
     };
-    let files = e.state.regions[0].stores[0].files.len();
+    let region = &e.state.regions[0];
+    // DisabledRegionSplitPolicy: the policy itself says no.
+    assert!(matches!(
+        check(region, cx).outcome,
+        Err(SplitGate::PolicyDeclined(d))
+            if matches!(d.why, crate::engine::policy::split::SplitWhy::Never(_))
+    ));
     let limited = SplitContext {
         region_split_limit: 1,
         ..cx
     };
+    assert_eq!(
+        check(region, limited).outcome,
+        Err(SplitGate::ServerAtSplitLimit {
+            online: 1,
+            limit: 1
+        })
+    );
+    // The flusher asks the policy first: it says no, so the limit is never reached.
+    let flusher = SplitContext {
+        caller: SplitCaller::Flusher,
+        ..limited
+    };
+    let outcome = check(region, flusher).outcome;
+    assert!(
+        matches!(outcome, Err(SplitGate::PolicyDeclined(_))),
+        "{outcome:?}"
+    );
+    let files = region.stores[0].files.len();
     let blocking = SplitContext {
         blocking_store_files: files,
         ..cx
     };
-    // DisabledRegionSplitPolicy: the policy itself says no, so requestSplit's gates never speak.
-    for c in [cx, limited, blocking] {
-        assert!(matches!(
-            check(&e.state.regions[0], c).outcome,
-            Err(SplitGate::PolicyDeclined(d))
-                if matches!(d.why, crate::engine::policy::split::SplitWhy::Never(_))
-        ));
-    }
-    // A ConstantSize policy below the store's size finds a split.
-    let mut settings = e.cfg.settings.clone();
-    settings.split_policy = SplitPolicy::ConstantSize;
-    settings.max_filesize = 1;
-    e.state.regions[0].policy = SplitPolicyInstance::new(&settings, 0, 0.5);
-    let region = &e.state.regions[0];
-    assert!(check(region, cx).outcome.is_ok());
-    let refused = check(region, limited).outcome.expect_err("split limit");
-    assert_eq!(
-        refused,
-        SplitGate::ServerAtSplitLimit {
-            online: 1,
-            limit: 1
-        }
-    );
-    assert!(refused.split_found());
-    let refused = check(region, blocking).outcome.expect_err("blocking files");
-    assert!(matches!(refused, SplitGate::TooManyStoreFiles { priority } if priority < 1));
-    assert!(refused.split_found());
-    // HRegion.getCompactPriority's split branch: PRIORITY_USER once checkSplit found a split.
-    let ignoring = SplitContext {
-        ignore_blocking: true,
-        ..blocking
-    };
-    assert!(check(region, ignoring).outcome.is_ok());
+    assert!(matches!(
+        check(region, blocking).outcome,
+        Err(SplitGate::TooManyStoreFiles { priority }) if priority < 1
+    ));
     e.state.regions[0].flushing = true;
     assert_eq!(
         check(&e.state.regions[0], cx).outcome,
@@ -585,4 +579,158 @@ fn a_compacted_reference_blocks_splits_until_the_discharger_runs() {
         }
     }
     assert!(archived > 0, "the scenario compacts References away");
+}
+
+/// Times (s) of the flushes of `r` with `why`.
+fn flush_times(r: &RunResult, why: crate::engine::decision::FlushWhy) -> Vec<f64> {
+    r.dynamics
+        .history
+        .iter()
+        .filter(|h| matches!(h.what, crate::engine::Happening::Flushed { why: w, .. } if w == why))
+        .map(|h| h.at_ns as f64 / 1e9)
+        .collect()
+}
+
+// Mirrors HRegionServer.PeriodicMemStoreFlusher and MemStoreFlusher.requestDelayedFlush: a
+// region whose oldest edit is older than optionalcacheflushinterval is flushed after a random
+// delay below rangeofdelayseconds, drawn from the seed (same run, same delays).
+#[test]
+fn periodic_flushes_wait_a_seeded_random_delay() {
+    // 500 rows of 1 KB at 2.5 KB/s: 200 s of load, never reaching the 1 MB flush size.
+    let body = |range: u32| {
+        single_region(500, "")
+            .replace("rate = \"1GB/s\"", "rate = \"2500B/s\"")
+            .replace(
+                "[table]",
+                &format!(
+                    "[hbase]\n\"hbase.regionserver.optionalcacheflushinterval\" = 10000\n\
+                     \"hbase.regionserver.flush.check.period\" = 1000\n\
+                     \"hbase.regionserver.periodicmemstoreflusher.rangeofdelayseconds\" = {range}\n[table]"
+                ),
+            )
+    };
+    let periodic = crate::engine::decision::FlushWhy::Periodic;
+    let spread = flush_times(&run_one(&scenario(&body(60))), periodic);
+    let tight = flush_times(&run_one(&scenario(&body(1))), periodic);
+    assert!(!spread.is_empty() && !tight.is_empty());
+    // With a 1 s range a flush follows its check within a second: edits are at most
+    // 10 s + the check period + 1 s old, so flushes are ~11-12 s apart.
+    for w in tight.windows(2) {
+        assert!(w[1] - w[0] <= 12.5, "{tight:?}");
+    }
+    // With a 60 s range the delays stretch the gaps beyond what the checks alone give.
+    assert!(spread.len() < tight.len(), "{spread:?} vs {tight:?}");
+    assert!(spread.windows(2).any(|w| w[1] - w[0] > 13.0), "{spread:?}");
+    assert_eq!(
+        spread,
+        flush_times(&run_one(&scenario(&body(60))), periodic)
+    );
+}
+
+// Mirrors MemStoreFlusher.flushOneForGlobalPressure → flushRegion(region, emergencyFlush):
+// the region picked under global pressure is flushed at once, even when its flush would be
+// held back for too many store files; only more than twice the largest flushable memstore
+// wins over a flushable region.
+#[test]
+fn global_pressure_flushes_a_blocked_region_twice_as_large() {
+    use crate::engine::decision::FlushWhy;
+    // One server, a 64 MB heap (global limit 25.6 MB, low mark ~24 MB), two regions: "a" gets
+    // nearly all the writes and more files than blockingStoreFiles allows (2).
+    let s = scenario(
+        "[cluster]\nregionservers = 1\nheap = \"64MB\"\nflush_bandwidth = \"1GB/s\"\nwrite_bandwidth = \"10GB/s\"\n\
+         compaction_bandwidth = \"1KB/s\"\n\
+         [hbase]\n\"hbase.hstore.blockingStoreFiles\" = 2\n\"hbase.hstore.compactionThreshold\" = 10\n\
+         [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\nmemstore_flushsize = \"16MB\"\n\
+         [table.presplit]\nalgorithm = \"keys\"\nkeys = [\"b\"]\n\
+         [workload]\nrows = 200_000\nrow = { value = \"1000B\" }\nrate = \"1GB/s\"\n\
+         [[generator]]\nname = \"g\"\nkind = \"sequential\"\nprefix = \"a\"\n",
+    );
+    let r = run_one(&s);
+    let over = flush_times(&r, FlushWhy::GlobalOverFileLimit);
+    assert!(!over.is_empty(), "{:?}", r.stats);
+    assert!(r.stats.delayed_flushes > 0);
+    // Flushed while its store already had more than blockingStoreFiles files: no waiting.
+    let files_after: Vec<usize> = r
+        .dynamics
+        .history
+        .iter()
+        .filter_map(|h| match h.what {
+            crate::engine::Happening::Flushed {
+                why: FlushWhy::GlobalOverFileLimit,
+                files_now,
+                ..
+            } => Some(files_now),
+            _ => None,
+        })
+        .collect();
+    assert!(files_after.iter().all(|&f| f > 3), "{files_after:?}");
+}
+
+// Mirrors SplitTableRegionProcedure on the master's ProcedureExecutor: with
+// hbase.master.procedure.threads workers, a split storm's procedures queue for a worker and
+// their parents stay offline longer; with enough workers none waits.
+#[test]
+fn split_procedures_queue_for_master_workers() {
+    let body = |threads: u32| {
+        format!(
+            "[cluster]\nregionservers = 2\nheap = \"4GB\"\nregion_transition = \"10s\"\n\
+             [hbase]\n\"hbase.master.procedure.threads\" = {threads}\n\
+             [table]\nsplit_policy = \"ConstantSizeRegionSplitPolicy\"\n\
+             max_filesize = \"4MB\"\nmemstore_flushsize = \"2MB\"\n[table.presplit]\nalgorithm = \"uniform\"\nregions = 8\n\
+             [workload]\nrows = 60_000\nrow = {{ value = \"1000B\" }}\nrate = \"50MB/s\"\n\
+             [[generator]]\nname = \"g\"\nkind = \"uniform\"\nlength = 8\n"
+        )
+    };
+    let one = run_one(&scenario(&body(1)));
+    let many = run_one(&scenario(&body(16)));
+    assert!(one.splits.len() >= 4 && many.splits.len() >= 4);
+    assert!(one.stats.procedures_queued > 0, "{:?}", one.stats);
+    assert!(one.stats.procedure_wait_ns > 0);
+    assert_eq!(many.stats.procedures_queued, 0, "{:?}", many.stats);
+    assert_eq!(many.stats.procedure_wait_ns, 0);
+    // Each split is offline at least its close flush + 10 s; queued ones longer.
+    let longest = |r: &RunResult| {
+        r.splits
+            .iter()
+            .map(|s| s.done_ns - s.at_ns)
+            .max()
+            .unwrap_or(0)
+    };
+    assert!(longest(&one) > longest(&many) || one.splits.len() != many.splits.len());
+    assert!(longest(&one) >= 20 * 1_000_000_000, "{}", longest(&one));
+}
+
+// Mirrors MemStoreFlusher.flushRegion with CompactSplit.requestSplit refusing: once the policy
+// wants a split (HRegion.checkSplit gives a row) but the server is at regionSplitLimit, flushes
+// request no compaction, so files pile up until flushes are held back for too many files
+// (whose requestSplit refusal does ask for one). Without a split row, every flush asks.
+#[test]
+fn a_split_refused_after_a_flush_requests_no_compaction() {
+    let body = |policy: &str| {
+        format!(
+            "[cluster]\nregionservers = 1\nheap = \"4GB\"\nflush_bandwidth = \"10GB/s\"\nwrite_bandwidth = \"10GB/s\"\n{FAST_NODE}\
+             [hbase]\n\"hbase.regionserver.regionSplitLimit\" = 1\n\
+             [table]\nsplit_policy = \"{policy}\"\nmax_filesize = \"3MB\"\nmemstore_flushsize = \"1MB\"\n\
+             [workload]\nrows = 25_000\nrow = {{ value = \"1000B\" }}\nrate = \"20MB/s\"\n\
+             [[generator]]\nname = \"g\"\nkind = \"uniform\"\nlength = 8\n"
+        )
+    };
+    let most_files = |r: &RunResult| {
+        r.dynamics
+            .history
+            .iter()
+            .filter_map(|h| match h.what {
+                crate::engine::Happening::Flushed { files_now, .. } => Some(files_now),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let refused = run_one(&scenario(&body("ConstantSizeRegionSplitPolicy")));
+    let no_row = run_one(&scenario(&body("DisabledRegionSplitPolicy")));
+    assert!(refused.splits.is_empty() && no_row.splits.is_empty());
+    assert!(most_files(&refused) > 16, "{}", most_files(&refused));
+    assert!(refused.stats.delayed_flushes > 0);
+    assert!(most_files(&no_row) < 16, "{}", most_files(&no_row));
+    assert_eq!(no_row.stats.delayed_flushes, 0);
 }

@@ -86,7 +86,16 @@ pub fn happening(h: &Happening) -> String {
             row,
             reason,
             source,
+            queued_ns,
         } => {
+            let queued = if *queued_ns > 0 {
+                format!(
+                    "; the procedure waited {} for a master worker (hbase.master.procedure.threads)",
+                    format_duration_ms(queued_ns / 1_000_000)
+                )
+            } else {
+                String::new()
+            };
             let from = source.map_or(String::new(), |s: SplitSource| {
                 format!(
                     "; the row is the midkey of the largest store file, {} of the store's {}",
@@ -95,7 +104,7 @@ pub fn happening(h: &Happening) -> String {
                 )
             });
             format!(
-                "split requested at {} ({}){from}",
+                "split requested at {} ({}){from}{queued}",
                 to_string_binary(row),
                 split_reason(reason)
             )
@@ -134,6 +143,9 @@ pub fn flush_why(why: FlushWhy) -> &'static str {
         FlushWhy::Periodic => "edits older than hbase.regionserver.optionalcacheflushinterval",
         FlushWhy::Wal => {
             "more WAL files than hbase.regionserver.maxlogs, with edits in the oldest (forced)"
+        }
+        FlushWhy::GlobalOverFileLimit => {
+            "RegionServer above the global memstore low mark; too many store files, but over twice the largest flushable memstore"
         }
     }
 }

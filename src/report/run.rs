@@ -149,6 +149,13 @@ pub struct RunJson {
     pub describe: String,
     /// Real rows per emulated row.
     pub scale: u64,
+    /// The coarsest scale at which a flush and a region at the split size still hold 100
+    /// emulated rows (the automatic scale stays within it).
+    #[serde(default)]
+    pub scale_guard: u64,
+    /// Present when `scale` is coarser than `scale_guard`: which figures are not trustworthy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_warning: Option<String>,
     /// Emulated rows.
     pub emulated_rows: u64,
     /// Headline figures.
@@ -237,6 +244,12 @@ pub struct SummaryJson {
     pub throttled_seconds: f64,
     /// Flushes postponed for too many store files.
     pub delayed_flushes: u64,
+    /// Split, merge and move procedures that waited for a master procedure worker.
+    #[serde(default)]
+    pub procedures_queued: u64,
+    /// Seconds those procedures waited (their regions offline meanwhile).
+    #[serde(default)]
+    pub procedure_wait_seconds: f64,
     /// Largest share of writes any one server took in any window.
     pub max_server_write_share: f64,
     /// Store file bytes at the end.
@@ -722,6 +735,8 @@ fn run_json(r: &RunResult) -> RunJson {
         generator: r.generator.clone(),
         describe: r.describe.clone(),
         scale: r.scale,
+        scale_guard: r.scale_guard,
+        scale_warning: r.scale_warning.clone(),
         emulated_rows: r.emulated_rows,
         client: ClientRunJson {
             retried_rows: st.retried_rows,
@@ -760,6 +775,8 @@ fn run_json(r: &RunResult) -> RunJson {
             offline_wait_seconds: secs(st.offline_wait_ns),
             throttled_seconds: secs(st.throttled_ns),
             delayed_flushes: st.delayed_flushes,
+            procedures_queued: st.procedures_queued,
+            procedure_wait_seconds: secs(st.procedure_wait_ns),
             max_server_write_share: max_share,
             store_bytes,
             memstore_bytes: r.regions.iter().map(|x| x.memstore_data()).sum(),

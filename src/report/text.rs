@@ -128,6 +128,9 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
         thousands(run.scale as u128),
         thousands(run.emulated_rows as u128)
     ));
+    if let Some(w) = &run.scale_warning {
+        o.push_str(&format!("  warning: {w}\n"));
+    }
     // The load's time: writing at the offered rate, its three waits, and the retries of
     // held-back rows after the last row was offered.
     let c = &run.client;
@@ -173,6 +176,13 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
         s.splits,
         format_duration_ms((s.offline_seconds * 1000.0) as u64)
     ));
+    if s.procedures_queued > 0 {
+        o.push_str(&format!(
+            "  {} split/merge/move procedures waited {} in all for a master procedure worker (hbase.master.procedure.threads)\n",
+            s.procedures_queued,
+            format_duration_ms((s.procedure_wait_seconds * 1000.0) as u64)
+        ));
+    }
     o.push_str(&format!(
         "  flushes {} (avg {}), compactions {} minor + {} major rewriting {}, write amplification {:.2}, {} flushes delayed by too many files\n",
         thousands(s.flushes as u128),

@@ -16,5 +16,6 @@ mod policies_props;
 mod presplit_api;
 mod report_render;
 mod rolling_split;
+mod scale_guard;
 mod split_restriction;
 mod wal_variability;

@@ -4,7 +4,6 @@
 //! policies and request what they decide, and the WAL roller's periodic roll.
 
 use crate::engine::Engine;
-use crate::engine::decision::FlushWhy;
 use crate::engine::policy::{self, compaction};
 use crate::engine::queue::{Event, NS_PER_MS};
 use crate::engine::state::region::RegionState;
@@ -23,8 +22,10 @@ impl Engine {
         {
             let scan = policy::flush::periodic_scan(&self.state.regions, now_ms, interval);
             self.periodic_flush_next_ms = (interval, scan.next_ms);
+            let range_ms = self.cfg.settings.periodic_flush_delay_range_ms;
             for id in scan.due {
-                self.request_flush(id, FlushWhy::Periodic);
+                let delay = policy::flush::periodic_delay_ms(self.cfg.seed, id, now_ms, range_ms);
+                self.request_delayed_flush(id, delay.saturating_mul(NS_PER_MS));
             }
         }
         // AbstractWALRoller: a WAL with edits rolls once it is `logroll.period` old (checked on

@@ -212,14 +212,15 @@ impl Engine {
         let data = self.close_flush(region);
         let r = &mut self.state.regions[region];
         r.state = RegionState::Moving;
-        r.flush_queued = false;
+        r.drop_flush_entry();
         let store_bytes = r.store_bytes();
         let (start, end) = (r.start.clone(), r.end.clone());
         self.state.servers[from].online_regions =
             self.state.servers[from].online_regions.saturating_sub(1);
         let record = self.dyn_.out.moves.len();
         let transition = self.vary_transition(region, record as u64 + 1);
-        let duration = transfer_ns(data, self.flush_rate(from)) + transition;
+        let close = transfer_ns(data, self.flush_rate(from));
+        let duration = close + self.procedure_wait(close) + transition;
         self.rec.stats.offline_ns += duration;
         self.dyn_.out.moves.push(MoveRecord {
             at_ns: self.now,
@@ -544,13 +545,13 @@ impl Engine {
             longest = longest.max(transfer_ns(data, rate));
             let r = &mut self.state.regions[id];
             r.state = RegionState::Merging;
-            r.flush_queued = false;
+            r.drop_flush_entry();
             store_bytes += r.store_bytes();
             let s = r.server;
             self.state.servers[s].online_regions =
                 self.state.servers[s].online_regions.saturating_sub(1);
         }
-        let duration = longest + self.cfg.transition_ns;
+        let duration = longest + self.procedure_wait(longest) + self.cfg.transition_ns;
         self.rec.stats.offline_ns += duration;
         let first = &self.state.regions[ids[0]];
         let last = &self.state.regions[*ids.last().expect("two or more")];
@@ -808,7 +809,7 @@ impl Engine {
             .map(|q| (q.region, q.store))
             .collect();
         for r in queued {
-            self.state.regions[r].flush_queued = false;
+            self.state.regions[r].drop_flush_entry();
         }
         for (r, st) in compactions {
             self.state.regions[r].stores[st].queued = false;
@@ -817,7 +818,7 @@ impl Engine {
             // Compactions die with the server; the recovered region asks again on open.
             self.abort_compactions(id);
             self.state.regions[id].state = RegionState::Moving;
-            self.state.regions[id].flush_queued = false;
+            self.state.regions[id].drop_flush_entry();
         }
         let replay = transfer_ns(wal, self.dyn_.wal_bw);
         let delay = self.dyn_.detection_ns + replay;
@@ -852,7 +853,8 @@ impl Engine {
         for (&id, &to) in ids.iter().zip(&targets) {
             // Recovered edits are flushed when the region opens (HRegion.replayRecoveredEditsIfAny).
             let data = self.close_flush(id);
-            let duration = transfer_ns(data, self.flush_rate(to)) + self.cfg.transition_ns;
+            let replay = transfer_ns(data, self.flush_rate(to));
+            let duration = replay + self.procedure_wait(replay) + self.cfg.transition_ns;
             // Offline from the crash: detection, WAL split and replay, then the open.
             self.rec.stats.offline_ns += self.now - died + duration;
             let r = &self.state.regions[id];

@@ -4,6 +4,7 @@
 use crate::engine::decision::FlushWhy;
 use crate::engine::files::{FlushFile, FlushJob, write_file};
 use crate::engine::policy;
+use crate::engine::policy::flush::PressureChoice;
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
@@ -14,8 +15,9 @@ use crate::engine::state::storefile::StoreFile;
 use crate::engine::{Engine, Happening, MAX_SPARES};
 
 impl Engine {
-    /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, its
-    /// flush handlers keep flushing the region with the largest memstore, one at a time each.
+    /// `MemStoreFlusher.flushOneForGlobalPressure`: while the server is above the low mark, a
+    /// free flush handler flushes the region the policy picks, at once (off the queue, without
+    /// the blocking-files delay).
     pub(crate) fn global_pressure(&mut self, server: usize) {
         if !policy::flush::pressure_scan_due(
             &self.state.servers[server],
@@ -25,12 +27,37 @@ impl Engine {
             return;
         }
         let live = self.state.routing.ids().map(|id| &self.state.regions[id]);
-        match policy::flush::global_pressure_pick(server, live) {
-            Some(id) => self.request_flush(id, FlushWhy::Global),
-            // Nothing to flush until a write reaches an idle region or an event changes flush
-            // states: skip the scan until then (it would otherwise run on every write).
+        let blocking = self.cfg.compaction.blocking_store_files;
+        match policy::flush::global_pressure_pick(server, live, blocking) {
+            Some(pick) => {
+                let why = match pick.choice {
+                    PressureChoice::LargestFlushable | PressureChoice::OnlyOverFileLimit => {
+                        FlushWhy::Global
+                    }
+                    PressureChoice::OverFileLimitTwiceAsLarge => FlushWhy::GlobalOverFileLimit,
+                };
+                self.emergency_flush(pick.region, why);
+            }
+            // Nothing to flush (HBase's handler sleeps 1 s and looks again): skip the scan
+            // until a write reaches an idle region or an event changes flush states.
             None => self.state.servers[server].pressure_futile = true,
         }
+    }
+
+    /// `MemStoreFlusher.flushRegion(region, emergencyFlush = true)`: the region's queued or
+    /// delayed entry is dropped and the flush starts now on the free handler.
+    fn emergency_flush(&mut self, region: usize, why: FlushWhy) {
+        let r = &mut self.state.regions[region];
+        let server = r.server;
+        if r.flush_queued {
+            self.state.servers[server]
+                .flush_queue
+                .retain(|&(id, _)| id != region);
+        }
+        r.flush_delayed = None;
+        r.flush_delay_periodic = false;
+        r.flush_why = why as u8;
+        self.start_flush(region);
     }
 
     pub(crate) fn request_flush(&mut self, region: usize, why: FlushWhy) {
@@ -38,6 +65,9 @@ impl Engine {
             return;
         }
         let r = &mut self.state.regions[region];
+        // An immediate request replaces the periodic flusher's delayed entry.
+        r.flush_delayed = None;
+        r.flush_delay_periodic = false;
         r.flush_queued = true;
         r.flush_why = why as u8;
         let server = r.server;
@@ -45,6 +75,25 @@ impl Engine {
             .flush_queue
             .push_back((region, self.now));
         self.start_flushes(server);
+    }
+
+    /// `PeriodicMemStoreFlusher` → `MemStoreFlusher.requestDelayedFlush`: the entry joins the
+    /// queue after a random delay, unless the region already has an entry.
+    pub(crate) fn request_delayed_flush(&mut self, region: usize, delay_ns: u64) {
+        let r = &mut self.state.regions[region];
+        if r.flush_queued || !policy::flush::accepts_request(r) {
+            return;
+        }
+        if delay_ns == 0 {
+            self.request_flush(region, FlushWhy::Periodic);
+            return;
+        }
+        r.flush_queued = true;
+        r.flush_why = FlushWhy::Periodic as u8;
+        r.flush_delayed = Some(self.now);
+        r.flush_delay_periodic = true;
+        let queued = self.now;
+        self.schedule(delay_ns, Event::FlushRetry { region, queued });
     }
 
     pub(crate) fn start_flushes(&mut self, server: usize) {
@@ -80,6 +129,7 @@ impl Engine {
                 let retry = (self.cfg.settings.blocking_wait_ms / 100)
                     .max(1)
                     .saturating_mul(NS_PER_MS);
+                self.state.regions[region].flush_delayed = Some(queued);
                 self.schedule(retry, Event::FlushRetry { region, queued });
                 continue;
             }
@@ -286,17 +336,27 @@ impl Engine {
         data
     }
 
-    /// A held-back flush is tried again (at the head of its server's queue, keeping the time it
-    /// was first queued), unless its region closed meanwhile.
+    /// A delayed entry comes due: a held-back flush is tried again at the head of its server's
+    /// queue (keeping the time it was first queued); a periodic one joins the queue's tail. An
+    /// entry that an emergency or immediate flush removed meanwhile is stale.
     pub(crate) fn flush_retry(&mut self, region: usize, queued: u64) {
-        let server = self.state.regions[region].server;
-        if self.state.regions[region].state == RegionState::Open {
-            self.state.servers[server]
-                .flush_queue
-                .push_front((region, queued));
+        let r = &mut self.state.regions[region];
+        if r.flush_delayed != Some(queued) {
+            return;
+        }
+        r.flush_delayed = None;
+        let periodic = std::mem::take(&mut r.flush_delay_periodic);
+        let server = r.server;
+        if r.state == RegionState::Open {
+            let q = &mut self.state.servers[server].flush_queue;
+            if periodic {
+                q.push_back((region, queued));
+            } else {
+                q.push_front((region, queued));
+            }
             self.start_flushes(server);
         } else {
-            self.state.regions[region].flush_queued = false;
+            r.flush_queued = false;
         }
     }
 }

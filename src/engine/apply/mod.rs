@@ -33,6 +33,7 @@ impl Engine {
             ignore_blocking: self.cfg.settings.split_ignore_blocking,
             blocking_store_files: self.cfg.compaction.blocking_store_files,
             now_ms: self.now / NS_PER_MS,
+            caller: change.split_caller(),
         };
         let check = split_check::check(r, cx);
         if let Some(busy) = check.busy {
@@ -42,6 +43,29 @@ impl Engine {
         for d in reactions::after(r, &change, check.outcome, &self.cfg.compaction) {
             self.apply(d);
         }
+    }
+
+    /// A split, merge or move procedure whose region(s) finish closing in `close_ns`: its
+    /// transition step (`cluster.region_transition`: the master's steps and the open) needs one
+    /// of the master's `hbase.master.procedure.threads` workers, reserved now in submission
+    /// order. Returns the time it waits for one, ns (counted in the stats).
+    pub(crate) fn procedure_wait(&mut self, close_ns: u64) -> u64 {
+        let workers = self.cfg.settings.master_procedure_threads.max(1) as usize;
+        // A `set` event may change the worker count; new workers start idle.
+        self.state.procedure_workers.resize(workers, 0);
+        let ready = self.now + close_ns;
+        let Some((w, start)) =
+            crate::engine::policy::procedure::reserve(&self.state.procedure_workers, ready)
+        else {
+            return 0;
+        };
+        self.state.procedure_workers[w] = start + self.cfg.transition_ns;
+        let wait = start - ready;
+        if wait > 0 {
+            self.rec.stats.procedures_queued += 1;
+            self.rec.stats.procedure_wait_ns += wait;
+        }
+        wait
     }
 
     /// Carries out one decision.

@@ -36,19 +36,21 @@ impl Engine {
         // The close flush runs on its own (not through the flush queue).
         self.abort_compactions(region);
         let data = self.close_flush(region);
+        let close = transfer_ns(data, self.flush_rate(self.state.regions[region].server));
+        let queued_ns = self.procedure_wait(close);
         self.note(
             region,
             Happening::SplitRequested {
                 row: row.clone(),
                 reason: reason.clone(),
                 source,
+                queued_ns,
             },
         );
         let r = &mut self.state.regions[region];
         r.state = RegionState::Splitting;
-        r.flush_queued = false;
-        let duration = transfer_ns(data, self.flush_rate(self.state.regions[region].server))
-            + self.vary_transition(region, 0);
+        r.drop_flush_entry();
+        let duration = close + queued_ns + self.vary_transition(region, 0);
         self.rec.stats.offline_ns += duration;
         self.schedule(
             duration,

@@ -5,6 +5,7 @@ use std::cmp::Reverse;
 
 use crate::engine::state::region::{Region, RegionState};
 use crate::engine::state::server::Server;
+use crate::keygen::rng::splitmix64;
 
 /// After a write: the region's memstore is above `hbase.hregion.memstore.flush.size`
 /// (`HRegion.isFlushSize`, on the active segments' heap).
@@ -20,31 +21,81 @@ pub(crate) fn pressure_scan_due(server: &Server, global_low: u64, flushers: u32)
     server.memstore_heap >= global_low && busy < flushers.max(1) as usize && !server.pressure_futile
 }
 
-/// The region a server flushes under global pressure: the largest active memstore among its
-/// open regions not already flushing or queued. Ties go to the lower region id (HBase's TreeMap
-/// keyed by size keeps one of equal-sized regions; any fixed choice is as faithful). `None`:
-/// nothing can be flushed until a write reaches an idle region or a flush state changes.
+/// Why the global pressure flush chose its region (`MemStoreFlusher.flushOneForGlobalPressure`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PressureChoice {
+    /// The largest memstore among the regions with no store above `blockingStoreFiles`.
+    LargestFlushable,
+    /// A region with too many store files whose memstore is more than twice the largest
+    /// flushable one's: flushed anyway, without waiting for a compaction.
+    OverFileLimitTwiceAsLarge,
+    /// Every candidate has too many store files: the largest of them.
+    OnlyOverFileLimit,
+}
+
+/// The global pressure flush's pick: flushed at once, bypassing the blocking-files delay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PressurePick {
+    /// Region id.
+    pub(crate) region: usize,
+    /// Its memstore heap (`HRegion.getMemStoreHeapSize`).
+    pub(crate) heap: u64,
+    /// Why this one.
+    pub(crate) choice: PressureChoice,
+}
+
+/// The region a server flushes under global pressure, as `flushOneForGlobalPressure` picks it
+/// for an on-heap memstore (`ABOVE_ONHEAP_*`, sizes are heap sizes; off-heap memstores are not
+/// modelled). Candidates are the server's open regions not already flushing
+/// (`writestate.flushing`, `writesEnabled`); a queued or delayed flush does not exclude a
+/// region — the emergency flush takes it off the queue. Of the largest "flushable" memstore
+/// (no store above `blocking_store_files`) and the largest of all, the latter wins when it is
+/// more than twice the former. `None` when the pick's memstore is empty: HBase's handler
+/// finds nothing to flush and sleeps. Ties go to the lower region id (HBase's size-keyed map
+/// keeps equal sizes in hash order; any fixed choice is as faithful).
 pub(crate) fn global_pressure_pick<'a>(
     server: usize,
     regions: impl Iterator<Item = &'a Region>,
-) -> Option<usize> {
-    regions
-        .filter(|r| {
-            r.server == server
-                && r.state == RegionState::Open
-                && !r.flush_queued
-                && !r.flushing
-                && r.active_heap() > 0
-        })
-        .map(|r| (r.active_heap(), Reverse(r.id)))
-        .max()
-        .map(|(_, Reverse(id))| id)
+    blocking_store_files: usize,
+) -> Option<PressurePick> {
+    let mut any: Option<(u64, Reverse<usize>)> = None;
+    let mut flushable: Option<(u64, Reverse<usize>)> = None;
+    for r in regions {
+        if r.server != server || r.state != RegionState::Open || r.flushing {
+            continue;
+        }
+        let key = (r.memstore_heap(), Reverse(r.id));
+        any = any.max(Some(key));
+        let too_many = r
+            .stores
+            .iter()
+            .any(|s| s.files.len() > blocking_store_files);
+        if !too_many {
+            flushable = flushable.max(Some(key));
+        }
+    }
+    let (any_heap, Reverse(any_id)) = any?;
+    let flushable_heap = flushable.map_or(0, |(h, _)| h);
+    let (heap, region, choice) = match flushable {
+        Some((h, Reverse(id))) if any_heap <= flushable_heap.saturating_mul(2) => {
+            (h, id, PressureChoice::LargestFlushable)
+        }
+        Some(_) => (any_heap, any_id, PressureChoice::OverFileLimitTwiceAsLarge),
+        // No flushable region: 2 × 0 < any size, so the largest of all (or nothing if empty).
+        None => (any_heap, any_id, PressureChoice::OnlyOverFileLimit),
+    };
+    (heap > 0).then_some(PressurePick {
+        region,
+        heap,
+        choice,
+    })
 }
 
 /// A flush request is taken: the region is open, has unflushed data, and no flush of it is
-/// queued or running (`MemStoreFlusher.requestFlush` keeps one entry per region).
+/// queued or running (`MemStoreFlusher.requestFlush` keeps one entry per region) — except that
+/// an immediate request replaces the periodic flusher's delayed entry.
 pub(crate) fn accepts_request(region: &Region) -> bool {
-    !region.flush_queued
+    (!region.flush_queued || region.flush_delay_periodic)
         && !region.flushing
         && region.state == RegionState::Open
         && region.active_heap() > 0
@@ -140,36 +191,124 @@ pub(crate) fn periodic_scan(regions: &[Region], now_ms: u64, interval_ms: u64) -
     PeriodicScan { due, next_ms }
 }
 
+/// `PeriodicMemStoreFlusher`: the random delay, uniform in [0, `range_ms`), before a periodic
+/// flush request reaches the flush queue (spreading the flushes of regions that came due
+/// together). HBase draws it from `ThreadLocalRandom`; here it is a pure function of the seed,
+/// the region and the chore's time, so a run does not depend on threads or event order.
+pub(crate) fn periodic_delay_ms(seed: u64, region: usize, now_ms: u64, range_ms: u64) -> u64 {
+    if range_ms == 0 {
+        return 0;
+    }
+    let h = splitmix64(
+        seed ^ 0x9E51_0D1C_F1A5_4000
+            ^ (region as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+            ^ now_ms.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
+    h % range_ms
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::state::region::{test_region, test_write};
 
+    fn pick(server: usize, rs: &[Region], blocking: usize) -> Option<(usize, PressureChoice)> {
+        global_pressure_pick(server, rs.iter(), blocking).map(|p| (p.region, p.choice))
+    }
+
+    fn with_files(r: &mut Region, n: u64) {
+        for seq in 0..n {
+            r.stores[0]
+                .files
+                .push(crate::engine::state::region::HeldFile {
+                    file: crate::engine::state::storefile::test_file(seq),
+                    rows: 0,
+                });
+        }
+    }
+
     // Mirrors MemStoreFlusher.flushOneForGlobalPressure: the largest memstore among the
-    // server's regions that are open and not already flushing or queued.
+    // server's open regions not flushing; a queued flush does not exclude a region.
     #[test]
-    fn global_pressure_takes_the_largest_idle_memstore_of_the_server() {
+    fn global_pressure_takes_the_largest_memstore_not_flushing() {
         let mut rs: Vec<Region> = (0..5).map(|i| test_region(i, i % 2, 1)).collect();
         for (i, r) in rs.iter_mut().enumerate() {
             test_write(r, 0, 10 + i as u64, 100, 0);
         }
-        // Region 4 (server 0) is the largest; then region 2.
-        assert_eq!(global_pressure_pick(0, rs.iter()), Some(4));
+        let largest = Some((4, PressureChoice::LargestFlushable));
+        assert_eq!(pick(0, &rs, 16), largest);
+        rs[4].flush_queued = true;
+        assert_eq!(pick(0, &rs, 16), largest);
         rs[4].flushing = true;
-        assert_eq!(global_pressure_pick(0, rs.iter()), Some(2));
-        rs[2].flush_queued = true;
+        assert_eq!(
+            pick(0, &rs, 16),
+            Some((2, PressureChoice::LargestFlushable))
+        );
+        rs[2].flushing = true;
         rs[0].state = RegionState::Moving;
-        assert_eq!(global_pressure_pick(0, rs.iter()), None);
-        assert_eq!(global_pressure_pick(1, rs.iter()), Some(3));
-        // Equal sizes: the lower region id.
-        let twins: Vec<Region> = (0..2)
-            .map(|i| {
-                let mut r = test_region(i, 0, 1);
-                test_write(&mut r, 0, 5, 100, 0);
-                r
-            })
+        assert_eq!(pick(0, &rs, 16), None);
+        assert_eq!(
+            pick(1, &rs, 16),
+            Some((3, PressureChoice::LargestFlushable))
+        );
+        // Equal sizes: the lower region id; empty memstores: nothing to flush.
+        let mut twins: Vec<Region> = (0..2).map(|i| test_region(i, 0, 1)).collect();
+        assert_eq!(pick(0, &twins, 16), None);
+        for r in &mut twins {
+            test_write(r, 0, 5, 100, 0);
+        }
+        assert_eq!(
+            pick(0, &twins, 16),
+            Some((0, PressureChoice::LargestFlushable))
+        );
+    }
+
+    // Mirrors MemStoreFlusher.flushOneForGlobalPressure: a region over blockingStoreFiles is
+    // flushed instead of the best flushable one only when its memstore is more than twice as
+    // large; with no flushable region, the largest of the others.
+    #[test]
+    fn global_pressure_prefers_flushable_unless_twice_as_large() {
+        let mut rs: Vec<Region> = (0..2).map(|i| test_region(i, 0, 1)).collect();
+        test_write(&mut rs[0], 0, 10, 100, 0);
+        test_write(&mut rs[1], 0, 20, 100, 0);
+        with_files(&mut rs[1], 17);
+        // 20 rows vs 10: exactly twice (plus equal segment overheads) is not "more than twice".
+        assert!(rs[1].memstore_heap() <= 2 * rs[0].memstore_heap());
+        assert_eq!(
+            pick(0, &rs, 16),
+            Some((0, PressureChoice::LargestFlushable))
+        );
+        test_write(&mut rs[1], 0, 30, 100, 0);
+        assert_eq!(
+            pick(0, &rs, 16),
+            Some((1, PressureChoice::OverFileLimitTwiceAsLarge))
+        );
+        // At the limit (16 files of 16) a store is not "too many".
+        assert_eq!(
+            pick(0, &rs, 17),
+            Some((1, PressureChoice::LargestFlushable))
+        );
+        rs[0].flushing = true;
+        assert_eq!(
+            pick(0, &rs, 16),
+            Some((1, PressureChoice::OnlyOverFileLimit))
+        );
+    }
+
+    // Mirrors HRegionServer.PeriodicMemStoreFlusher: the delay is below the range, a pure
+    // function of (seed, region, time), and spread over the range.
+    #[test]
+    fn periodic_flush_delay_is_seeded_and_within_range() {
+        let range = 300_000;
+        let draws: Vec<u64> = (0..1000)
+            .map(|r| periodic_delay_ms(7, r, 3_600_000, range))
             .collect();
-        assert_eq!(global_pressure_pick(0, twins.iter()), Some(0));
+        assert!(draws.iter().all(|&d| d < range));
+        assert_eq!(draws[3], periodic_delay_ms(7, 3, 3_600_000, range));
+        assert_ne!(draws[3], periodic_delay_ms(8, 3, 3_600_000, range));
+        let mean = draws.iter().sum::<u64>() / draws.len() as u64;
+        assert!((120_000..180_000).contains(&mean), "mean {mean}");
+        assert_eq!(periodic_delay_ms(7, 3, 0, 0), 0);
     }
 
     // Mirrors MemStoreFlusher.flushRegion: more than blockingStoreFiles files in a store holds

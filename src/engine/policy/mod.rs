@@ -11,7 +11,8 @@
 //! - `offpeak` — off-peak hours on the simulated clock (compaction ratio, throughput limit,
 //!   balancer move cost);
 //! - `reactions` — what follows a change of a store (split, else compact);
-//! - `balancer`, `normalizer` — the master's chores;
+//! - `balancer`, `normalizer` — the master's chores; `procedure` — which master worker runs a
+//!   split, merge or move procedure, and when.
 //! - `wal` — which WAL files go and which regions too many WAL files force to flush;
 //! - `variability` — the seeded spread of durations and the servers' GC pauses.
 
@@ -21,6 +22,7 @@ pub mod compaction;
 pub(crate) mod flush;
 pub mod normalizer;
 pub mod offpeak;
+pub(crate) mod procedure;
 pub(crate) mod reactions;
 pub mod resources;
 pub mod split;

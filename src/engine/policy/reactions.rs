@@ -3,7 +3,7 @@
 //! (`CompactionRunner`), and a flush held back for too many store files.
 
 use super::compaction::{self, CompactionConfig};
-use super::split_check::{SplitGate, SplitRequest};
+use super::split_check::{SplitCaller, SplitGate, SplitRequest};
 use crate::engine::decision::Decision;
 use crate::engine::decision::SplitReason;
 use crate::engine::state::region::Region;
@@ -11,8 +11,7 @@ use crate::engine::state::region::Region;
 /// What changed in a region's stores.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum StoreChange {
-    /// A flush added a file to each of these stores: split, else (when no split was found) ask
-    /// for a compaction of each.
+    /// A flush added a file to each of these stores: split, else ask for a compaction of each.
     Flushed(Vec<usize>),
     /// A compaction of this store completed: split, else compact it again if it still needs
     /// it (`CompactionRunner` checks `needsCompaction`).
@@ -22,34 +21,45 @@ pub(crate) enum StoreChange {
     FlushHeldBack,
 }
 
-/// The follow-up decisions for `region` after `change`, given what the split check concluded.
+impl StoreChange {
+    /// Who asks for the split check after this change: the flusher calls `HRegion.checkSplit`
+    /// itself; the others go through `CompactSplit.requestSplit`.
+    pub(crate) fn split_caller(&self) -> SplitCaller {
+        match self {
+            StoreChange::Flushed(_) => SplitCaller::Flusher,
+            StoreChange::Compacted(_) | StoreChange::FlushHeldBack => SplitCaller::RequestSplit,
+        }
+    }
+}
+
+/// The follow-up decisions for `region` after `change`, given what the split check (asked by
+/// `change.split_caller()`) concluded. After a flush, a split row refused by
+/// `CompactSplit.requestSplit` (split limit, too many store files) leaves nothing requested:
+/// `MemStoreFlusher.flushRegion` asks for a compaction only when `checkSplit` found no row.
 pub(crate) fn after(
     region: &Region,
     change: &StoreChange,
     split: Result<SplitRequest, SplitGate>,
     cfg: &CompactionConfig,
 ) -> Vec<Decision> {
-    let gate = match split {
-        Ok(req) => {
-            return vec![Decision::Split {
-                region: region.id,
-                row: req.row,
-                reason: SplitReason::Policy {
-                    policy: region.policy.policy(),
-                    decision: req.decision,
-                },
-            }];
-        }
-        Err(gate) => gate,
-    };
+    if let Ok(req) = split {
+        return vec![Decision::Split {
+            region: region.id,
+            row: req.row,
+            reason: SplitReason::Policy {
+                policy: region.policy.policy(),
+                decision: req.decision,
+            },
+        }];
+    }
     let compact = |store| Decision::Compact {
         region: region.id,
         store,
     };
     match change {
-        // MemStoreFlusher.flushRegion: a split found by checkSplit goes to requestSplit instead of
-        // a compaction request, even when requestSplit refuses it.
-        StoreChange::Flushed(_) if gate.split_found() => Vec::new(),
+        StoreChange::Flushed(_) if split.as_ref().is_err_and(SplitGate::is_request_gate) => {
+            Vec::new()
+        }
         StoreChange::Flushed(stores) => stores.iter().map(|&s| compact(s)).collect(),
         StoreChange::Compacted(store) => {
             let infos = compaction::file_infos(&region.stores[*store]);
@@ -76,6 +86,38 @@ mod tests {
 
     fn declined() -> Result<SplitRequest, SplitGate> {
         Err(SplitGate::Flushing)
+    }
+
+    // Mirrors MemStoreFlusher.flushRegion: when HRegion.checkSplit found a split row but
+    // CompactSplit.requestSplit refuses it (regionSplitLimit, or a store at blockingStoreFiles),
+    // the flusher requests no compaction either.
+    #[test]
+    fn a_refused_split_after_a_flush_requests_nothing() {
+        let r = test_region(7, 0, 2);
+        assert_eq!(
+            StoreChange::Flushed(vec![0]).split_caller(),
+            SplitCaller::Flusher
+        );
+        assert_eq!(
+            StoreChange::FlushHeldBack.split_caller(),
+            SplitCaller::RequestSplit
+        );
+        assert_eq!(
+            StoreChange::Compacted(0).split_caller(),
+            SplitCaller::RequestSplit
+        );
+        for gate in [
+            SplitGate::TooManyStoreFiles { priority: 0 },
+            SplitGate::ServerAtSplitLimit {
+                online: 1000,
+                limit: 1000,
+            },
+        ] {
+            assert!(gate.is_request_gate());
+            let d = after(&r, &StoreChange::Flushed(vec![0, 1]), Err(gate), &cfg());
+            assert!(d.is_empty(), "{d:?}");
+        }
+        assert!(!SplitGate::Flushing.is_request_gate());
     }
 
     // Mirrors MemStoreFlusher.flushRegion and CompactSplit.CompactionRunner: a split if the
@@ -105,6 +147,10 @@ mod tests {
         );
         let d = after(&r, &StoreChange::FlushHeldBack, declined(), &cfg());
         assert_eq!(d.len(), 2);
+        // A refused split row after a held-back flush: requestSplit returned false, so compact.
+        let refused = || Err(SplitGate::TooManyStoreFiles { priority: -1 });
+        let d = after(&r, &StoreChange::FlushHeldBack, refused(), &cfg());
+        assert_eq!(d.len(), 2);
         // After a compaction, another only if the store still needs one (min files: 3).
         assert!(after(&r, &StoreChange::Compacted(0), declined(), &cfg()).is_empty());
         for seq in 0..3 {
@@ -119,26 +165,6 @@ mod tests {
                 region: 7,
                 store: 0
             }]
-        );
-    }
-
-    // Mirrors MemStoreFlusher.flushRegion: when checkSplit finds a split, the flusher calls
-    // CompactSplit.requestSplit and no compaction is requested, even if requestSplit refuses
-    // (too many store files, or the server's regionSplitLimit). A held-back flush
-    // (requestSplit false ⇒ requestSystemCompaction) still compacts.
-    #[test]
-    fn a_refused_split_after_a_flush_requests_no_compaction() {
-        let r = test_region(7, 0, 2);
-        let refused = || Err(SplitGate::TooManyStoreFiles { priority: -1 });
-        assert!(after(&r, &StoreChange::Flushed(vec![0, 1]), refused(), &cfg()).is_empty());
-        let at_limit = Err(SplitGate::ServerAtSplitLimit {
-            online: 5,
-            limit: 5,
-        });
-        assert!(after(&r, &StoreChange::Flushed(vec![0]), at_limit, &cfg()).is_empty());
-        assert_eq!(
-            after(&r, &StoreChange::FlushHeldBack, refused(), &cfg()).len(),
-            2
         );
     }
 }

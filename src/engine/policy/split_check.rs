@@ -10,8 +10,7 @@ use crate::engine::state::region::{Region, RegionState, Store};
 /// `CompactSplit.requestSplit` apply before and after asking the policy.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SplitGate {
-    /// The policy found a split, but the server hosts `hbase.regionserver.regionSplitLimit`
-    /// regions or more (`CompactSplit.shouldSplitRegion`).
+    /// The server hosts `hbase.regionserver.regionSplitLimit` regions or more.
     ServerAtSplitLimit {
         /// Online regions of the server.
         online: usize,
@@ -23,9 +22,8 @@ pub enum SplitGate {
     /// A flush is running; the split is checked again when it completes (`HRegion.doClose`
     /// waits for it).
     Flushing,
-    /// The policy found a split, but `CompactSplit.requestSplit` refuses it: a store is at or
-    /// past `blockingStoreFiles` (`HRegion.getCompactPriority() < PRIORITY_USER`) and
-    /// `hbase.hregion.split.ignore.blocking.enabled` is off. The region compacts first.
+    /// A store is at or past `blockingStoreFiles` (`getCompactPriority() < PRIORITY_USER`) and
+    /// `hbase.regionserver.split.ignore.blocking.enabled` is off: compact first.
     TooManyStoreFiles {
         /// `HRegion.getCompactPriority()`.
         priority: i64,
@@ -34,17 +32,6 @@ pub enum SplitGate {
     PolicyDeclined(SplitDecision),
     /// The policy said yes but no split row was found.
     NoSplitPoint(NoSplitPoint),
-}
-
-impl SplitGate {
-    /// `HRegion.checkSplit()` found a split point and only `CompactSplit.requestSplit` refused
-    /// it. `MemStoreFlusher.flushRegion` then requests no compaction after the flush.
-    pub fn split_found(&self) -> bool {
-        matches!(
-            self,
-            SplitGate::ServerAtSplitLimit { .. } | SplitGate::TooManyStoreFiles { .. }
-        )
-    }
 }
 
 /// A split the checks allow: the row, and the policy's decision that asked for it.
@@ -66,6 +53,29 @@ pub struct SplitCheck {
     pub busy: Option<BusyState>,
 }
 
+impl SplitGate {
+    /// `CompactSplit.requestSplit`'s own gates (the split limit, the compact priority). Asked
+    /// for the flusher ([`SplitCaller::Flusher`]) they come only after `HRegion.checkSplit`
+    /// found a split row: the split was wanted and refused.
+    pub fn is_request_gate(&self) -> bool {
+        matches!(
+            self,
+            SplitGate::ServerAtSplitLimit { .. } | SplitGate::TooManyStoreFiles { .. }
+        )
+    }
+}
+
+/// Who asks for the split check, which sets the order of its gates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitCaller {
+    /// `MemStoreFlusher.flushRegion` after a flush: `HRegion.checkSplit` first (the policy and
+    /// the split row), then `CompactSplit.requestSplit`'s gates.
+    Flusher,
+    /// `CompactSplit.requestSplit` itself (after a compaction, for a held-back flush): its gates
+    /// first, the policy only if they pass.
+    RequestSplit,
+}
+
 /// What the split check needs besides the region.
 #[derive(Debug, Clone, Copy)]
 pub struct SplitContext {
@@ -73,41 +83,29 @@ pub struct SplitContext {
     pub online_regions: usize,
     /// `hbase.regionserver.regionSplitLimit`.
     pub region_split_limit: u32,
-    /// `hbase.hregion.split.ignore.blocking.enabled`.
+    /// `hbase.regionserver.split.ignore.blocking.enabled`.
     pub ignore_blocking: bool,
     /// `hbase.hstore.blockingStoreFiles`.
     pub blocking_store_files: usize,
     /// Simulated now, ms.
     pub now_ms: u64,
+    /// Who asks (the order of the gates).
+    pub caller: SplitCaller,
 }
 
-/// `Store.PRIORITY_USER`: `CompactSplit.requestSplit` splits only at this priority or above.
-pub const PRIORITY_USER: i64 = 1;
-
-/// `HRegion.getCompactPriority()`: with `hbase.hregion.split.ignore.blocking.enabled` and a
-/// split that `checkSplit` finds, `PRIORITY_USER` ("split it before compact"); otherwise the
-/// lowest store priority (`blockingStoreFiles − files`, 1 bumped to 2).
-pub fn compact_priority(region: &Region, split_found: bool, cx: &SplitContext) -> i64 {
-    if split_found && cx.ignore_blocking {
-        PRIORITY_USER
-    } else {
-        region.compact_priority(cx.blocking_store_files)
-    }
-}
-
-/// `HRegion.checkSplit` + `CompactSplit.requestSplit` for `region`, without changing anything.
-/// Running compactions do not stop a split: the close aborts them (`CloseChecker`).
-///
-/// HBase asks `checkSplit` (the policy, then the split point) first — after a flush in
-/// `MemStoreFlusher.flushRegion`, inside `requestSplit` otherwise — and only then does
-/// `requestSplit` compare `getCompactPriority()` with `PRIORITY_USER`. So the policy's
-/// bookkeeping (the Busy policy's rate) runs even when the priority refuses the split, and
-/// [`SplitGate::TooManyStoreFiles`] means "a split was found but refused".
+/// `HRegion.checkSplit` + `CompactSplit.requestSplit` for `region`, without changing anything,
+/// in the caller's order. Running compactions do not stop a split: the close aborts them
+/// (`CloseChecker`).
 pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
     let gate = |g| SplitCheck {
         outcome: Err(g),
         busy: None,
     };
+    if cx.caller == SplitCaller::RequestSplit
+        && let Some(g) = request_gate(region, cx)
+    {
+        return gate(g);
+    }
     if region.state != RegionState::Open {
         return gate(SplitGate::NotOpen);
     }
@@ -127,21 +125,14 @@ pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
         Err(SplitGate::PolicyDeclined(decision))
     } else {
         match super::split_point::choose(region) {
+            Ok(row) => match cx.caller {
+                SplitCaller::Flusher => match request_gate(region, cx) {
+                    Some(g) => Err(g),
+                    None => Ok(SplitRequest { row, decision }),
+                },
+                SplitCaller::RequestSplit => Ok(SplitRequest { row, decision }),
+            },
             Err(e) => Err(SplitGate::NoSplitPoint(e)),
-            Ok(row) => {
-                // CompactSplit.requestSplit: shouldSplitRegion, then the compact priority.
-                let priority = compact_priority(region, true, &cx);
-                if cx.online_regions as u64 >= cx.region_split_limit as u64 {
-                    Err(SplitGate::ServerAtSplitLimit {
-                        online: cx.online_regions,
-                        limit: cx.region_split_limit,
-                    })
-                } else if priority < PRIORITY_USER {
-                    Err(SplitGate::TooManyStoreFiles { priority })
-                } else {
-                    Ok(SplitRequest { row, decision })
-                }
-            }
         }
     };
     SplitCheck {
@@ -150,24 +141,26 @@ pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
     }
 }
 
+/// `CompactSplit.requestSplit`'s gates: `shouldSplitRegion` (online regions below
+/// `regionSplitLimit`) and `getCompactPriority() >= PRIORITY_USER` (or
+/// `split.ignore.blocking`, which makes the priority PRIORITY_USER when a split row exists; when
+/// none exists the split is refused either way).
+fn request_gate(region: &Region, cx: SplitContext) -> Option<SplitGate> {
+    if cx.online_regions as u64 >= cx.region_split_limit as u64 {
+        return Some(SplitGate::ServerAtSplitLimit {
+            online: cx.online_regions,
+            limit: cx.region_split_limit,
+        });
+    }
+    let priority = region.compact_priority(cx.blocking_store_files);
+    (!cx.ignore_blocking && priority < 1).then_some(SplitGate::TooManyStoreFiles { priority })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::state::region::{HeldFile, test_region};
     use crate::engine::state::storefile::test_file;
-
-    fn with_files(counts: &[usize]) -> Region {
-        let mut r = test_region(0, 0, counts.len());
-        for (store, &n) in counts.iter().enumerate() {
-            for seq in 0..n as u64 {
-                r.stores[store].files.push(HeldFile {
-                    file: test_file(seq),
-                    rows: 1,
-                });
-            }
-        }
-        r
-    }
 
     fn cx(ignore_blocking: bool) -> SplitContext {
         SplitContext {
@@ -176,37 +169,36 @@ mod tests {
             ignore_blocking,
             blocking_store_files: 16,
             now_ms: 0,
+            caller: SplitCaller::RequestSplit,
         }
     }
 
-    // Mirrors HRegion.getCompactPriority (HBase 2.6): with split.ignore.blocking.enabled and a
-    // split found, Store.PRIORITY_USER; else the lowest HStore.getCompactPriority
-    // (DefaultStoreFileManager: blockingStoreFiles − files, 1 bumped to 2).
+    /// Mirrors `HRegion.getCompactPriority`'s split branch: with
+    /// `hbase.hregion.split.ignore.blocking.enabled` a region whose split is wanted reports
+    /// `PRIORITY_USER`, so `CompactSplit.requestSplit` lets it split with a store at
+    /// `blockingStoreFiles`; without it the store's priority (16 − 17 = −1) refuses it. 15
+    /// files give 1, which HBase bumps to 2: still allowed.
     #[test]
-    fn compact_priority_has_a_split_branch() {
-        let r = with_files(&[3, 17]);
-        assert_eq!(compact_priority(&r, false, &cx(false)), -1);
-        assert_eq!(compact_priority(&r, true, &cx(false)), -1);
-        assert_eq!(compact_priority(&r, false, &cx(true)), -1);
-        assert_eq!(compact_priority(&r, true, &cx(true)), PRIORITY_USER);
-        // 15 files: 16 − 15 = 1 is bumped to 2, so a store one file short of blocking still
-        // lets the region split.
-        assert_eq!(compact_priority(&with_files(&[15]), true, &cx(false)), 2);
-        assert_eq!(compact_priority(&with_files(&[16]), true, &cx(false)), 0);
-    }
-
-    // Mirrors CompactSplit.requestSplit's gates: only a split found by HRegion.checkSplit is
-    // refused for the split limit or the compact priority; a policy that declines is reported
-    // as such whatever the store file count.
-    #[test]
-    fn request_split_gates_apply_to_a_found_split_only() {
-        let r = with_files(&[20]);
-        let out = check(&r, cx(false))
-            .outcome
-            .expect_err("test_region never splits");
-        assert!(matches!(out, SplitGate::PolicyDeclined(_)));
-        assert!(!out.split_found());
-        assert!(!SplitGate::Flushing.split_found());
-        assert!(SplitGate::TooManyStoreFiles { priority: -4 }.split_found());
+    fn compact_priority_split_branch_and_the_blocking_gate() {
+        let with = |n: u64| {
+            let mut r = test_region(0, 0, 1);
+            for seq in 0..n {
+                r.stores[0].files.push(HeldFile {
+                    file: test_file(seq),
+                    rows: 1,
+                });
+            }
+            r
+        };
+        assert_eq!(
+            request_gate(&with(17), cx(false)),
+            Some(SplitGate::TooManyStoreFiles { priority: -1 })
+        );
+        assert_eq!(request_gate(&with(17), cx(true)), None);
+        assert_eq!(request_gate(&with(15), cx(false)), None);
+        assert_eq!(
+            request_gate(&with(16), cx(false)),
+            Some(SplitGate::TooManyStoreFiles { priority: 0 })
+        );
     }
 }

@@ -31,4 +31,6 @@ pub(crate) struct State {
     pub(crate) compactions: BTreeMap<u64, ActiveCompaction>,
     /// The loader's held-back mutations.
     pub(crate) client: client::ClientState,
+    /// The master's procedure workers: when each is next free, ns.
+    pub(crate) procedure_workers: Vec<u64>,
 }

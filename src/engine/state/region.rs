@@ -131,6 +131,13 @@ pub struct Region {
     pub flush_queued: bool,
     /// Why the queued flush was requested (`FlushWhy` code).
     pub flush_why: u8,
+    /// The region's flush entry is off the queue waiting out a delay (a held-back flush's retry,
+    /// or the periodic flusher's random delay): the time it was first queued, which its
+    /// `FlushRetry` event carries; an entry removed meanwhile leaves that event stale.
+    pub flush_delayed: Option<u64>,
+    /// The delayed entry is the periodic flusher's (`MemStoreFlusher.requestFlush` replaces such
+    /// an entry with an immediate one; a held-back entry it leaves alone).
+    pub flush_delay_periodic: bool,
     /// A flush is running; its snapshot's heap is still counted.
     pub flushing: bool,
     /// Heap of the snapshot being flushed.
@@ -184,6 +191,8 @@ impl Region {
             opened_ns,
             flush_queued: false,
             flush_why: 0,
+            flush_delayed: None,
+            flush_delay_periodic: false,
             flushing: false,
             snapshot_heap: 0,
             write_requests: 0,
@@ -197,6 +206,14 @@ impl Region {
             wal_flushing: 0,
             wal_seen: 0,
         }
+    }
+
+    /// The region closes: its flush entry, queued or delayed, is dropped (a delayed entry's
+    /// `FlushRetry` goes stale).
+    pub(crate) fn drop_flush_entry(&mut self) {
+        self.flush_queued = false;
+        self.flush_delayed = None;
+        self.flush_delay_periodic = false;
     }
 
     /// True if `key` falls in `[start, end)`.
