@@ -734,3 +734,97 @@ fn a_split_refused_after_a_flush_requests_no_compaction() {
     assert!(most_files(&no_row) < 16, "{}", most_files(&no_row));
     assert_eq!(no_row.stats.delayed_flushes, 0);
 }
+
+/// Two servers, four hashed regions, `rs02` killed halfway: its regions are offline for the
+/// failure detection plus the WAL replay.
+fn killed_server(writers: u64, detection: &str) -> RunResult {
+    run_one(&scenario(&format!(
+        "[cluster]\nregionservers = 2\nheap = \"4GB\"\nfailure_detection = \"{detection}\"\n\
+         [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\n\
+         [table.presplit]\nalgorithm = \"hex\"\nregions = 4\n\
+         [workload]\nrows = 200_000\nrow = {{ value = \"1000B\" }}\nrate = \"2MB/s\"\n\
+         [client]\nwriters = {writers}\n\
+         [[generator]]\nname = \"g\"\nkind = \"md5-prefix\"\nhex_chars = 8\n\
+         [[event]]\nat_fraction = 0.5\nkill = \"rs02\"\n"
+    )))
+}
+
+/// Mirrors `AsyncProcess` (only the actions of the refused region are retried, after
+/// `ConnectionUtils.getPauseTime`) and `BufferedMutatorImpl` (a writer waits once its buffer
+/// cannot be sent): while a dead server's regions are offline, many writers with room in their
+/// buffers keep loading the live server's regions; one writer's 2 MB fill in a second and the
+/// whole load waits for the recovery.
+#[test]
+fn an_offline_region_holds_back_only_its_own_writes() {
+    let many = killed_server(1000, "30s");
+    let one = killed_server(1, "30s");
+    let rows = |r: &RunResult| r.regions.iter().map(|x| x.rows).sum::<u64>();
+    for r in [&many, &one] {
+        assert_eq!(rows(r), 200_000, "every row lands");
+        assert!(
+            r.stats.retried_rows > 0 && r.stats.retries > 0,
+            "{:?}",
+            r.stats
+        );
+        assert_eq!(r.stats.failed_rows, 0);
+    }
+    // 1,000 writers × 2 MB hold the ~1 MB/s meant for the dead server through 30 s.
+    assert_eq!(many.stats.stall_ns, 0, "{:?}", many.stats);
+    assert!(many.stats.offline_wait_ns < 1_000_000_000);
+    // Retries go out at 0.1, 0.3, 0.6, 1.1, 2.1, 4.1, 8.1, 18.1, 28.1, 38.1 s …: the rows wait
+    // past the 30 s detection.
+    assert!(
+        many.stats.retry_delay_max_ns >= 30_000_000_000,
+        "{:?}",
+        many.stats
+    );
+    // One writer stalls for about the outage.
+    assert!(
+        one.stats.offline_wait_ns >= 25_000_000_000,
+        "{:?}",
+        one.stats
+    );
+    assert!(one.ingest_ns > many.ingest_ns + 20_000_000_000);
+}
+
+/// Mirrors `AsyncRequestFutureImpl.manageError`: after `hbase.client.retries.number` retries
+/// (about two minutes at the default pause) the operation fails
+/// (`RetriesExhaustedWithDetailsException`); the loader resubmits it and it lands once the
+/// region is back.
+#[test]
+fn a_long_outage_fails_operations_that_the_loader_resubmits() {
+    let r = killed_server(1000, "200s");
+    assert!(r.stats.failed_rows > 0, "{:?}", r.stats);
+    assert_eq!(r.stats.lost_rows, 0);
+    assert_eq!(r.regions.iter().map(|x| x.rows).sum::<u64>(), 200_000);
+}
+
+/// The node's shares (`policy/resources.rs`): the same flushes take longer on a node whose
+/// disks are slow, and a node's cores bound the puts it takes per second, so small rows are
+/// request-bound (`hbase.regionserver.handler.count` below the cores binds instead).
+#[test]
+fn node_hardware_bounds_flushes_and_the_write_path() {
+    let run = |cluster: &str, value: &str| {
+        run_one(&scenario(&format!(
+            "[cluster]\nregionservers = 1\nheap = \"4GB\"\nvariability = \"none\"\n{cluster}\n\
+             [table]\nsplit_policy = \"DisabledRegionSplitPolicy\"\nmemstore_flushsize = \"8MB\"\n\
+             [workload]\nrows = 100_000\nrow = {{ value = \"{value}\" }}\nrate = \"1GB/s\"\n\
+             [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        )))
+    };
+    // 100,000 1 KB rows at 1 GB/s on 16 cores: 160,000 puts/s, so about 0.6 s of writing.
+    let fast = run("", "1000B");
+    // One disk at 5 MB/s: the WAL's share of it bounds the write path.
+    let slow = run("disks = 1\ndisk_bandwidth = \"5MB/s\"", "1000B");
+    assert!(
+        slow.ingest_ns > 10 * fast.ingest_ns,
+        "{} {}",
+        slow.ingest_ns,
+        fast.ingest_ns
+    );
+    assert!(slow.stats.throttled_ns > 0);
+    // 100-byte rows on 2 cores: 20,000 puts/s, 5 s for 100,000 rows, whatever the bytes.
+    let small = run("cores = 2", "100B");
+    let secs = small.ingest_ns as f64 / 1e9;
+    assert!((4.5..6.0).contains(&secs), "{secs}");
+}

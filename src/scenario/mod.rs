@@ -2133,4 +2133,39 @@ mod tests {
             PathBuf::from("configs/a.xml")
         );
     }
+
+    fn load_text(body: &str) -> Result<Scenario, ScenarioErrors> {
+        let text = format!(
+            "name = \"t\"\n{body}\n[workload]\nrows = 10\n[[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        );
+        load_source(SourceText::from_string("t.toml", text))
+    }
+
+    #[test]
+    fn hardware_profiles_and_overrides() {
+        let s = load_text("[cluster]\nregionservers = 2\n").unwrap();
+        assert_eq!(s.cluster.hardware.profile, "ssd");
+        assert_eq!(s.cluster.write_bandwidth, None);
+        assert_eq!(s.client.writers, DEFAULT_WRITERS);
+        let s = load_text(
+            "[cluster]\nregionservers = 2\nhardware = \"hdd\"\ndisks = 6\nnetwork = \"25GB/s\"\n\
+             [client]\nwriters = 4\n",
+        )
+        .unwrap();
+        let h = &s.cluster.hardware;
+        assert_eq!((h.profile.as_str(), h.disks, h.cores), ("hdd", 6, 16));
+        assert_eq!(h.network, 25 << 30);
+        assert_eq!(s.client.writers, 4);
+        let e = load_text("[cluster]\nregionservers = 2\nhardware = \"floppy\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("t.toml:4") && e.contains("cluster.hardware") && e.contains("cloud-ebs"),
+            "{e}"
+        );
+        let e = load_text("[cluster]\nregionservers = 2\n[client]\nwriters = 0\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("client.writers"), "{e}");
+    }
 }
