@@ -168,6 +168,21 @@ impl PlanReport<'_> {
         for f in &s.cluster.site_files {
             o.push_str(&format!("          site file {}\n", f.display()));
         }
+        let h = &s.cluster.hardware;
+        o.push_str(&format!(
+            "Hardware  {} per node: {} disks × {}/s, NIC {}/s, {} cores; dfs.replication {}\n",
+            h.profile,
+            h.disks,
+            format_bytes(h.disk_bandwidth),
+            format_bytes(h.network),
+            h.cores,
+            s.settings.client.replication
+        ));
+        o.push_str(&format!(
+            "Client    {} × {} write buffer\n",
+            count_of(u128::from(s.client.writers), "writer", "writers"),
+            format_bytes(s.settings.client.write_buffer)
+        ));
         let fams: Vec<String> = s
             .table
             .families
