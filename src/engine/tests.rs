@@ -172,8 +172,7 @@ fn region_split_limit_caps_regions_per_server() {
 /// controller is tuned once at time 0 (its chore's first run), then every second. Textbook
 /// durations (`variability = "none"`): the tests compare exact rates.
 fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u64, u64, u64)> {
-    use crate::engine::state::region::HeldFile;
-    use crate::engine::state::storefile::{FileKind, HFileBuilder, StoreFile};
+    use crate::engine::state::storefile::HFileBuilder;
     // Check the rate after every cell (no unthrottled last stretch) unless the test says.
     let interval = if hbase.contains("check.interval") {
         ""
@@ -204,20 +203,8 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
                 k.extend_from_slice(&(f as u64 * 1000 + row).to_be_bytes());
                 b.append(&k);
             }
-            let h = b.finish().expect("rows");
             seq += 1;
-            let st = &mut e.state.regions[r].stores[0];
-            let rows = h.rows();
-            st.files.push(HeldFile {
-                file: StoreFile {
-                    file: std::sync::Arc::new(h),
-                    seq_id: seq,
-                    created_ms: 0,
-                    major: false,
-                    kind: FileKind::Real,
-                },
-                rows,
-            });
+            push_file(&mut e, r, seq, b);
         }
     }
     e.tune_compaction_throughput();
@@ -422,14 +409,25 @@ fn store_with_files(hbase: &str, files: usize) -> crate::engine::Engine {
 
 /// Appends a ~40 MiB file to region `r`'s store 0, as a flush would (newest sequence id).
 fn add_flush_file(e: &mut crate::engine::Engine, r: usize) {
-    use crate::engine::state::region::HeldFile;
-    use crate::engine::state::storefile::{FileKind, HFileBuilder, StoreFile};
+    use crate::engine::state::storefile::HFileBuilder;
     let st = &e.state.regions[r].stores[0];
     let seq = st.files.last().map_or(1, |f| f.file.seq_id + 1);
     let mut b = HFileBuilder::new(e.cfg.shapes[0], e.cfg.formats[0], 1000);
     for row in 0..40u64 {
         b.append(&(seq * 1000 + row).to_be_bytes());
     }
+    push_file(e, r, seq, b);
+}
+
+/// Appends the built file to region `r`'s store 0 with sequence id `seq`, as a flush would.
+fn push_file(
+    e: &mut crate::engine::Engine,
+    r: usize,
+    seq: u64,
+    b: crate::engine::state::storefile::HFileBuilder,
+) {
+    use crate::engine::state::region::HeldFile;
+    use crate::engine::state::storefile::{FileKind, StoreFile};
     let h = b.finish().expect("rows");
     let rows = h.rows();
     e.state.regions[r].stores[0].files.push(HeldFile {
