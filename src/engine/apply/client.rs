@@ -13,8 +13,8 @@ use crate::engine::state::routing::prefix8;
 pub(crate) const MAX_RESUBMITS: u32 = 3;
 
 impl Engine {
-    /// Bytes one held-back row of `weight` real rows with a `key_len`-byte key takes in a
-    /// writer's buffer (`Mutation.heapSize` is about the cells' size).
+    /// Bytes one held-back row of `weight` real rows takes in a writer's buffer (about its
+    /// cells' data size).
     fn held_size(&self, weight: u64) -> u64 {
         weight * self.row_data.max(1)
     }
@@ -123,7 +123,11 @@ impl Engine {
             let p = prefix8(key);
             let r = self.route(key, p);
             let refused = self.refusal(r);
-            if refused.is_some() || self.state.regions[r].client_held {
+            // A server above its global memstore limit would block the retry in its handlers
+            // (`reclaimMemStoreMemory`): the rows wait for the next retry instead.
+            let server_full = self.state.servers[self.state.regions[r].server].memstore_heap
+                >= self.cfg.global_high;
+            if refused.is_some() || server_full || self.state.regions[r].client_held {
                 // Refused where it goes now, or queued behind that region's held rows.
                 self.hold(r, key, weight, refused.unwrap_or(h.why));
                 continue;
