@@ -2,23 +2,30 @@
 //!
 //! 1. **Sample** the generator's keys (the block-middle ids `presplit = sampled` uses) or a key
 //!    file, sorted as bytes.
-//! 2. **Count regions** (docs/PRESPLIT.md, "Split-key advice"): the fewest regions per server `c`
-//!    such that each region ends the load at no more than half of the size at which the table's
-//!    split policy would split it, with `c` regions of the table on its server; N = c × servers.
+//! 2. **Count regions** (docs/PRESPLIT.md, "Split-key advice"): the rule's N, the fewest regions
+//!    per server `c` such that each region ends the load at no more than half of the size at
+//!    which the table's split policy would split it, with `c` regions of the table on its
+//!    server; N = c × servers. The rule only proposes: see step 4.
 //! 3. **Place split keys** at the sample quantiles ⌊i·M/N⌋, dropping repeats (lumpy keys) and,
-//!    with `--align`, snapping each to the nearest salt-bucket / prefix boundary in the sample.
-//! 4. **Emulate** the scenario with its own pre-split and with the advised one, side by side.
+//!    with `--align`, on salt-bucket / prefix boundaries (within each group when there are more
+//!    regions than groups).
+//! 4. **Search** (`search`): emulate the scenario's own pre-split and advised keys for a few
+//!    counts around N at a coarse but guarded scale, and choose by a stated objective; the
+//!    advice is never a layout its own emulation shows worse than the scenario's.
+
+mod search;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use serde::Serialize;
 
 use crate::config::SplitPolicy;
 use crate::diag::{InputError, SourceText};
+use crate::engine;
 use crate::engine::policy::split::threshold_for;
 use crate::engine::state::cell;
-use crate::engine::{self, RunResult};
 use crate::keygen::keyfile::KeyFile;
 use crate::keygen::{FieldDist, GeneratorKind, GeneratorSpec};
 use crate::keynotation::{to_shell_literal, to_string_binary};
@@ -29,6 +36,17 @@ use crate::report::run::RunJson;
 use crate::report::{align_right, table};
 use crate::scenario::{self, Presplit, Scenario, ScenarioErrors};
 use crate::units::{format_bytes, format_duration_ms, thousands};
+use crate::workload::scale;
+use search::{Candidate, Choice, Criterion, Figures, Outcome};
+
+/// Output format of `advise`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AdviseFormat {
+    /// Tables for people.
+    Text,
+    /// One JSON document (fields in docs/PRESPLIT.md, "advise --format json").
+    Json,
+}
 
 /// `advise`
 #[derive(Debug, Args)]
@@ -48,19 +66,28 @@ pub struct AdviseArgs {
     /// generator; the emulation still writes the generator's keys.
     #[arg(long, value_name = "FILE")]
     pub keys: Option<PathBuf>,
-    /// Snap split keys to the nearest salt-bucket / key-prefix boundary.
+    /// Put split keys on salt-bucket / key-prefix boundaries: with more regions than groups,
+    /// each group gets its share of the regions; with fewer, keys snap to the nearest boundary.
     #[arg(long)]
     pub align: bool,
-    /// Only compute the split keys; skip the two emulation runs.
+    /// Align to the first N bytes of the key (a fixed-width prefix) instead of the generator's
+    /// own group; implies --align.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=32767))]
+    pub align_prefix: Option<u64>,
+    /// Only compute the split keys for the rule's count; skip the emulation and the search.
     #[arg(long)]
     pub no_emulate: bool,
+    /// Output format on standard output.
+    #[arg(long, value_enum, default_value_t = AdviseFormat::Text)]
+    pub format: AdviseFormat,
     /// Write splits.txt and create.hbase into this directory.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Override the scenario's seed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Real rows per emulated row in the emulation runs.
+    /// Real rows per emulated row in the emulation runs (default: coarse, as the scale guard
+    /// allows).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub scale: Option<u64>,
     /// Worker threads for the emulation runs (default: the machine's cores).
@@ -77,6 +104,9 @@ pub struct RegionCount {
     pub lines: Vec<String>,
     /// Advice the rule could not act on (memstore starting point, guide ranges).
     pub warnings: Vec<String>,
+    /// The guide's memstore starting point: regions per server whose memstores all fit at
+    /// flush size (heap × global memstore fraction / (flush size × families)).
+    pub memstore_start: f64,
 }
 
 /// What the sizing rule needs to know.
@@ -192,6 +222,7 @@ pub fn region_count(i: &SizingInput) -> RegionCount {
         regions: n,
         lines,
         warnings,
+        memstore_start: start,
     }
 }
 
@@ -383,21 +414,88 @@ pub(crate) fn quantile_keys(sample: &Sample, regions: u64) -> (Vec<Vec<u8>>, usi
     (out, dropped)
 }
 
-/// Snaps each quantile to the nearest group boundary in the sample (by rank: row share), so
-/// no group straddles two regions. A boundary is a sample position j whose group differs from
-/// j−1's, keyed by the group prefix itself (which sorts after every key of the earlier group).
-pub(crate) fn aligned_keys(sample: &Sample, regions: u64, grouping: &Grouping) -> Vec<Vec<u8>> {
-    let m = sample.len();
+/// Group boundaries of the sorted sample: positions j whose group differs from j−1's, each keyed
+/// by the group prefix itself (which sorts after every key of the earlier group).
+fn group_bounds(sample: &Sample, grouping: &Grouping) -> Vec<(usize, Vec<u8>)> {
     let mut bounds: Vec<(usize, Vec<u8>)> = Vec::new();
-    for j in 1..m {
+    for j in 1..sample.len() {
         let (prev, cur) = (sample.key(j - 1), sample.key(j));
         let g = grouping.group(cur);
         if !g.is_empty() && grouping.group(prev) != g && prev < g {
             bounds.push((j, g.to_vec()));
         }
     }
-    let n = u128::from(regions.max(1));
+    bounds
+}
+
+/// Regions per group for `regions` over groups of `sizes` sampled keys: each group at least one,
+/// the rest by share of rows (largest remainder, ties to the earlier group). Sums to `regions`
+/// when `regions` ≥ the number of groups.
+fn regions_per_group(sizes: &[usize], regions: u64) -> Vec<u64> {
+    let m: u128 = sizes.iter().map(|&n| n as u128).sum::<u128>().max(1);
+    let n = u128::from(regions);
+    let mut out: Vec<u64> = sizes
+        .iter()
+        .map(|&z| ((n * z as u128 / m) as u64).max(1))
+        .collect();
+    let rem = |i: usize| n * sizes[i] as u128 % m;
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by(|&x, &y| rem(y).cmp(&rem(x)).then(x.cmp(&y)));
+    let mut total: u64 = out.iter().sum();
+    for &i in order.iter().cycle().take(sizes.len() * 2) {
+        if total >= regions {
+            break;
+        }
+        out[i] += 1;
+        total += 1;
+    }
+    // Groups raised to one region may overshoot: take back from the largest allocations.
+    while total > regions {
+        let Some(i) = (0..out.len())
+            .filter(|&i| out[i] > 1)
+            .max_by_key(|&i| (out[i], usize::MAX - i))
+        else {
+            break;
+        };
+        out[i] -= 1;
+        total -= 1;
+    }
+    out
+}
+
+/// Split keys that respect the groups of `grouping`. With at least as many regions as groups in
+/// the sample, every group boundary becomes a split key and each group is cut at its own
+/// quantiles into its share of the regions (salted keys: N/buckets regions per bucket). With
+/// fewer, each quantile snaps to the nearest group boundary (nearest by rank: row share), so no
+/// group straddles two regions.
+pub(crate) fn aligned_keys(sample: &Sample, regions: u64, grouping: &Grouping) -> Vec<Vec<u8>> {
+    let m = sample.len();
+    let bounds = group_bounds(sample, grouping);
+    let groups = bounds.len() as u64 + 1;
     let mut out: Vec<Vec<u8>> = Vec::new();
+    if m > 0 && regions >= groups {
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(bounds.iter().map(|b| b.0))
+            .collect();
+        let sizes: Vec<usize> = (0..starts.len())
+            .map(|g| starts.get(g + 1).copied().unwrap_or(m) - starts[g])
+            .collect();
+        let per = regions_per_group(&sizes, regions);
+        for (g, &start) in starts.iter().enumerate() {
+            if g > 0 {
+                out.push(bounds[g - 1].1.clone());
+            }
+            let (size, c) = (sizes[g] as u128, u128::from(per[g]));
+            for i in 1..c {
+                let k = sample.key(start + (i * size / c) as usize);
+                if !k.is_empty() && out.last().is_none_or(|l| l.as_slice() < k) {
+                    out.push(k.to_vec());
+                }
+            }
+        }
+        return out;
+    }
+    let n = u128::from(regions.max(1));
     for i in 1..n {
         let t = (i * m as u128 / n) as usize;
         let p = bounds.partition_point(|(j, _)| *j < t);
@@ -413,6 +511,21 @@ pub(crate) fn aligned_keys(sample: &Sample, regions: u64, grouping: &Grouping) -
         }
     }
     out
+}
+
+/// Group boundaries of the sample that are not split keys, when there are more regions than
+/// groups: each such boundary lies inside a region, which then holds rows of two groups.
+pub(crate) fn straddled_bounds(
+    sample: &Sample,
+    keys: &[Vec<u8>],
+    grouping: &Grouping,
+) -> (usize, usize) {
+    let bounds = group_bounds(sample, grouping);
+    let missing = bounds
+        .iter()
+        .filter(|(_, g)| keys.binary_search(g).is_err())
+        .count();
+    (missing, bounds.len())
 }
 
 /// Split keys that cut a group: sampled keys of the key's group lie on both sides of it.
@@ -541,7 +654,7 @@ fn row_spread(run: &RunJson) -> f64 {
         .fold(0.0, f64::max)
 }
 
-fn comparison(base: &RunJson, adv: &RunJson, base_how: &str) -> String {
+fn comparison(base: &RunJson, adv: &RunJson, base_how: &str, adv_regions: usize) -> String {
     let secs = |x: f64| format_duration_ms((x * 1000.0).round() as u64);
     let row = |name: &str, f: &dyn Fn(&RunJson) -> String| vec![name.to_string(), f(base), f(adv)];
     let mut t = table(&["", "scenario pre-split", "advised pre-split"]);
@@ -571,7 +684,109 @@ fn comparison(base: &RunJson, adv: &RunJson, base_how: &str) -> String {
         format!("±{:.2}%", row_spread(r) * 100.0)
     }));
     align_right(&mut t, &[1, 2]);
-    format!("Emulation (scenario pre-split: {base_how})\n{t}\n")
+    format!(
+        "Scenario's pre-split ({base_how}) vs the advised {adv_regions} regions, in detail\n{t}\n"
+    )
+}
+
+/// The advice as one document: what `--format json` prints and the text is rendered from.
+#[derive(Debug, Clone, Serialize)]
+pub struct AdviceJson {
+    /// Scenario name.
+    pub scenario: String,
+    /// Generator advised for.
+    pub generator: String,
+    /// The generator's key layout, for people.
+    pub keys: String,
+    /// Sampled keys the advice stands on.
+    pub samples: usize,
+    /// Where they came from: `generator` or the key file's path.
+    pub sample_source: String,
+    /// Estimated on-disk bytes of the load.
+    pub data_bytes: u128,
+    /// The sizing rule's region count.
+    pub rule_regions: u64,
+    /// The rule's arithmetic, for people.
+    pub rule_lines: Vec<String>,
+    /// `--regions`, when given (it replaces the search's counts).
+    pub regions_override: Option<u64>,
+    /// The guide's memstore starting point, regions per server (the heap criterion).
+    pub memstore_regions_per_server: f64,
+    /// Whether the layouts were emulated (false with `--no-emulate`).
+    pub emulated: bool,
+    /// Real rows per emulated row of the search runs.
+    pub scale: Option<u64>,
+    /// The coarsest scale the scale guard allows for this scenario.
+    pub scale_guard: Option<u64>,
+    /// The objective's criteria in the order applied.
+    pub objective: Vec<ObjectiveJson>,
+    /// Every emulated layout: the scenario's own first, then the advised counts.
+    pub candidates: Vec<CandidateJson>,
+    /// The decision.
+    pub verdict: VerdictJson,
+    /// With `--align` / `--align-prefix`: what the keys were aligned to.
+    pub aligned_to: Option<String>,
+    /// The advised split keys (toStringBinary), regions − 1 of them.
+    pub split_keys: Vec<String>,
+    /// Everything the advice could not act on.
+    pub warnings: Vec<String>,
+    /// The HBase shell script (`create` then `exit`), as written to create.hbase.
+    pub create: String,
+    /// Files written with `--out`.
+    pub files: Vec<String>,
+}
+
+/// One criterion of the objective.
+#[derive(Debug, Clone, Serialize)]
+pub struct ObjectiveJson {
+    /// Its name.
+    pub criterion: Criterion,
+    /// What it asks.
+    pub rule: String,
+}
+
+/// One emulated layout.
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateJson {
+    /// `scenario` (its own `[table.presplit]`) or `advised`.
+    pub layout: String,
+    /// For people: why this count was tried.
+    pub label: String,
+    /// The region count asked of the advised keys (absent for the scenario's layout).
+    pub regions_requested: Option<u64>,
+    /// Emulated figures.
+    #[serde(flatten)]
+    pub figures: Figures,
+    /// Initial regions per server (rounded up).
+    pub regions_per_server: u64,
+    /// Whether that is within the memstore starting point.
+    pub fits_heap: bool,
+    /// The largest share of one minute's writes any server took.
+    pub max_server_write_share: f64,
+    /// `chosen`, `tied` (as good, lost the tie-break) or `out`.
+    pub outcome: String,
+    /// With `out`: the criterion that dropped it.
+    pub out_at: Option<Criterion>,
+}
+
+/// The decision.
+#[derive(Debug, Clone, Serialize)]
+pub struct VerdictJson {
+    /// The scenario's own pre-split is already as good as every advised count.
+    pub keep_scenario: bool,
+    /// Regions of the advised keys (`split_keys`): the choice, or with `keep_scenario` the best
+    /// advised alternative.
+    pub regions: u64,
+    /// The one-line verdict.
+    pub text: String,
+}
+
+/// One layout to emulate: the scenario's own, or advised keys for a count.
+struct Layout {
+    label: String,
+    requested: Option<u64>,
+    keys: Vec<Vec<u8>>,
+    dropped: usize,
 }
 
 /// `hbase-emu advise SCENARIO`
@@ -587,14 +802,6 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
     let g = plan::build_generator(&s, spec)?;
     let w = &s.workload;
 
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Split-key advice: {} — generator `{}`\n  {}",
-        s.name,
-        g.name,
-        g.inner.describe()
-    );
     let flag = |e: InputError| {
         let f = if e.field.as_deref() == Some("samples") {
             "--samples"
@@ -603,7 +810,7 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         };
         e.field(f)
     };
-    let sample = match &args.keys {
+    let (sample, sample_source, sample_line) = match &args.keys {
         Some(path) => {
             let src = SourceText::read(path, "key file").map_err(|e| {
                 e.field("--keys")
@@ -613,14 +820,13 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
             let n = kf.len() as u64;
             let sample =
                 Sample::collect_with(&kf, (0, n), args.samples, Some(s.seed)).map_err(flag)?;
-            let _ = writeln!(
-                out,
+            let line = format!(
                 "Sample: {} of the {} keys in {} (one random line per equal block)",
                 thousands(sample.len() as u128),
                 thousands(u128::from(n)),
                 path.display()
             );
-            sample
+            (sample, path.display().to_string(), line)
         }
         None => {
             let sample = Sample::collect_with(
@@ -630,24 +836,24 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
                 Some(s.seed),
             )
             .map_err(flag)?;
-            let _ = writeln!(
-                out,
+            let line = format!(
                 "Sample: {} keys, one random id from each of as many equal blocks of ids {}..={}",
                 thousands(sample.len() as u128),
                 thousands(u128::from(w.first_id)),
                 thousands(u128::from(w.first_id) + u128::from(w.rows) - 1)
             );
-            sample
+            (sample, "generator".to_string(), line)
         }
     };
     let mean_key = sample.key_bytes() as f64 / sample.len().max(1) as f64;
 
-    // Region count.
+    // Region count: the rule proposes, the search (below) decides.
     let st = &s.settings;
     let (data, data_line) = data_estimate(&s, mean_key);
+    let servers = s.cluster.regionservers.max(1);
     let count = region_count(&SizingInput {
         data_bytes: data,
-        servers: s.cluster.regionservers,
+        servers,
         policy: st.split_policy,
         max_filesize: st.max_filesize,
         initial_size: st.increasing_initial_size,
@@ -656,75 +862,234 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         flush_size: st.flush_size,
         families: s.table.families.len() as u64,
     });
-    let _ = writeln!(out, "\nRegion count");
-    let _ = writeln!(out, "  {data_line}");
-    for l in &count.lines {
-        let _ = writeln!(out, "  {l}");
-    }
     let mut warnings: Vec<String> = count.warnings.clone();
-    let regions = match args.regions {
-        Some(n) => {
-            let _ = writeln!(
-                out,
-                "  --regions {n} overrides the rule's {}",
-                count.regions
-            );
-            n
-        }
-        None => count.regions,
-    };
-    if (sample.len() as u64) < regions {
+    let first = args.regions.unwrap_or(count.regions);
+    if (sample.len() as u64) < first {
         return Err(InputError::new(format!(
-            "{} sampled keys cannot place split keys for {regions} regions",
+            "{} sampled keys cannot place split keys for {first} regions",
             sample.len()
         ))
-        .field("--samples")
+        .field(if args.keys.is_some() {
+            "--keys"
+        } else {
+            "--samples"
+        })
         .expected(format!(
-            "at least {regions} keys (many more give better quantiles)"
+            "at least {first} keys (many more give better quantiles)"
         ))
         .into());
     }
 
-    // Split keys.
-    let groups = key_groups(spec, &s);
-    let (mut keys, dropped) = quantile_keys(&sample, regions);
-    if dropped > 0 {
+    // The groups that should stay whole, and what --align aligns to.
+    let mut groups = key_groups(spec, &s);
+    if let Some(n) = args.align_prefix {
+        groups.insert(
+            0,
+            KeyGroup {
+                what: format!("{n}-byte key prefix"),
+                grouping: Grouping::Fixed(n as usize),
+            },
+        );
+    }
+    let align_to = if args.align || args.align_prefix.is_some() {
+        if groups.is_empty() {
+            warnings.push(
+                "--align: this generator and split policy have no prefix to align to; keys \
+                 left at the quantiles (--align-prefix N aligns to the first N bytes)"
+                    .into(),
+            );
+        }
+        groups.first().cloned()
+    } else {
+        None
+    };
+
+    // The scenario's own layout, and the counts to try.
+    let emulate = !args.no_emulate;
+    let base_plan = if emulate {
+        Some(plan::plan_run(&s, spec)?)
+    } else {
+        None
+    };
+    let scenario_count = base_plan.as_ref().map(|p| p.split_keys.len() as u64 + 1);
+    let counts: Vec<u64> = match (args.regions, emulate) {
+        (Some(n), _) => vec![n],
+        (None, false) => vec![count.regions],
+        (None, true) => {
+            search::candidate_counts(count.regions, servers, scenario_count, MAX_PRESPLIT_REGIONS)
+        }
+    };
+    let too_many: Vec<u64> = counts
+        .iter()
+        .copied()
+        .filter(|&n| n > sample.len() as u64)
+        .collect();
+    if !too_many.is_empty() {
         warnings.push(format!(
-            "the key distribution is lumpy: {dropped} of {} quantiles repeated a key and were \
+            "{} sampled keys are too few for {} regions: not tried (raise --samples)",
+            sample.len(),
+            too_many
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let layouts: Vec<Layout> = counts
+        .iter()
+        .copied()
+        .filter(|&n| n <= sample.len() as u64)
+        .map(|n| {
+            let (keys, dropped) = match &align_to {
+                Some(kg) => (aligned_keys(&sample, n, &kg.grouping), 0),
+                None => quantile_keys(&sample, n),
+            };
+            let mut tags = Vec::new();
+            if args.regions == Some(n) {
+                tags.push("--regions".to_string());
+            }
+            if args.regions.is_none() {
+                let half = search::half(count.regions, servers);
+                let double = count.regions.saturating_mul(2).min(MAX_PRESPLIT_REGIONS);
+                if n == count.regions {
+                    tags.push("rule's N".into());
+                } else if n == half {
+                    tags.push("½N".into());
+                } else if n == double {
+                    tags.push("2N".into());
+                }
+            }
+            if scenario_count == Some(n) {
+                tags.push("scenario's count".into());
+            }
+            Layout {
+                label: format!("advised {n} ({})", tags.join(", ")),
+                requested: Some(n),
+                keys,
+                dropped,
+            }
+        })
+        .collect();
+
+    // Emulate every layout, then choose.
+    let mut candidates: Vec<CandidateJson> = Vec::new();
+    let mut scale_k = None;
+    let mut guard_k = None;
+    let (emit, verdict, detail) = match base_plan {
+        Some(base_plan) => {
+            let guard = engine::scale_guard(&s, &base_plan.generator);
+            let k = args.scale.unwrap_or_else(|| scale::coarse(w.rows, guard));
+            if let Some(wn) = guard.warning(k) {
+                warnings.push(wn);
+            }
+            scale_k = Some(k);
+            guard_k = Some(guard.max_k());
+            let how = base_plan.presplit.clone();
+            let runs = emulate_all(&s, spec, base_plan, &layouts, k, args.threads)?;
+            let heap = count.memstore_start;
+            let cands: Vec<Candidate> = runs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| Candidate {
+                    scenario: i == 0,
+                    figures: figures(r),
+                })
+                .collect();
+            let all = search::choose(&cands, servers, heap);
+            let advised = search::choose(&cands[1..], servers, heap);
+            let emit = advised.chosen;
+            for (i, (c, r)) in cands.iter().zip(&runs).enumerate() {
+                let (label, requested) = match i {
+                    0 => (format!("scenario's: {how}"), None),
+                    _ => (layouts[i - 1].label.clone(), layouts[i - 1].requested),
+                };
+                let (outcome, out_at) = match all.outcomes[i] {
+                    Outcome::Chosen => ("chosen", None),
+                    Outcome::Tied => ("tied", None),
+                    Outcome::Out(c) => ("out", Some(c)),
+                };
+                candidates.push(CandidateJson {
+                    layout: if i == 0 { "scenario" } else { "advised" }.into(),
+                    label,
+                    regions_requested: requested,
+                    figures: c.figures.clone(),
+                    regions_per_server: c.figures.regions_initial.div_ceil(servers),
+                    fits_heap: search::fits_heap(c.figures.regions_initial, servers, heap),
+                    max_server_write_share: r.hotspots.max_server_write_share,
+                    outcome: outcome.into(),
+                    out_at,
+                });
+            }
+            let verdict = verdict(&cands, &all, emit + 1, &how, heap, servers);
+            let detail = comparison(
+                &runs[0],
+                &runs[emit + 1],
+                &how,
+                layouts[emit].keys.len() + 1,
+            );
+            (emit, verdict, Some(detail))
+        }
+        None => {
+            let n = layouts.first().map_or(first, |l| l.keys.len() as u64 + 1);
+            let v = VerdictJson {
+                keep_scenario: false,
+                regions: n,
+                text: format!(
+                    "not emulated (--no-emulate): {n} regions is the arithmetic's count alone, \
+                     unchecked against the scenario's pre-split"
+                ),
+            };
+            (0, v, None)
+        }
+    };
+    let Some(chosen) = layouts.get(emit) else {
+        return Err(InputError::new("no region count could be tried")
+            .field("--samples")
+            .expected("more sampled keys than regions")
+            .into());
+    };
+    let keys = &chosen.keys;
+    let regions = chosen.requested.unwrap_or(first);
+
+    // What the chosen keys could not do.
+    if chosen.dropped > 0 {
+        warnings.push(format!(
+            "the key distribution is lumpy: {} of {} quantiles repeated a key and were \
              dropped, so the advice has {} regions, not {regions}",
+            chosen.dropped,
             regions - 1,
             keys.len() + 1
         ));
     }
-    if args.align {
-        match groups.first() {
-            Some(kg) => {
-                let aligned = aligned_keys(&sample, regions, &kg.grouping);
-                let _ = writeln!(
-                    out,
-                    "  --align: split keys snapped to {} boundaries ({} keys)",
-                    kg.what,
-                    aligned.len()
-                );
-                if aligned.len() + 1 < regions as usize {
-                    warnings.push(format!(
-                        "aligned to {} there are only {} regions: the sample has too few \
-                         boundaries for {regions}",
-                        kg.what,
-                        aligned.len() + 1
-                    ));
-                }
-                keys = aligned;
-            }
-            None => warnings.push(
-                "--align: this generator and split policy have no prefix to align to; keys \
-                 left at the quantiles"
-                    .into(),
-            ),
-        }
+    if let Some(kg) = &align_to
+        && keys.len() + 1 < regions as usize
+    {
+        warnings.push(format!(
+            "aligned to {} there are only {} regions: the sample has too few boundaries \
+             for {regions}",
+            kg.what,
+            keys.len() + 1
+        ));
     }
     for kg in &groups {
-        let cut = cut_keys(&sample, &keys, &kg.grouping);
+        let (missing, bounds) = straddled_bounds(&sample, keys, &kg.grouping);
+        if keys.len() > bounds {
+            // More regions than groups: a region should not span two groups.
+            if missing > 0 {
+                warnings.push(format!(
+                    "{missing} of {bounds} {} boundaries fall inside a region, which then \
+                     holds rows of two groups{}",
+                    kg.what,
+                    if align_to.is_some() {
+                        ""
+                    } else {
+                        "; --align puts a split key on each and divides each group's share"
+                    }
+                ));
+            }
+            continue;
+        }
+        let cut = cut_keys(&sample, keys, &kg.grouping);
         if cut.is_empty() {
             continue;
         }
@@ -741,114 +1106,353 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
             kg.what,
             shown.join(", "),
             if cut.len() > 5 { ", …" } else { "" },
-            if args.align {
+            if align_to.is_some() {
                 ""
             } else {
                 "; --align snaps split keys to the boundaries"
             }
         ));
     }
-    let _ = writeln!(
-        out,
-        "\nSplit keys ({}, {} regions)",
-        keys.len(),
-        keys.len() + 1
-    );
-    for (i, k) in keys.iter().enumerate() {
-        if keys.len() > 20 && (5..keys.len() - 5).contains(&i) {
-            if i == 5 {
-                let _ = writeln!(out, "  … {} more", keys.len() - 10);
-            }
-            continue;
-        }
-        let _ = writeln!(out, "  {}", to_string_binary(k));
-    }
 
-    let create = create_statement(&s, &keys);
+    let create = create_statement(&s, keys);
+    let script = format!("{create}exit\n");
+    let mut files = Vec::new();
     if let Some(dir) = &args.out {
-        write_files(dir, &keys, &create)?;
-        let _ = writeln!(
-            out,
-            "\nWrote {} and {}",
-            dir.join("splits.txt").display(),
-            dir.join("create.hbase").display()
-        );
+        write_files(dir, keys, &script)?;
+        files.push(dir.join("splits.txt").display().to_string());
+        files.push(dir.join("create.hbase").display().to_string());
     }
 
-    if !args.no_emulate {
-        let (base, adv, how) = emulate(&s, spec, &keys, args)?;
-        out.push('\n');
-        out.push_str(&comparison(&base, &adv, &how));
-    }
-
-    if !warnings.is_empty() {
-        out.push_str("\nWarnings\n");
-        for wn in &warnings {
-            let _ = writeln!(out, "  warning: {wn}");
-        }
-    }
-    let _ = writeln!(out, "\nHBase shell\n{create}");
+    let advice = AdviceJson {
+        scenario: s.name.clone(),
+        generator: g.name.clone(),
+        keys: g.inner.describe(),
+        samples: sample.len(),
+        sample_source,
+        data_bytes: data,
+        rule_regions: count.regions,
+        rule_lines: std::iter::once(data_line)
+            .chain(count.lines.iter().cloned())
+            .collect(),
+        regions_override: args.regions,
+        memstore_regions_per_server: (count.memstore_start * 10.0).round() / 10.0,
+        emulated: emulate,
+        scale: scale_k,
+        scale_guard: guard_k,
+        objective: Criterion::ORDER
+            .iter()
+            .map(|&c| ObjectiveJson {
+                criterion: c,
+                rule: c.describe().into(),
+            })
+            .collect(),
+        candidates,
+        verdict,
+        aligned_to: align_to.map(|kg| kg.what),
+        split_keys: keys.iter().map(|k| to_string_binary(k)).collect(),
+        warnings,
+        create: script,
+        files,
+    };
+    let out = match args.format {
+        AdviseFormat::Json => serde_json::to_string_pretty(&advice).unwrap_or_default() + "\n",
+        AdviseFormat::Text => render_text(&advice, &sample_line, detail.as_deref()),
+    };
     write_output(None, out.as_bytes())?;
     Ok(())
 }
 
-fn write_files(dir: &Path, keys: &[Vec<u8>], create: &str) -> Result<(), InputError> {
+/// The figures the objective compares, from a run report.
+fn figures(r: &RunJson) -> Figures {
+    Figures {
+        regions_initial: r.summary.regions_initial as u64,
+        regions_final: r.summary.regions_final as u64,
+        splits: r.summary.splits as u64,
+        ingest_seconds: r.summary.sim_seconds,
+        blocked_seconds: r.summary.blocked_seconds,
+        cold_regions: r.region_sizes.cold_regions as u64,
+    }
+}
+
+/// The one-line verdict: keep the scenario's pre-split, or the advised layout `emit` (an index
+/// into `cands`) and the first criterion on which the scenario's own layout lost.
+fn verdict(
+    cands: &[Candidate],
+    all: &Choice,
+    emit: usize,
+    how: &str,
+    heap: f64,
+    servers: u64,
+) -> VerdictJson {
+    let secs = |x: f64| format_duration_ms((x * 1000.0).round() as u64);
+    let (base, adv) = (&cands[0].figures, &cands[emit].figures);
+    let n = adv.regions_initial;
+    if all.chosen == 0 {
+        let tied: Vec<String> = (1..cands.len())
+            .filter(|&i| all.outcomes[i] == Outcome::Tied)
+            .map(|i| cands[i].figures.regions_initial.to_string())
+            .collect();
+        return VerdictJson {
+            keep_scenario: true,
+            regions: n,
+            text: format!(
+                "keep the scenario's pre-split ({how}): it is already as good as every \
+                 advised count{}",
+                if tied.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} regions tie on every criterion)", tied.join(", "))
+                }
+            ),
+        };
+    }
+    let why = match all.outcomes[0] {
+        Outcome::Out(Criterion::Blocked) => format!(
+            "blocks writers for {}, this layout for {}",
+            secs(base.blocked_seconds),
+            secs(adv.blocked_seconds)
+        ),
+        Outcome::Out(Criterion::Heap) => format!(
+            "puts {} regions on a server, over the memstore starting point ({heap:.0})",
+            base.regions_initial.div_ceil(servers)
+        ),
+        Outcome::Out(Criterion::Splits) => {
+            format!("splits {} times, this layout {}", base.splits, adv.splits)
+        }
+        Outcome::Out(Criterion::Cold) => format!(
+            "leaves {} cold regions, this layout {}",
+            base.cold_regions, adv.cold_regions
+        ),
+        Outcome::Out(Criterion::Ingest) => format!(
+            "takes {} to ingest, this layout {}",
+            secs(base.ingest_seconds),
+            secs(adv.ingest_seconds)
+        ),
+        Outcome::Chosen | Outcome::Tied => "ties".into(),
+    };
+    VerdictJson {
+        keep_scenario: false,
+        regions: n,
+        text: format!(
+            "pre-split into {n} regions: the scenario's pre-split ({} regions) {why}",
+            base.regions_initial
+        ),
+    }
+}
+
+/// The text report of `advice`.
+fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> String {
+    let secs = |x: f64| format_duration_ms((x * 1000.0).round() as u64);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Split-key advice: {} — generator `{}`\n  {}\n{sample_line}",
+        a.scenario, a.generator, a.keys
+    );
+    let _ = writeln!(
+        out,
+        "\nRegion count (the rule proposes, the emulation decides)"
+    );
+    for l in &a.rule_lines {
+        let _ = writeln!(out, "  {l}");
+    }
+    if let Some(n) = a.regions_override {
+        let _ = writeln!(
+            out,
+            "  --regions {n} replaces the rule's {}",
+            a.rule_regions
+        );
+    }
+    if a.emulated {
+        let _ = writeln!(
+            out,
+            "\nCandidates, emulated at scale {} (1 emulated row per {} real rows; the scale \
+             guard allows up to {})",
+            a.scale.unwrap_or(1),
+            a.scale.unwrap_or(1),
+            a.scale_guard.unwrap_or(1)
+        );
+        let _ = writeln!(out, "  objective, in order:");
+        for (i, o) in a.objective.iter().enumerate() {
+            let _ = writeln!(out, "    {}. {}", i + 1, o.rule);
+        }
+        let _ = writeln!(
+            out,
+            "    then: the scenario's own pre-split if it is left, else the fewest regions"
+        );
+        let mut t = table(&[
+            "layout",
+            "regions",
+            "per server",
+            "splits",
+            "ingest",
+            "blocked",
+            "cold",
+            "outcome",
+        ]);
+        for c in &a.candidates {
+            let f = &c.figures;
+            t.add_row(vec![
+                if c.layout == "scenario" {
+                    "scenario's pre-split".to_string()
+                } else {
+                    c.label.clone()
+                },
+                format!("{} → {}", f.regions_initial, f.regions_final),
+                format!(
+                    "{}{}",
+                    c.regions_per_server,
+                    if c.fits_heap { "" } else { " > heap" }
+                ),
+                f.splits.to_string(),
+                secs(f.ingest_seconds),
+                secs(f.blocked_seconds),
+                f.cold_regions.to_string(),
+                match c.out_at {
+                    Some(cr) => format!("out: {}", cr.name()),
+                    None if c.outcome == "tied" => "as good".into(),
+                    None => c.outcome.clone(),
+                },
+            ]);
+        }
+        align_right(&mut t, &[1, 2, 3, 4, 5, 6]);
+        let _ = writeln!(out, "{t}");
+        let _ = writeln!(
+            out,
+            "  heap: the memstore starting point, {:.0} regions per server",
+            a.memstore_regions_per_server
+        );
+    }
+    let _ = writeln!(out, "\nVerdict: {}", a.verdict.text);
+    let n = a.split_keys.len();
+    let _ = writeln!(
+        out,
+        "\nSplit keys ({n}, {} regions){}{}",
+        n + 1,
+        if a.verdict.keep_scenario {
+            ", the best advised alternative"
+        } else {
+            ""
+        },
+        match &a.aligned_to {
+            Some(w) => format!(", aligned to {w}"),
+            None => String::new(),
+        }
+    );
+    for (i, k) in a.split_keys.iter().enumerate() {
+        if n > 20 && (5..n - 5).contains(&i) {
+            if i == 5 {
+                let _ = writeln!(out, "  … {} more", n - 10);
+            }
+            continue;
+        }
+        let _ = writeln!(out, "  {k}");
+    }
+    if !a.files.is_empty() {
+        let _ = writeln!(out, "\nWrote {}", a.files.join(" and "));
+    }
+    if let Some(d) = detail {
+        out.push('\n');
+        out.push_str(d);
+    }
+    if !a.warnings.is_empty() {
+        out.push_str("\nWarnings\n");
+        for wn in &a.warnings {
+            let _ = writeln!(out, "  warning: {wn}");
+        }
+    }
+    if n <= SHELL_KEYS_SHOWN {
+        let _ = writeln!(
+            out,
+            "\nHBase shell\n{}",
+            a.create.trim_end_matches("exit\n")
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\nHBase shell: {n} split keys are too many to show; `--out DIR` writes \
+             DIR/create.hbase (run `hbase shell DIR/create.hbase`) and DIR/splits.txt"
+        );
+    }
+    out
+}
+
+/// Split keys up to which the text report prints the shell `create` in full.
+const SHELL_KEYS_SHOWN: usize = 50;
+
+fn write_files(dir: &Path, keys: &[Vec<u8>], script: &str) -> Result<(), InputError> {
     create_dir(dir).map_err(|e| e.field("--out"))?;
     write_output(
         Some(&dir.join("splits.txt")),
         render_splits_file(keys).as_bytes(),
     )?;
-    write_output(Some(&dir.join("create.hbase")), create.as_bytes())
+    write_output(Some(&dir.join("create.hbase")), script.as_bytes())
 }
 
-/// Runs the scenario with its own pre-split and with `keys`, two runs side by side.
-fn emulate(
+/// Runs the scenario with its own pre-split and with each layout's keys, every run at scale `k`,
+/// several at once. Each run is deterministic at any thread count, so the reports do not depend
+/// on how the runs share the threads.
+fn emulate_all(
     s: &Scenario,
     spec: &GeneratorSpec,
-    keys: &[Vec<u8>],
-    args: &AdviseArgs,
-) -> Result<(RunJson, RunJson, String), InputError> {
-    let mut advised = s.clone();
-    advised.table.presplit = Presplit::Keys(keys.to_vec());
-    let base_plan = plan::plan_run(s, spec)?;
-    let how = base_plan.presplit.clone();
-    let adv_plan = plan::plan_run(&advised, spec)?;
-    let threads = args.threads.map_or_else(
+    base_plan: plan::RunPlan,
+    layouts: &[Layout],
+    k: u64,
+    threads: Option<u64>,
+) -> Result<Vec<RunJson>, InputError> {
+    let mut jobs: Vec<(Scenario, plan::RunPlan)> = Vec::with_capacity(layouts.len() + 1);
+    jobs.push((s.clone(), base_plan));
+    for l in layouts {
+        let mut advised = s.clone();
+        advised.table.presplit = Presplit::Keys(l.keys.clone());
+        let p = plan::plan_run(&advised, spec)?;
+        jobs.push((advised, p));
+    }
+    let threads = threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
+    let at_once = threads.min(jobs.len()).max(1);
+    let per_run = (threads / at_once).max(1);
     let opts = engine::RunOptions {
-        scale: args.scale,
-        threads: (threads / 2).max(1),
-        builder: threads / 2 > 2,
+        scale: Some(k),
+        threads: per_run,
+        builder: per_run > 2,
     };
-    let (base, adv): (Result<RunResult, _>, Result<RunResult, _>) = if threads >= 2 {
-        std::thread::scope(|sc| {
-            let b = sc.spawn(|| engine::run(s, base_plan, opts));
-            let a = engine::run(&advised, adv_plan, opts);
-            let b = b.join().unwrap_or_else(|_| {
-                Err(InputError::new(
-                    "the emulation of the scenario's pre-split failed",
-                ))
-            });
-            (b, a)
-        })
-    } else {
-        (
-            engine::run(s, base_plan, opts),
-            engine::run(&advised, adv_plan, opts),
-        )
-    };
-    let json = |sc: &Scenario, r: RunResult| {
-        crate::report::run::build(sc, std::slice::from_ref(&r))
+    let run_one = |(sc, p): (Scenario, plan::RunPlan)| -> Result<RunJson, InputError> {
+        let r = engine::run(&sc, p, opts)?;
+        crate::report::run::build(&sc, std::slice::from_ref(&r))
             .runs
             .into_iter()
             .next()
+            .ok_or_else(|| InputError::new("the emulation produced no run"))
     };
-    let missing = || InputError::new("the emulation produced no run");
-    let base = json(s, base?).ok_or_else(missing)?;
-    let adv = json(&advised, adv?).ok_or_else(missing)?;
-    Ok((base, adv, how))
+    let n = jobs.len();
+    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate());
+    let results: std::sync::Mutex<Vec<Option<Result<RunJson, InputError>>>> =
+        std::sync::Mutex::new((0..n).map(|_| None).collect());
+    let work = || {
+        loop {
+            let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
+            let Some((i, job)) = next else { break };
+            let r = run_one(job);
+            if let Ok(mut res) = results.lock() {
+                res[i] = Some(r);
+            }
+        }
+    };
+    std::thread::scope(|sc| {
+        for _ in 1..at_once {
+            sc.spawn(work);
+        }
+        work();
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(InputError::new("an emulation run failed"))))
+        .collect()
 }
 
 #[cfg(test)]
@@ -936,6 +1540,40 @@ mod tests {
         assert_eq!(a, [vec![1], vec![3]]);
         assert!(cut_keys(&s, &a, &g).is_empty());
         assert_eq!(aligned_keys(&s, 4, &g), [vec![1], vec![2], vec![3]]);
+    }
+
+    #[test]
+    fn align_within_buckets_gives_each_bucket_its_share() {
+        // 4 buckets of 25 keys, 8 regions: every boundary is a key, and each bucket is cut once
+        // more at its own median.
+        let keys: Vec<Vec<u8>> = (0..100u8).map(|i| vec![i / 25, i]).collect();
+        let s = sample_of(keys);
+        let g = Grouping::Fixed(1);
+        let a = aligned_keys(&s, 8, &g);
+        assert_eq!(a.len(), 7, "{a:?}");
+        for b in 1..4u8 {
+            assert!(a.contains(&vec![b]), "boundary {b} missing: {a:?}");
+        }
+        for b in 0..4u8 {
+            let inside = a.iter().filter(|k| k.len() == 2 && k[0] == b).count();
+            assert_eq!(inside, 1, "bucket {b}: {a:?}");
+        }
+        assert_eq!(straddled_bounds(&s, &a, &g), (0, 3));
+        // Unaligned quantiles at 8 regions leave boundaries inside regions.
+        let (q, _) = quantile_keys(&s, 8);
+        assert!(straddled_bounds(&s, &q, &g).0 > 0, "{q:?}");
+    }
+
+    #[test]
+    fn regions_per_group_sums_and_keeps_one_each() {
+        assert_eq!(regions_per_group(&[25, 25, 25, 25], 8), [2, 2, 2, 2]);
+        assert_eq!(regions_per_group(&[10, 30, 60], 5), [1, 1, 3]);
+        // A tiny group still gets its region; the rest follow the shares.
+        let r = regions_per_group(&[1, 999], 10);
+        assert_eq!(r, [1, 9]);
+        let r = regions_per_group(&[7, 3, 5, 11, 13], 4220);
+        assert_eq!(r.iter().sum::<u64>(), 4220);
+        assert!(r.iter().all(|&x| x >= 1));
     }
 
     #[test]

@@ -255,7 +255,7 @@ pub fn run_with_progress(
 /// The scale guard for `scenario`: real rows per flush (flush size / a row's memstore heap) and
 /// per region at the split size (`max_filesize` / the largest store's bytes per row, after the
 /// family's compression), with the key length of the workload's first row.
-fn scale_guard(scenario: &Scenario, generator: &Generator) -> scale::ScaleGuard {
+pub fn scale_guard(scenario: &Scenario, generator: &Generator) -> scale::ScaleGuard {
     let s = &scenario.settings;
     let w = &scenario.workload;
     let fams = &scenario.table.families;

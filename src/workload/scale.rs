@@ -57,6 +57,17 @@ pub fn choose(rows: u64, requested: Option<u64>, guard: ScaleGuard) -> u64 {
     }
 }
 
+/// Emulated rows per run `advise` aims for while it compares candidate pre-splits: a quarter of
+/// [`AUTO_TARGET_ROWS`], so several layouts run in the time of one report.
+pub const SEARCH_TARGET_ROWS: u64 = 1_000_000;
+
+/// The scale of a search run: the smallest K bringing the emulated rows to at most
+/// [`SEARCH_TARGET_ROWS`], but never coarser than `guard` allows (so blocking, splits and the
+/// region count stay trustworthy; with a tight guard the search runs finer and slower).
+pub fn coarse(rows: u64, guard: ScaleGuard) -> u64 {
+    rows.div_ceil(SEARCH_TARGET_ROWS).min(guard.max_k()).max(1)
+}
+
 /// The emulated rows of a workload: ids and weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sampling {
@@ -143,6 +154,19 @@ mod tests {
             .max_k(),
             1
         );
+    }
+
+    #[test]
+    fn the_search_scale_is_coarse_but_guarded() {
+        assert_eq!(coarse(100_000_000, LOOSE), 100);
+        assert_eq!(coarse(10, LOOSE), 1);
+        let g = ScaleGuard {
+            flush_rows: 120_000,
+            split_rows: 2_000_000,
+        };
+        // 4 Gi rows would want 4,295; the guard holds it to 1,200.
+        assert_eq!(coarse(4 << 30, g), 1_200);
+        assert!(g.warning(coarse(4 << 30, g)).is_none());
     }
 
     #[test]
