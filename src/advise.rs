@@ -1400,11 +1400,17 @@ fn emulate_all(
     k: u64,
     threads: Option<u64>,
 ) -> Result<Vec<RunJson>, InputError> {
+    // Advised keys identical to the scenario's own (a sampled pre-split at the same count) share
+    // its run.
+    let same: Vec<bool> = layouts
+        .iter()
+        .map(|l| l.keys == base_plan.split_keys)
+        .collect();
     let mut jobs: Vec<(Scenario, plan::RunPlan)> = Vec::with_capacity(layouts.len() + 1);
     jobs.push((s.clone(), base_plan));
-    for l in layouts {
+    for l in layouts.iter().zip(&same).filter(|(_, same)| !**same) {
         let mut advised = s.clone();
-        advised.table.presplit = Presplit::Keys(l.keys.clone());
+        advised.table.presplit = Presplit::Keys(l.0.keys.clone());
         let p = plan::plan_run(&advised, spec)?;
         jobs.push((advised, p));
     }
@@ -1447,12 +1453,24 @@ fn emulate_all(
         }
         work();
     });
-    results
+    let mut runs = results
         .into_inner()
         .unwrap_or_default()
         .into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(InputError::new("an emulation run failed"))))
-        .collect()
+        .map(|r| r.unwrap_or_else(|| Err(InputError::new("an emulation run failed"))));
+    let base = runs
+        .next()
+        .unwrap_or_else(|| Err(InputError::new("an emulation run failed")))?;
+    let mut out = vec![base.clone()];
+    for &same in &same {
+        out.push(if same {
+            base.clone()
+        } else {
+            runs.next()
+                .unwrap_or_else(|| Err(InputError::new("an emulation run failed")))?
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
