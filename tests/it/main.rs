@@ -17,5 +17,6 @@ mod presplit_api;
 mod report_render;
 mod rolling_split;
 mod scale_guard;
+mod scenario_events;
 mod split_restriction;
 mod wal_variability;
