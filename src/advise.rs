@@ -22,7 +22,7 @@ use crate::engine::{self, RunResult};
 use crate::keygen::keyfile::KeyFile;
 use crate::keygen::{FieldDist, GeneratorKind, GeneratorSpec};
 use crate::keynotation::{to_shell_literal, to_string_binary};
-use crate::output::{create_dir, write_output};
+use crate::output::{FileSet, write_output};
 use crate::plan;
 use crate::presplit::{MAX_PRESPLIT_REGIONS, Sample, render_splits_file};
 use crate::report::run::RunJson;
@@ -793,12 +793,10 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
 }
 
 fn write_files(dir: &Path, keys: &[Vec<u8>], create: &str) -> Result<(), InputError> {
-    create_dir(dir).map_err(|e| e.field("--out"))?;
-    write_output(
-        Some(&dir.join("splits.txt")),
-        render_splits_file(keys).as_bytes(),
-    )?;
-    write_output(Some(&dir.join("create.hbase")), create.as_bytes())
+    let mut set = FileSet::begin(dir, "--out")?;
+    set.write("splits.txt", render_splits_file(keys).as_bytes())?;
+    set.write("create.hbase", create.as_bytes())?;
+    set.finish()
 }
 
 /// Runs the scenario with its own pre-split and with `keys`, two runs side by side.

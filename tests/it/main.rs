@@ -10,6 +10,7 @@ mod docs;
 mod engine;
 mod engine_props;
 mod engine_step;
+mod hardening;
 mod html_browser;
 mod keygen_props;
 mod policies_props;

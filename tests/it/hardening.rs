@@ -1,0 +1,134 @@
+//! Inputs and outputs that fail safely: output sets that are complete or recognised as not,
+//! unwritable outputs found before the work, errors that name the flag or field, bounded reads,
+//! resource guards and escaped control characters.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+fn bin() -> Command {
+    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn small() -> PathBuf {
+    root().join("tests/data/small.toml")
+}
+
+/// Runs the binary; returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = bin().args(args).output().expect("runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_out_set_ends_with_a_manifest_and_report_refuses_a_mixed_or_interrupted_set() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let out_s = out.to_str().expect("UTF-8 path");
+    let scenario = small();
+    let (code, _, err) = run(&[
+        "run",
+        "--scale",
+        "4",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out_s,
+        scenario.to_str().expect("path"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let manifest = std::fs::read_to_string(out.join("manifest.txt")).expect("manifest");
+    for f in ["report.txt", "report.json", "regions.csv", "timeline.csv"] {
+        assert!(manifest.contains(&format!(" {f}\n")), "{f} in {manifest}");
+    }
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.starts_with('.')),
+        "no temporary file left: {names:?}"
+    );
+    let json = out.join("report.json");
+    let json = json.to_str().expect("path");
+    let (code, _, err) = run(&["report", json, "--format", "text"]);
+    assert_eq!(code, 0, "{err}");
+
+    // `report out/report.json --out out/` adds the page to the set; the set stays readable.
+    let (code, _, err) = run(&["report", json, "--out", out_s]);
+    assert_eq!(code, 0, "{err}");
+    let manifest = std::fs::read_to_string(out.join("manifest.txt")).expect("manifest");
+    assert!(
+        manifest.contains(" report.html\n") && manifest.contains(" report.json\n"),
+        "{manifest}"
+    );
+    let (code, _, err) = run(&["report", json, "--format", "text"]);
+    assert_eq!(code, 0, "{err}");
+
+    // A file from another run: the set is mixed.
+    std::fs::write(out.join("regions.csv"), "id\n").expect("write");
+    let (code, _, err) = run(&["report", json, "--format", "text"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("regions.csv") && err.contains("mixes files"),
+        "{err}"
+    );
+
+    // A set whose writing was interrupted keeps the manifest marked incomplete.
+    std::fs::write(
+        out.join("manifest.txt"),
+        "hbase-emu output set: incomplete (writing was interrupted)\n",
+    )
+    .expect("write");
+    let (code, _, err) = run(&["report", json, "--format", "text"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+
+    // A report.json saved on its own (no manifest beside it) is still read.
+    let alone = dir.path().join("alone.json");
+    std::fs::copy(out.join("report.json"), &alone).expect("copy");
+    let (code, _, err) = run(&["report", alone.to_str().expect("path"), "--format", "text"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn an_unwritable_out_is_refused_before_the_run_naming_the_directory() {
+    // /proc/self is a directory nobody (not even root) can create files in.
+    let scenario = small();
+    let (code, stdout, err) = run(&[
+        "run",
+        "--quiet",
+        "--out",
+        "/proc/self",
+        scenario.to_str().expect("path"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(stdout.is_empty(), "no report: {stdout}");
+    assert!(err.contains("/proc/self") && err.contains("--out"), "{err}");
+    assert!(
+        !err.contains(".tmp") && !err.contains(".hbase-emu"),
+        "{err}"
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").expect("write");
+    let (code, _, err) = run(&[
+        "run",
+        "--quiet",
+        "--out",
+        file.to_str().expect("path"),
+        scenario.to_str().expect("path"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("a-file") && err.contains("--out"), "{err}");
+}
