@@ -39,10 +39,10 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "NAME")]
     pub generator: Option<String>,
     /// Number of regions (default: from data size, split size and servers; see docs/PRESPLIT.md).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub regions: Option<u64>,
     /// Keys to sample.
-    #[arg(long, default_value_t = crate::scenario::DEFAULT_SAMPLES)]
+    #[arg(long, default_value_t = crate::scenario::DEFAULT_SAMPLES, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub samples: u64,
     /// Take the key distribution from this file (one toStringBinary key per line) instead of the
     /// generator; the emulation still writes the generator's keys.
@@ -58,13 +58,13 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Override the scenario's seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub seed: Option<u64>,
     /// Real rows per emulated row in the emulation runs.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::scale_arg)]
     pub scale: Option<u64>,
     /// Worker threads for the emulation runs (default: the machine's cores).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::threads_arg)]
     pub threads: Option<u64>,
 }
 

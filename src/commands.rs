@@ -267,7 +267,8 @@ fn write_html(report: &crate::report::run::Report, set: &mut FileSet) -> Result<
 pub fn load_report(path: &Path) -> Result<crate::report::run::Report, InputError> {
     use crate::report::run::{Report, SCHEMA_VERSION};
     crate::output::verify_set(path)?;
-    let src = crate::diag::SourceText::read(path, "JSON report")?;
+    // Reports of long comparisons can be far larger than a scenario.
+    let src = crate::diag::SourceText::read_at_most(path, "JSON report", 4 << 30)?;
     let expected = "a JSON run report as written by `hbase-emu run --format json` (docs/REPORT.md)";
     let report: Report = serde_json::from_str(&src.text).map_err(|e| {
         // serde_json counts lines and columns from 1; turn them back into a byte offset.

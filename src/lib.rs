@@ -3,6 +3,7 @@
 #![deny(missing_docs)]
 
 pub mod advise;
+pub mod argval;
 pub mod assignment;
 pub mod cli;
 pub mod commands;

@@ -237,19 +237,7 @@ fn matches(dir: &Path, (name, len, md5): &(String, u64, String)) -> bool {
         && std::fs::read(&path).is_ok_and(|b| md5_hex(&b) == *md5)
 }
 
-/// Reads at most `limit` bytes of `path` as UTF-8 (lossy); longer input is an error, so a
-/// device such as `/dev/zero` cannot exhaust memory.
-pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    std::fs::File::open(path)?
-        .take(limit + 1)
-        .read_to_end(&mut buf)?;
-    if buf.len() as u64 > limit {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("larger than {limit} bytes"),
-        ));
-    }
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+/// Reads at most `limit` bytes of `path` as UTF-8 (lossy).
+fn read_bounded(path: &Path, limit: u64) -> std::io::Result<String> {
+    crate::diag::read_bounded(path, limit).map(|b| String::from_utf8_lossy(&b).into_owned())
 }

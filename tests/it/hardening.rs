@@ -132,3 +132,85 @@ fn an_unwritable_out_is_refused_before_the_run_naming_the_directory() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("a-file") && err.contains("--out"), "{err}");
 }
+
+#[test]
+fn negative_scale_and_seed_name_the_flag() {
+    let scenario = small();
+    let s = scenario.to_str().expect("path");
+    for (flag, expected) in [
+        ("--scale", "an integer ≥ 1"),
+        ("--seed", "an integer ≥ 0"),
+        ("--threads", "an integer from 1 to 256"),
+    ] {
+        let (code, _, err) = run(&["run", flag, "-1", s]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(flag) && err.contains("negative") && err.contains(expected),
+            "{flag}: {err}"
+        );
+    }
+    let (code, _, err) = run(&["keys", "--scenario", s, "--count", "-5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--count") && err.contains("negative"), "{err}");
+}
+
+/// A scenario with a SPLITS_FILE at `path` (RegionSplitter / `create … SPLITS_FILE`).
+fn splits_file_scenario(dir: &std::path::Path, path: &str) -> PathBuf {
+    let p = dir.join("s.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "name = \"t\"\nseed = 7\n[cluster]\nregionservers = 3\n[table]\nname = \"t1\"\n\
+             [table.presplit]\nalgorithm = \"file\"\nfile = \"{path}\"\n\
+             [workload]\nrows = 1000\n[[generator]]\nname = \"seq\"\nkind = \"sequential\"\n"
+        ),
+    )
+    .expect("write");
+    p
+}
+
+#[test]
+fn a_splits_file_that_is_a_directory_or_a_device_is_named_as_such_at_its_scenario_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("splits")).expect("mkdir");
+    for (path, problem) in [
+        ("splits", "is a directory"),
+        ("/dev/zero", "is not a regular file"),
+        ("missing.txt", "does not exist"),
+    ] {
+        let p = splits_file_scenario(dir.path(), path);
+        let (code, _, err) = run(&["check", p.to_str().expect("path")]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(problem)
+                && err.contains("table.presplit.file")
+                && err.contains("s.toml:9:"),
+            "{path}: {err}"
+        );
+    }
+}
+
+#[test]
+fn dev_zero_as_a_site_file_or_a_key_file_is_refused_with_the_bound() {
+    let (code, _, err) = run(&["config", "--config", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("/dev/zero") && err.contains("larger than"),
+        "{err}"
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("k.toml");
+    std::fs::write(
+        &p,
+        "name = \"t\"\nseed = 7\n[cluster]\nregionservers = 3\n[table]\nname = \"t1\"\n\
+         [workload]\nrows = 1000\n[[generator]]\nname = \"f\"\nkind = \"file\"\npath = \"/dev/zero\"\n",
+    )
+    .expect("write");
+    let (code, _, err) = run(&["check", p.to_str().expect("path")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("/dev/zero") && err.contains("larger than") && err.contains("path"),
+        "{err}"
+    );
+}
