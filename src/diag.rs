@@ -96,6 +96,29 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// `text` with every control character but newline and tab written as `\xHH` (`\u{…}` for
+/// C1 controls), so a name or key holding an escape sequence cannot drive the terminal it is
+/// printed to (clear the screen, retitle the window). Borrowed when there is nothing to escape.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        // CRLF line ends (CSV) stay as they are.
+        if !bad(c) || (c == '\r' && chars.peek() == Some(&'\n')) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            out.push_str(&format!("\\x{:02X}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:X}}}", c as u32));
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// 1-based line and column (in characters) of `offset` in `text`.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
@@ -304,5 +327,17 @@ mod tests {
             "s.toml:2:5: `b`: not a size; expected a size like 2GB"
         );
         assert!(e.render().contains("s.toml:2:5"));
+    }
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::escape_controls;
+
+    #[test]
+    fn control_characters_are_escaped_but_newlines_and_tabs_kept() {
+        assert_eq!(escape_controls("a\tb\nc\r\n"), "a\tb\nc\r\n");
+        assert_eq!(escape_controls("x\u{1b}[2Jy\u{7f}"), "x\\x1B[2Jy\\x7F");
+        assert_eq!(escape_controls("\u{9b}31m\r"), "\\u{9B}31m\\x0D");
     }
 }

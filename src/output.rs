@@ -39,6 +39,16 @@ pub fn exit_cleanly_on_signals() {
 /// gives [`InputError::broken_pipe`], which the binary treats as a normal end (exit 0, no
 /// message); every other failure is a real error.
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), InputError> {
+    // Names and keys from the user's files reach terminals (and `cat report.txt`): their
+    // control characters are escaped. JSON already escapes them; key notation too.
+    let escaped;
+    let bytes = match std::str::from_utf8(bytes).map(crate::diag::escape_controls) {
+        Ok(std::borrow::Cow::Owned(s)) => {
+            escaped = s;
+            escaped.as_bytes()
+        }
+        _ => bytes,
+    };
     let Some(path) = path else {
         let mut out = std::io::stdout().lock();
         return out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| {

@@ -214,3 +214,33 @@ fn dev_zero_as_a_site_file_or_a_key_file_is_refused_with_the_bound() {
         "{err}"
     );
 }
+
+#[test]
+fn control_characters_in_a_scenario_name_do_not_reach_the_terminal_raw() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("c.toml");
+    // TOML's \u001B is ESC: "ESC[2J" would clear the screen.
+    std::fs::write(
+        &p,
+        "name = \"evil \\u001B[2J name\"\nseed = 7\n[cluster]\nregionservers = 3\n[table]\nname = \"t1\"\n\
+         [workload]\nrows = 1000\n[[generator]]\nname = \"seq\"\nkind = \"sequential\"\n",
+    )
+    .expect("write");
+    let path = p.to_str().expect("path");
+    for cmd in [&["check", path][..], &["run", "--quiet", "--threads", "1", path][..]] {
+        let (code, out, err) = run(cmd);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out}");
+        assert!(out.contains("\\x1B[2J"), "escaped name shown: {out}");
+    }
+    let out = dir.path().join("out");
+    let (code, _, err) = run(&["run", "--quiet", "--out", out.to_str().expect("path"), path]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(out.join("report.txt")).expect("report.txt");
+    assert!(!text.contains('\u{1b}'), "{text}");
+    // An error echoing the bad text escapes it too.
+    std::fs::write(&p, "name = \"x\u{1b}[2J\"\nseed = -1\n").expect("write");
+    let (code, _, err) = run(&["check", path]);
+    assert_eq!(code, 2);
+    assert!(!err.contains('\u{1b}'), "{err}");
+}
