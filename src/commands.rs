@@ -111,6 +111,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .transpose()?;
     let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
+    crate::budget::check(&s)?;
     // An unwritable --out is found before the emulation, not after it.
     if let Some(dir) = &args.out {
         check_writable(dir, "--out")?;

@@ -5,6 +5,7 @@
 pub mod advise;
 pub mod argval;
 pub mod assignment;
+pub mod budget;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -227,7 +227,10 @@ fn control_characters_in_a_scenario_name_do_not_reach_the_terminal_raw() {
     )
     .expect("write");
     let path = p.to_str().expect("path");
-    for cmd in [&["check", path][..], &["run", "--quiet", "--threads", "1", path][..]] {
+    for cmd in [
+        &["check", path][..],
+        &["run", "--quiet", "--threads", "1", path][..],
+    ] {
         let (code, out, err) = run(cmd);
         assert_eq!(code, 0, "{err}");
         assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out}");
@@ -243,4 +246,23 @@ fn control_characters_in_a_scenario_name_do_not_reach_the_terminal_raw() {
     let (code, _, err) = run(&["check", path]);
     assert_eq!(code, 2);
     assert!(!err.contains('\u{1b}'), "{err}");
+}
+
+#[test]
+fn one_byte_per_second_offered_is_refused_before_running() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("slow.toml");
+    std::fs::write(
+        &p,
+        "name = \"slow\"\nseed = 7\n[cluster]\nregionservers = 3\n[table]\nname = \"t1\"\n\
+         [workload]\ndata = \"4TB\"\nrate = \"1B/s\"\n[[generator]]\nname = \"seq\"\nkind = \"sequential\"\n",
+    )
+    .expect("write");
+    let (code, out, err) = run(&["run", "--quiet", p.to_str().expect("path")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("years of simulated time") && err.contains("workload.rate"),
+        "{err}"
+    );
 }
