@@ -29,7 +29,7 @@ use crate::engine::state::cell;
 use crate::keygen::keyfile::KeyFile;
 use crate::keygen::{FieldDist, GeneratorKind, GeneratorSpec};
 use crate::keynotation::{to_shell_literal, to_string_binary};
-use crate::output::{create_dir, write_output};
+use crate::output::{FileSet, write_output};
 use crate::plan;
 use crate::presplit::{MAX_PRESPLIT_REGIONS, Sample, render_splits_file};
 use crate::report::run::RunJson;
@@ -57,10 +57,10 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "NAME")]
     pub generator: Option<String>,
     /// Number of regions (default: from data size, split size and servers; see docs/PRESPLIT.md).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub regions: Option<u64>,
     /// Keys to sample.
-    #[arg(long, default_value_t = crate::scenario::DEFAULT_SAMPLES)]
+    #[arg(long, default_value_t = crate::scenario::DEFAULT_SAMPLES, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub samples: u64,
     /// Take the key distribution from this file (one toStringBinary key per line) instead of the
     /// generator; the emulation still writes the generator's keys.
@@ -84,14 +84,14 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Override the scenario's seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub seed: Option<u64>,
     /// Real rows per emulated row in the emulation runs (default: coarse, as the scale guard
     /// allows).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::scale_arg)]
     pub scale: Option<u64>,
     /// Worker threads for the emulation runs (default: the machine's cores).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::threads_arg)]
     pub threads: Option<u64>,
 }
 
@@ -1380,13 +1380,11 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
 /// Split keys up to which the text report prints the shell `create` in full.
 const SHELL_KEYS_SHOWN: usize = 50;
 
-fn write_files(dir: &Path, keys: &[Vec<u8>], script: &str) -> Result<(), InputError> {
-    create_dir(dir).map_err(|e| e.field("--out"))?;
-    write_output(
-        Some(&dir.join("splits.txt")),
-        render_splits_file(keys).as_bytes(),
-    )?;
-    write_output(Some(&dir.join("create.hbase")), script.as_bytes())
+fn write_files(dir: &Path, keys: &[Vec<u8>], create: &str) -> Result<(), InputError> {
+    let mut set = FileSet::begin(dir, "--out")?;
+    set.write("splits.txt", render_splits_file(keys).as_bytes())?;
+    set.write("create.hbase", create.as_bytes())?;
+    set.finish()
 }
 
 /// Runs the scenario with its own pre-split and with each layout's keys, every run at scale `k`,

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::argval::{count_arg, sample_keys_arg, scale_arg, seed_arg, threads_arg};
+
 /// hbase-emu: see how an HBase table's regions grow, split and spread before you load it.
 #[derive(Debug, Parser)]
 #[command(
@@ -82,13 +84,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Override the scenario's seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
     /// Worker threads (default: the machine's cores). The report does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
     pub threads: Option<u64>,
     /// Real rows per emulated row (1 = exact; default: the scenario's, else chosen automatically).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = scale_arg)]
     pub scale: Option<u64>,
     /// Add wall-clock timings to the report (they make it differ between runs).
     #[arg(long)]
@@ -122,7 +124,7 @@ pub struct CheckArgs {
     /// Scenario file (TOML). Default: the built-in headline scenario.
     pub scenario: Option<PathBuf>,
     /// Override the scenario's seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
     /// Plan only these generators (by name; repeatable).
     #[arg(long = "generator", value_name = "NAME")]
@@ -131,7 +133,7 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Sample keys to show per generator.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = sample_keys_arg)]
     pub sample_keys: u64,
 }
 
@@ -145,16 +147,16 @@ pub struct KeysArgs {
     #[arg(long = "generator", value_name = "NAME")]
     pub generators: Vec<String>,
     /// Keys per generator.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = count_arg)]
     pub count: u64,
     /// First row id (default: the workload's first_id).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub start: Option<u64>,
     /// Print keys as lowercase hex instead of toStringBinary.
     #[arg(long)]
     pub hex: bool,
     /// Override the scenario's seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
 }
 
@@ -182,7 +184,7 @@ pub struct SplitKeysArgs {
     #[arg(long, value_enum)]
     pub algorithm: SplitAlgorithm,
     /// Number of regions (N−1 keys are printed). Required unless --between or --rolling.
-    #[arg(long, required_unless_present_any = ["between", "rolling"])]
+    #[arg(long, required_unless_present_any = ["between", "rolling"], allow_negative_numbers = true, value_parser = seed_arg)]
     pub regions: Option<u64>,
     /// Print the row that splits the range [START, END) as the algorithm's two-key
     /// `split(start, end)` does (hex, decimal or uniform; keys in toStringBinary notation). An
@@ -213,7 +215,7 @@ pub struct SplitKeysArgs {
     #[arg(long)]
     pub generator: Option<String>,
     /// Keys to sample (with --algorithm sampled).
-    #[arg(long, default_value_t = crate::scenario::DEFAULT_SAMPLES)]
+    #[arg(long, default_value_t = crate::scenario::DEFAULT_SAMPLES, allow_negative_numbers = true, value_parser = seed_arg)]
     pub samples: u64,
     /// Print an HBase shell `create 'TABLE', 'FAMILY', SPLITS => [...]` instead of one key per line.
     #[arg(long, num_args = 2, value_names = ["TABLE", "FAMILY"])]
@@ -222,7 +224,7 @@ pub struct SplitKeysArgs {
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Override the scenario's seed (with --algorithm sampled or --rolling).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
 }
 

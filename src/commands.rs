@@ -10,7 +10,7 @@ use crate::diag::InputError;
 use crate::engine;
 use crate::keygen::GeneratorSpec;
 use crate::keynotation::{to_hex, to_string_binary};
-use crate::output::{create_dir, write_output};
+use crate::output::{FileSet, check_writable, write_output};
 use crate::plan::{self, RunPlan};
 use crate::presplit::{self, Algorithm};
 use crate::report::plan::{PlanReport, SettingLine};
@@ -111,6 +111,11 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .transpose()?;
     let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
+    crate::budget::check(&s)?;
+    // An unwritable --out is found before the emulation, not after it.
+    if let Some(dir) = &args.out {
+        check_writable(dir, "--out")?;
+    }
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
@@ -216,17 +221,19 @@ pub fn run(args: &RunArgs) -> CmdResult {
     }
     let json = report.to_json();
     if let Some(dir) = &args.out {
-        create_dir(dir)?;
-        write_output(Some(&dir.join("report.txt")), text.as_bytes())?;
-        write_output(Some(&dir.join("report.json")), json.as_bytes())?;
+        let mut set = FileSet::begin(dir, "--out")?;
+        set.write("report.txt", text.as_bytes())?;
+        set.write("report.json", json.as_bytes())?;
         for (name, body) in crate::report::csv::files(&report) {
-            write_output(Some(&dir.join(name)), body.as_bytes())?;
+            set.write(name, body.as_bytes())?;
         }
         if args.format == RunFormat::Html {
             // Pages are for browsers, not terminals: name the file instead of printing it.
-            write_html(&report, dir)?;
+            write_html(&report, &mut set)?;
+            set.finish()?;
             return Ok(());
         }
+        set.finish()?;
     }
     let out = match args.format {
         RunFormat::Text => text,
@@ -248,9 +255,11 @@ fn show_progress(bar: &indicatif::ProgressBar, p: engine::Progress) {
     ));
 }
 
-fn write_html(report: &crate::report::run::Report, dir: &Path) -> Result<(), InputError> {
-    let path = dir.join("report.html");
-    write_output(Some(&path), crate::report::html::render(report).as_bytes())?;
+fn write_html(report: &crate::report::run::Report, set: &mut FileSet) -> Result<(), InputError> {
+    let path = set.write(
+        "report.html",
+        crate::report::html::render(report).as_bytes(),
+    )?;
     eprintln!("wrote {}", path.display());
     Ok(())
 }
@@ -258,7 +267,9 @@ fn write_html(report: &crate::report::run::Report, dir: &Path) -> Result<(), Inp
 /// Reads a saved JSON run report; a parse error names the file, line and column.
 pub fn load_report(path: &Path) -> Result<crate::report::run::Report, InputError> {
     use crate::report::run::{Report, SCHEMA_VERSION};
-    let src = crate::diag::SourceText::read(path, "JSON report")?;
+    crate::output::verify_set(path)?;
+    // Reports of long comparisons can be far larger than a scenario.
+    let src = crate::diag::SourceText::read_at_most(path, "JSON report", 4 << 30)?;
     let expected = "a JSON run report as written by `hbase-emu run --format json` (docs/REPORT.md)";
     let report: Report = serde_json::from_str(&src.text).map_err(|e| {
         // serde_json counts lines and columns from 1; turn them back into a byte offset.
@@ -307,21 +318,22 @@ pub fn report(args: &crate::cli::ReportArgs) -> CmdResult {
         write_output(None, out.as_bytes())?;
         return Ok(());
     };
-    create_dir(dir)?;
+    let mut set = FileSet::begin(dir, "--out")?;
     match args.format {
-        RunFormat::Html => write_html(&report, dir)?,
+        RunFormat::Html => write_html(&report, &mut set)?,
         RunFormat::Text => {
-            write_output(Some(&dir.join("report.txt")), report.to_text().as_bytes())?
+            set.write("report.txt", report.to_text().as_bytes())?;
         }
         RunFormat::Json => {
-            write_output(Some(&dir.join("report.json")), report.to_json().as_bytes())?
+            set.write("report.json", report.to_json().as_bytes())?;
         }
         RunFormat::Csv => {
             for (name, body) in crate::report::csv::files(&report) {
-                write_output(Some(&dir.join(name)), body.as_bytes())?;
+                set.write(name, body.as_bytes())?;
             }
         }
     }
+    set.finish()?;
     Ok(())
 }
 

@@ -26,7 +26,13 @@ pub struct SourceText {
 impl SourceText {
     /// Reads a file, turning an I/O failure into an [`InputError`] naming the file.
     pub fn read(path: &Path, what: &str) -> Result<SourceText, InputError> {
-        match std::fs::read(path) {
+        Self::read_at_most(path, what, MAX_INPUT_BYTES)
+    }
+
+    /// [`read`](Self::read) with its own size bound (a saved report may be larger than a
+    /// scenario).
+    pub fn read_at_most(path: &Path, what: &str, limit: u64) -> Result<SourceText, InputError> {
+        match read_bounded(path, limit) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => Ok(SourceText {
                     path: path.to_path_buf(),
@@ -44,7 +50,12 @@ impl SourceText {
                         .expected("UTF-8 text"))
                 }
             },
-            Err(e) => Err(InputError::new(format!("cannot read {what}: {e}")).in_file(path)),
+            Err(e) => Err(InputError::new(format!("cannot read {what}: {e}"))
+                .in_file(path)
+                .expected(format!(
+                    "a readable regular file of at most {}",
+                    crate::units::format_bytes(limit)
+                ))),
         }
     }
 
@@ -60,6 +71,52 @@ impl SourceText {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         line_col(&self.text, offset)
     }
+}
+
+/// The most an input file (scenario, site XML, SPLITS_FILE, key file) may hold: reading stops
+/// there, so `/dev/zero` or a huge file is refused instead of exhausting memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads at most `limit` bytes of `path`; a longer file (or endless device) is an error, a
+/// directory is one too (named as such).
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(std::io::Error::other("it is a directory"));
+    }
+    let mut buf = Vec::new();
+    file.take(limit + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {} (reading stopped there)",
+            crate::units::format_bytes(limit)
+        )));
+    }
+    Ok(buf)
+}
+
+/// `text` with every control character but newline and tab written as `\xHH` (`\u{…}` for
+/// C1 controls), so a name or key holding an escape sequence cannot drive the terminal it is
+/// printed to (clear the screen, retitle the window). Borrowed when there is nothing to escape.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        // CRLF line ends (CSV) stay as they are.
+        if !bad(c) || (c == '\r' && chars.peek() == Some(&'\n')) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            out.push_str(&format!("\\x{:02X}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:X}}}", c as u32));
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// 1-based line and column (in characters) of `offset` in `text`.
@@ -270,5 +327,17 @@ mod tests {
             "s.toml:2:5: `b`: not a size; expected a size like 2GB"
         );
         assert!(e.render().contains("s.toml:2:5"));
+    }
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::escape_controls;
+
+    #[test]
+    fn control_characters_are_escaped_but_newlines_and_tabs_kept() {
+        assert_eq!(escape_controls("a\tb\nc\r\n"), "a\tb\nc\r\n");
+        assert_eq!(escape_controls("x\u{1b}[2Jy\u{7f}"), "x\\x1B[2Jy\\x7F");
+        assert_eq!(escape_controls("\u{9b}31m\r"), "\\u{9B}31m\\x0D");
     }
 }

@@ -3,7 +3,9 @@
 #![deny(missing_docs)]
 
 pub mod advise;
+pub mod argval;
 pub mod assignment;
+pub mod budget;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         Err(errors) if errors.0.iter().any(|e| e.is_broken_pipe()) => ExitCode::SUCCESS,
         Err(errors) => {
             for e in &errors.0 {
-                eprint!("{}", e.render());
+                eprint!("{}", hbase_emu::diag::escape_controls(&e.render()));
             }
             if errors.0.len() > 1 {
                 eprintln!("error: {} problems found", errors.0.len());

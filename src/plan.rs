@@ -111,7 +111,18 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
         }
         Presplit::Keys(keys) => (keys.clone(), format!("{} explicit split keys", keys.len())),
         Presplit::File(path) => (
-            presplit::read_splits_file(path)?,
+            presplit::read_splits_file(path).map_err(|e| {
+                // A problem inside the file keeps its own line; one with the file as a whole
+                // (unreadable, too large) points at the scenario's `file` field.
+                if e.line.is_some() {
+                    e
+                } else {
+                    let problem = format!("split file `{}`: {}", path.display(), e.problem);
+                    e.reword(problem)
+                        .field("table.presplit.file")
+                        .at(&scenario.source, scenario.table.presplit_span.clone())
+                }
+            })?,
             format!("SPLITS_FILE {}", path.display()),
         ),
     };

@@ -50,14 +50,15 @@ impl KeyFile {
         };
         let hex = spec::choice(&spec.format, "format", &["escaped", "hex"])? == "hex";
         let path = base_dir.join(path_opt.get_ref());
-        let bytes = std::fs::read(&path).map_err(|e| {
-            opt_err(
-                "path",
-                path_opt.span(),
-                format!("cannot read key file {}: {e}", path.display()),
-                "a readable key file, one key per line",
-            )
-        })?;
+        let bytes =
+            crate::diag::read_bounded(&path, crate::diag::MAX_INPUT_BYTES).map_err(|e| {
+                opt_err(
+                    "path",
+                    path_opt.span(),
+                    format!("cannot read key file {}: {e}", path.display()),
+                    "a readable key file, one key per line",
+                )
+            })?;
         let src = match String::from_utf8(bytes) {
             Ok(t) => SourceText::from_string(&path, t),
             Err(e) => {

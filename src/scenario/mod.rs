@@ -1779,12 +1779,23 @@ fn presplit(
                 return None;
             };
             let path = base_dir.join(f.get_ref());
-            if !path.is_file() {
+            // What is wrong with the path, said as such (a directory or a device is not
+            // "missing"); the file's contents are read and checked when the run is planned.
+            let problem = match std::fs::metadata(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("does not exist"),
+                Err(_) => Some("cannot be read"),
+                Ok(m) if m.is_dir() => Some("is a directory"),
+                Ok(m) if !m.is_file() => Some("is not a regular file (a device, pipe or socket)"),
+                Ok(_) => std::fs::File::open(&path)
+                    .is_err()
+                    .then_some("cannot be opened for reading"),
+            };
+            if let Some(problem) = problem {
                 ck.err(
                     f.span(),
                     "table.presplit.file",
-                    format!("split file `{}` does not exist", path.display()),
-                    "a path to a SPLITS_FILE, relative to the scenario file",
+                    format!("split file `{}` {problem}", path.display()),
+                    "a path to a readable SPLITS_FILE, relative to the scenario file",
                 );
                 return None;
             }

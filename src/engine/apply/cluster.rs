@@ -686,6 +686,10 @@ impl Engine {
             } => {
                 if let Some(rate) = rate_bytes_per_s {
                     self.cfg.rate_fp = derived::ns_per_byte_fp(rate);
+                    // The write path caches the clock step per row weight: reset it to the
+                    // consistent (0, 0) so the next row recomputes it at the new rate.
+                    self.clock_weight = 0;
+                    self.clock_step = 0;
                 }
                 self.set_read_rates(gets_per_s, scans_per_s);
                 self.record_event(EventDetail::Phase {

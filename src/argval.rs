@@ -1,0 +1,80 @@
+//! Value parsers for the integer command-line options: a bad value gets a message saying what
+//! was expected, and clap names the option and the value in front of it (`-1` reaches the
+//! parser, not clap's "unexpected argument").
+
+/// An integer option in `lo..=hi`; the message says what was expected (clap puts the option's
+/// name and the value in front of it).
+fn int_in(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let range = if hi == u64::MAX {
+        format!("an integer ≥ {lo}")
+    } else {
+        format!("an integer from {lo} to {hi}")
+    };
+    let t = text.trim();
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    match t.replace('_', "").parse::<u64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        Ok(_) => Err(format!("out of range; expected {range}")),
+        Err(_) if t.strip_prefix('-').is_some_and(digits) => {
+            Err(format!("negative; expected {range}"))
+        }
+        Err(_) if digits(t) => Err(format!("too large; expected {range}")),
+        Err(_) => Err(format!("not an integer; expected {range}")),
+    }
+}
+
+/// Seeds, row ids and counts whose lower bounds are checked (with their context) later.
+pub fn seed_arg(t: &str) -> Result<u64, String> {
+    int_in(t, 0, u64::MAX)
+}
+
+/// `--scale`.
+pub fn scale_arg(t: &str) -> Result<u64, String> {
+    int_in(t, 1, u64::MAX).map_err(|e| format!("{e} (real rows per emulated row)"))
+}
+
+/// `--threads`.
+pub fn threads_arg(t: &str) -> Result<u64, String> {
+    int_in(t, 1, 256)
+}
+
+/// `keys --count`.
+pub fn count_arg(t: &str) -> Result<u64, String> {
+    int_in(t, 1, 100_000_000)
+}
+
+/// `check --sample-keys`.
+pub fn sample_keys_arg(t: &str) -> Result<u64, String> {
+    int_in(t, 0, 1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_options_say_what_was_expected() {
+        assert_eq!(seed_arg("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(scale_arg("1_000"), Ok(1000));
+        assert_eq!(
+            scale_arg("-1").unwrap_err(),
+            "negative; expected an integer ≥ 1 (real rows per emulated row)"
+        );
+        assert_eq!(
+            seed_arg("-1").unwrap_err(),
+            "negative; expected an integer ≥ 0"
+        );
+        assert_eq!(
+            seed_arg("18446744073709551616").unwrap_err(),
+            "too large; expected an integer ≥ 0"
+        );
+        assert_eq!(
+            threads_arg("0").unwrap_err(),
+            "out of range; expected an integer from 1 to 256"
+        );
+        assert_eq!(
+            count_arg("x").unwrap_err(),
+            "not an integer; expected an integer from 1 to 100000000"
+        );
+    }
+}
