@@ -202,22 +202,27 @@ pub fn run(args: &RunArgs) -> CmdResult {
                 .collect(),
         );
     }
-    let mut text = report.to_text();
+    // Standard output leads with the answer; report.txt is the whole text.
+    let mut text = report.to_text_with(args.detail);
+    let mut full = report.to_text();
+    let mut tail = String::new();
     if let Some(t) = &explain {
         for r in &results {
-            text.push_str(&crate::report::explain::explain(r, t));
+            tail.push_str(&crate::report::explain::explain(r, t));
         }
     }
     if let Some(timings) = &report.timings {
-        text.push_str("\nWall-clock (not part of the deterministic report)\n");
+        tail.push_str("\nWall-clock (not part of the deterministic report)\n");
         for t in timings {
-            text.push_str(&format!("  {}: {:.2} s\n", t.generator, t.wall_seconds));
+            tail.push_str(&format!("  {}: {:.2} s\n", t.generator, t.wall_seconds));
         }
     }
+    text.push_str(&tail);
+    full.push_str(&tail);
     let json = report.to_json();
     if let Some(dir) = &args.out {
         create_dir(dir)?;
-        write_output(Some(&dir.join("report.txt")), text.as_bytes())?;
+        write_output(Some(&dir.join("report.txt")), full.as_bytes())?;
         write_output(Some(&dir.join("report.json")), json.as_bytes())?;
         for (name, body) in crate::report::csv::files(&report) {
             write_output(Some(&dir.join(name)), body.as_bytes())?;
@@ -299,7 +304,7 @@ pub fn report(args: &crate::cli::ReportArgs) -> CmdResult {
     let report = load_report(&args.report)?;
     let Some(dir) = &args.out else {
         let out = match args.format {
-            RunFormat::Text => report.to_text(),
+            RunFormat::Text => report.to_text_with(args.detail),
             RunFormat::Json => report.to_json(),
             RunFormat::Csv => report.regions_csv(),
             RunFormat::Html => crate::report::html::render(&report),
@@ -338,6 +343,7 @@ pub fn run_default() -> CmdResult {
         timings: false,
         explain: None,
         quiet: false,
+        detail: false,
     })
 }
 
