@@ -537,7 +537,7 @@ fn hottest_text(o: &mut String, run: &RunJson) -> bool {
 }
 
 /// Key columns are as wide as their (shortened) keys: a key never wraps inside an escape.
-fn keep_keys_whole(t: &mut comfy_table::Table, columns: &[usize]) {
+pub(crate) fn keep_keys_whole(t: &mut comfy_table::Table, columns: &[usize]) {
     for &c in columns {
         if let Some(col) = t.column_mut(c) {
             col.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
