@@ -1093,6 +1093,15 @@ fn heatmap(r: &RunResult) -> HeatmapJson {
     }
 }
 
+impl Report {
+    /// JSON document.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{WindowCounts, hotspot_figures};
@@ -1155,14 +1164,5 @@ mod tests {
         );
         assert_eq!(f.online, vec![3]);
         assert_eq!(f.time_over, 0.0);
-    }
-}
-
-impl Report {
-    /// JSON document.
-    pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
-        s.push('\n');
-        s
     }
 }
