@@ -102,6 +102,10 @@ pub struct RunArgs {
     /// No progress bars on standard error (they only appear when it is a terminal).
     #[arg(long)]
     pub quiet: bool,
+    /// Text: add the long tables (regions, splits, events, moves, merges); report.txt under
+    /// --out always has them.
+    #[arg(long)]
+    pub detail: bool,
 }
 
 /// `report`
@@ -116,6 +120,9 @@ pub struct ReportArgs {
     /// output: report.html, report.txt, report.json, or the four CSV files.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Text on standard output: add the long tables (report.txt always has them).
+    #[arg(long)]
+    pub detail: bool,
 }
 
 /// `check`

@@ -111,6 +111,10 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .transpose()?;
     let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
+    // Once per run, before the work: settings the user gave that change nothing here.
+    if let Some(w) = unmodelled_warning(&s.site) {
+        eprintln!("warning: {w}");
+    }
     crate::budget::check(&s)?;
     // An unwritable --out is found before the emulation, not after it.
     if let Some(dir) = &args.out {
@@ -207,22 +211,27 @@ pub fn run(args: &RunArgs) -> CmdResult {
                 .collect(),
         );
     }
-    let mut text = report.to_text();
+    // Standard output leads with the answer; report.txt is the whole text.
+    let mut text = report.to_text_with(args.detail);
+    let mut full = report.to_text();
+    let mut tail = String::new();
     if let Some(t) = &explain {
         for r in &results {
-            text.push_str(&crate::report::explain::explain(r, t));
+            tail.push_str(&crate::report::explain::explain(r, t));
         }
     }
     if let Some(timings) = &report.timings {
-        text.push_str("\nWall-clock (not part of the deterministic report)\n");
+        tail.push_str("\nWall-clock (not part of the deterministic report)\n");
         for t in timings {
-            text.push_str(&format!("  {}: {:.2} s\n", t.generator, t.wall_seconds));
+            tail.push_str(&format!("  {}: {:.2} s\n", t.generator, t.wall_seconds));
         }
     }
+    text.push_str(&tail);
+    full.push_str(&tail);
     let json = report.to_json();
     if let Some(dir) = &args.out {
         let mut set = FileSet::begin(dir, "--out")?;
-        set.write("report.txt", text.as_bytes())?;
+        set.write("report.txt", full.as_bytes())?;
         set.write("report.json", json.as_bytes())?;
         for (name, body) in crate::report::csv::files(&report) {
             set.write(name, body.as_bytes())?;
@@ -310,7 +319,7 @@ pub fn report(args: &crate::cli::ReportArgs) -> CmdResult {
     let report = load_report(&args.report)?;
     let Some(dir) = &args.out else {
         let out = match args.format {
-            RunFormat::Text => report.to_text(),
+            RunFormat::Text => report.to_text_with(args.detail),
             RunFormat::Json => report.to_json(),
             RunFormat::Csv => report.regions_csv(),
             RunFormat::Html => crate::report::html::render(&report),
@@ -350,6 +359,7 @@ pub fn run_default() -> CmdResult {
         timings: false,
         explain: None,
         quiet: false,
+        detail: false,
     })
 }
 
@@ -361,7 +371,10 @@ fn settings_lines(s: &Scenario) -> Result<Vec<SettingLine>, InputError> {
         .map(|e| {
             let human = e.human();
             let display = match &human {
-                Some(h) => format!("{h} ({})", e.value),
+                Some(h) => format!(
+                    "{h} ({})",
+                    e.normalised().unwrap_or_else(|| e.value.clone())
+                ),
                 // Class names: the simple name reads better and HBase-emu accepts it back.
                 None if e.value.starts_with("org.apache.") => {
                     e.value.rsplit('.').next().unwrap_or(&e.value).to_string()
@@ -389,21 +402,27 @@ fn all_warnings(site: &SiteConfig, settings: &Settings) -> Vec<String> {
             out.push(w.clone());
         }
     }
+    out.extend(unmodelled_warning(site));
+    out
+}
+
+/// One warning listing every key set in an hbase-site.xml file, the scenario's `[hbase]` or
+/// `--set` that the emulator reads but does not model (no entry in `config::keys`), so a user
+/// knows which of their settings change nothing here.
+fn unmodelled_warning(site: &SiteConfig) -> Option<String> {
     let unmodelled: Vec<&str> = site
         .properties()
-        .filter(|(k, _, o)| {
-            matches!(o, Origin::Scenario { .. } | Origin::CommandLine)
-                && config::keys::spec(k).is_none()
-        })
+        .filter(|(k, _, o)| !matches!(o, Origin::Default) && config::keys::spec(k).is_none())
         .map(|(k, _, _)| k)
         .collect();
-    if !unmodelled.is_empty() {
-        out.push(format!(
-            "not modelled by hbase-emu (accepted, but they change nothing here): {}",
-            unmodelled.join(", ")
-        ));
-    }
-    out
+    (!unmodelled.is_empty()).then(|| {
+        format!(
+            "not modelled by hbase-emu (no effect here): {} ({} key(s) read and accepted; \
+             `hbase-emu config` lists the modelled ones)",
+            unmodelled.join(", "),
+            unmodelled.len()
+        )
+    })
 }
 
 /// `hbase-emu check SCENARIO`
@@ -841,27 +860,36 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
             serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n"
         }
         Format::Text => {
-            let mut t = table(&["key", "value", "from"]);
+            // One key a line, in 100 columns: a value too long for the line goes on the next,
+            // indented; long values wrap at their clauses.
+            let w = eff.iter().map(|e| e.key.len()).max().unwrap_or(0).min(40);
+            let mut s = String::new();
             for e in &eff {
-                let mut value = match e.human() {
-                    Some(h) => format!("{} ({h})", e.value),
-                    None => e.value.clone(),
-                };
+                let mut value = e.display();
                 if let Some(note) = &e.note {
-                    if value.is_empty() {
+                    if e.value.is_empty() {
                         value = note.clone();
                     } else {
                         value = format!("{value}; {note}");
                     }
                 }
-                t.add_row(vec![e.key.clone(), value, e.origin.to_string()]);
+                let line = format!("{:<w$}  {value}  [{}]", e.key, e.origin);
+                if line.chars().count() <= crate::report::TEXT_WIDTH {
+                    s.push_str(&line);
+                    s.push('\n');
+                } else {
+                    let rest = format!("    {value}  [{}]", e.origin);
+                    if rest.chars().count() <= crate::report::TEXT_WIDTH {
+                        s.push_str(&format!("{}\n{rest}\n", e.key));
+                    } else {
+                        s.push_str(&format!("{}\n    {value}\n    [{}]\n", e.key, e.origin));
+                    }
+                }
             }
-            let mut s = t.to_string();
-            s.push('\n');
             for w in &warnings {
                 s.push_str(&format!("warning: {w}\n"));
             }
-            s
+            crate::report::wrap_prose(&s)
         }
     };
     write_output(None, text.as_bytes())?;

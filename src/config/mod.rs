@@ -621,12 +621,58 @@ impl EffectiveValue {
     /// is one and parses; for `hbase-emu config` listings.
     pub fn human(&self) -> Option<String> {
         let spec = keys::spec(&self.key)?;
-        let v = u64::try_from(parse_java_long(&self.value)?).ok()?;
+        let v = u64::try_from(parse_java_long(&self.normalised()?)?).ok()?;
         match spec.kind {
             Kind::Bytes if v < i64::MAX as u64 => Some(units::format_bytes(v)),
             Kind::Millis => Some(units::format_duration_ms(v)),
             _ => None,
         }
+    }
+}
+
+impl EffectiveValue {
+    /// The value as HBase reads it, when it parses: byte and millisecond keys given with units
+    /// (`2g`, `15m`) or in hex become a decimal count, integers lose hex and padding, booleans
+    /// are lower case (`getBoolean` ignores case). `None` when unset, unparsable, or free text.
+    pub fn normalised(&self) -> Option<String> {
+        let v = self.value.trim();
+        if v.is_empty() {
+            return None;
+        }
+        let spec = keys::spec(&self.key)?;
+        match spec.kind {
+            Kind::Bytes => parse_java_long(v)
+                .or_else(|| {
+                    units::parse_size(v)
+                        .ok()
+                        .and_then(|x| i64::try_from(x).ok())
+                })
+                .map(|x| x.to_string()),
+            Kind::Millis => parse_java_long(v)
+                .or_else(|| {
+                    units::parse_duration_ms(v)
+                        .ok()
+                        .and_then(|x| i64::try_from(x).ok())
+                })
+                .map(|x| x.to_string()),
+            Kind::Long | Kind::Int => parse_java_long(v).map(|x| x.to_string()),
+            Kind::Bool => Some(v.to_ascii_lowercase()),
+            Kind::Float | Kind::Double | Kind::Class | Kind::Text => Some(v.to_string()),
+        }
+    }
+
+    /// The value for people: normalised, with its human form, and the text as given when that
+    /// differs (`2147483648 (2.00 GiB); given as 2g`).
+    pub fn display(&self) -> String {
+        let norm = self.normalised().unwrap_or_else(|| self.value.clone());
+        let mut out = match self.human() {
+            Some(h) => format!("{norm} ({h})"),
+            None => norm.clone(),
+        };
+        if norm != self.value.trim() && !self.value.is_empty() {
+            out.push_str(&format!("; given as {}", self.value.trim()));
+        }
+        out
     }
 }
 

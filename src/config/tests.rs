@@ -846,3 +846,33 @@ fn periodic_flush_delay_range_and_master_procedure_threads() {
         "{e}"
     );
 }
+
+/// `hbase-emu config` shows a value as HBase reads it (`Configuration.getLong` of a size given
+/// with units, hex, `getBoolean` ignoring case), and the text as given when it differs.
+#[test]
+fn effective_values_are_shown_normalised() {
+    let ev = |key: &str, value: &str| EffectiveValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        origin: Origin::CommandLine,
+        note: None,
+    };
+    let v = ev("hbase.hregion.max.filesize", "2g");
+    assert_eq!(v.normalised().as_deref(), Some("2147483648"));
+    assert_eq!(v.display(), "2147483648 (2.00 GiB); given as 2g");
+    assert_eq!(
+        ev("hbase.hstore.blockingStoreFiles", "0x10")
+            .normalised()
+            .as_deref(),
+        Some("16")
+    );
+    assert_eq!(
+        ev("hbase.hregion.split.overallfiles", "TRUE")
+            .normalised()
+            .as_deref(),
+        Some("true")
+    );
+    let plain = ev("hbase.hregion.max.filesize", "1073741824");
+    assert_eq!(plain.display(), "1073741824 (1.00 GiB)");
+    assert_eq!(ev("hbase.hregion.max.filesize", "").normalised(), None);
+}

@@ -13,6 +13,10 @@ pub(crate) struct Recorder {
     pub(crate) splits: Vec<SplitRecord>,
     /// Real rows written per server per hotspot window.
     pub(crate) windows: Vec<Vec<u64>>,
+    /// Servers taking regions (alive, not draining) at the start of each hotspot window (a
+    /// server joining during a window hosts nothing yet; the report also counts any server that
+    /// took writes in it).
+    pub(crate) window_servers: Vec<u32>,
     /// Time the last piece of real work finished, ns.
     pub(crate) settled: u64,
     /// Heat bucket last found for each of 64 key prefixes (prefix mod 64), as the routing
@@ -50,6 +54,7 @@ impl Engine {
     pub(crate) fn roll_slices(&mut self) {
         while self.now >= self.rec.window_end {
             self.rec.windows.push(vec![0; self.state.servers.len()]);
+            self.rec.window_servers.push(self.servers_taking_regions());
             self.rec.window_end += WINDOW_NS;
         }
         while self.now >= self.rec.heat_end {
@@ -59,6 +64,15 @@ impl Engine {
             self.rec.heat_end += self.rec.sample_ns;
         }
         self.rec.next_slice_end = self.rec.window_end.min(self.rec.heat_end);
+    }
+
+    /// Servers alive and not draining.
+    pub(crate) fn servers_taking_regions(&self) -> u32 {
+        self.state
+            .servers
+            .iter()
+            .filter(|s| s.accepts_regions())
+            .count() as u32
     }
 
     /// The heat bucket holding `key`, leaving the write path's cache alone.

@@ -137,6 +137,8 @@ pub struct RunResult {
     pub splits: Vec<SplitRecord>,
     /// Real rows written per server per window of [`WINDOW_NS`].
     pub windows: Vec<Vec<u64>>,
+    /// Servers taking regions (alive, not draining) at the start of each window.
+    pub window_servers: Vec<u32>,
     /// The split size the settings give a region (max file size before jitter).
     pub max_filesize: u64,
     /// The cluster every `sample_ns`, from the first interval's end.
@@ -292,6 +294,8 @@ pub struct RegionResult {
     pub rows: u64,
     /// Real rows written to it since it opened (puts it received).
     pub write_requests: u64,
+    /// Real rows written to its key range over the whole run (`Region::range_writes`).
+    pub range_writes: u64,
     /// Real read requests served since it opened.
     pub read_requests: u64,
     /// Time writes to it waited on RegionTooBusy, ns.
@@ -359,6 +363,7 @@ impl From<Region> for RegionResult {
             last_write_ns: r.last_write_ns,
             rows: r.rows,
             write_requests: r.write_requests,
+            range_writes: r.range_writes,
             read_requests: r.read_requests,
             blocked_ns: r.blocked_ns,
             memstore_peak: r.memstore_peak,

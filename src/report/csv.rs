@@ -20,6 +20,7 @@ impl Report {
             "ratio_to_smallest",
             "generation",
             "memstore_bytes",
+            "range_writes",
         ]);
         for run in &self.runs {
             for r in &run.regions {
@@ -35,6 +36,7 @@ impl Report {
                     r.ratio_to_smallest.to_string(),
                     r.generation.to_string(),
                     r.memstore_bytes.to_string(),
+                    r.writes_over_run().to_string(),
                 ]);
             }
         }

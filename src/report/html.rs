@@ -493,15 +493,17 @@ fn region_tables(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
             .then(a.start.cmp(&b.start))
     });
     let mut hot = by_size.clone();
+    // Ranked by the writes to each region's key range over the run (per-open counters restart
+    // at every split, so a sequential table's finished regions would all read 0).
     hot.sort_by(|a, b| {
-        b.write_requests
-            .cmp(&a.write_requests)
+        b.writes_over_run()
+            .cmp(&a.writes_over_run())
             .then(a.start.cmp(&b.start))
     });
     let total: u64 = run
         .regions
         .iter()
-        .map(|r| r.write_requests)
+        .map(|r| r.writes_over_run())
         .sum::<u64>()
         .max(1);
     let smallest: Vec<_> = by_size.iter().rev().take(TABLE_ROWS).copied().collect();
@@ -521,7 +523,7 @@ fn region_tables(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         let _ = write!(
             o,
             "<h3>{title}</h3>\n<table id=\"{}\"><thead><tr><th>start key</th><th>end key</th>\
-             <th>server</th><th>store size</th><th>files</th><th>rows</th><th>writes</th>\
+             <th>server</th><th>store size</th><th>files</th><th>rows</th><th>writes over the run</th>\
              <th>write share</th><th>gen</th></tr></thead><tbody>\n",
             id(name)
         );
@@ -536,8 +538,8 @@ fn region_tables(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
                 format_bytes(r.store_bytes),
                 r.store_files,
                 thousands(r.rows as u128),
-                thousands(r.write_requests as u128),
-                r.write_requests as f64 / total as f64 * 100.0,
+                thousands(r.writes_over_run() as u128),
+                r.writes_over_run() as f64 / total as f64 * 100.0,
                 r.generation
             );
         }

@@ -5,7 +5,8 @@ use serde::Serialize;
 use crate::assignment::server_name;
 use crate::keynotation::to_string_binary;
 use crate::plan::{RegionJson, RunPlan};
-use crate::report::{align_right, table};
+use crate::report::text::{keep_keys_whole, key_cell};
+use crate::report::{align_right, fit, table, wrap_prose};
 use crate::scenario::{ClusterEvent, EventAction, EventTrigger, ReadDistribution, Reads, Scenario};
 use crate::units::{count_of, format_bytes, format_duration_ms};
 
@@ -140,6 +141,7 @@ impl PlanReport<'_> {
         let w = &s.workload;
         let n_servers = s.cluster.regionservers as usize;
         let mut o = String::new();
+        let mut elided = false;
         o.push_str(&format!("Scenario  {}\n", s.name));
         o.push_str(&format!(
             "File      {}  (seed {})\n",
@@ -235,9 +237,12 @@ impl PlanReport<'_> {
         if !self.settings.is_empty() {
             o.push_str("\nSettings\n");
             let mut t = table(&["setting", "value", "from"]);
+            fit(&mut t);
             for l in &self.settings {
                 t.add_row(vec![l.key.clone(), l.display.clone(), l.origin.clone()]);
             }
+            // Property names and values stay whole; where they came from wraps.
+            keep_keys_whole(&mut t, &[0, 1]);
             o.push_str(&t.to_string());
             o.push('\n');
         }
@@ -252,19 +257,24 @@ impl PlanReport<'_> {
             ));
             for (i, k) in samples.iter().enumerate() {
                 let label = if i == 0 { "sample keys" } else { "" };
-                o.push_str(&format!("  {label:<12} {}\n", to_string_binary(k)));
+                o.push_str(&format!(
+                    "  {label:<12} {}\n",
+                    key_cell(&to_string_binary(k), SAMPLE_KEY_WIDTH, &mut elided)
+                ));
             }
             o.push_str(&format!("  pre-split    {}\n", run.presplit));
             let mut t = table(&["#", "start key", "end key", "server"]);
+            fit(&mut t);
             align_right(&mut t, &[0]);
             for (i, r) in run.regions.iter().enumerate() {
                 t.add_row(vec![
                     (i + 1).to_string(),
-                    to_string_binary(&r.start),
-                    to_string_binary(&r.end),
+                    key_cell(&to_string_binary(&r.start), REGION_KEY_WIDTH, &mut elided),
+                    key_cell(&to_string_binary(&r.end), REGION_KEY_WIDTH, &mut elided),
                     server_name(r.server, n_servers),
                 ]);
             }
+            keep_keys_whole(&mut t, &[1, 2]);
             o.push_str(&t.to_string());
             o.push('\n');
             let per: Vec<String> = self
@@ -275,9 +285,21 @@ impl PlanReport<'_> {
                 .collect();
             o.push_str(&format!("  regions per server  {}\n", per.join(", ")));
         }
-        o
+        if elided {
+            o.push_str(&format!(
+                "(long keys shortened with … in the middle: over {REGION_KEY_WIDTH} characters \
+                 in a region table, over {SAMPLE_KEY_WIDTH} among the samples; \
+                 --format json gives them whole)\n"
+            ));
+        }
+        wrap_prose(&o)
     }
 }
+
+/// Widest key in the pre-split table (two key columns in 100).
+const REGION_KEY_WIDTH: usize = 40;
+/// Widest sample key line.
+const SAMPLE_KEY_WIDTH: usize = 84;
 
 /// `[workload.reads]` in one line.
 fn reads_line(r: &Reads) -> String {
@@ -320,7 +342,19 @@ fn event_line(e: &ClusterEvent, n_servers: usize) -> String {
         EventAction::Decommission(i) => format!("decommission {}", server_name(*i, n_servers)),
         EventAction::Kill(i) => format!("kill {}", server_name(*i, n_servers)),
         EventAction::Set { changes, .. } => {
-            let c: Vec<String> = changes.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            // As HBase reads them: `2g` shows as 2147483648.
+            let c: Vec<String> = changes
+                .iter()
+                .map(|(k, v)| {
+                    let e = crate::config::EffectiveValue {
+                        key: k.clone(),
+                        value: v.clone(),
+                        origin: crate::config::Origin::Default,
+                        note: None,
+                    };
+                    format!("{k} = {}", e.display())
+                })
+                .collect();
             format!("set {}", c.join(", "))
         }
         EventAction::Phase {

@@ -449,6 +449,11 @@ pub struct RegionJson {
     pub rows: u64,
     /// Real rows written to this region (since it opened).
     pub write_requests: u64,
+    /// Real rows written to this region's key range over the whole run, its parents' writes in
+    /// its range included (split parents' writes go to the daughters as their rows did; merges
+    /// add up). What "hottest regions" ranks by. 0 in reports saved before it was recorded.
+    #[serde(default)]
+    pub range_writes: u64,
     /// Write requests relative to the smallest region's (the classic `puts:(ratio)` report).
     pub ratio_to_smallest: f64,
     /// Times split since the table was created.
@@ -460,6 +465,18 @@ pub struct RegionJson {
     /// Read requests served (real units).
     #[serde(default)]
     pub read_requests: u64,
+}
+
+impl RegionJson {
+    /// Writes to the region's key range over the run; for a report saved before `range_writes`
+    /// was recorded, the writes since it opened.
+    pub fn writes_over_run(&self) -> u64 {
+        if self.range_writes > 0 {
+            self.range_writes
+        } else {
+            self.write_requests
+        }
+    }
 }
 
 /// Region size distribution.
@@ -523,14 +540,25 @@ pub struct SplitJson {
 pub struct HotspotsJson {
     /// Window length, simulated seconds.
     pub window_seconds: f64,
-    /// Largest share any one server took in any window (windows with under 5 % of the mean
+    /// Largest share any one server took in any one window: the worst minute (windows with under 5 % of the mean
     /// window's writes, when the client was blocked, are left out).
     pub max_server_write_share: f64,
-    /// Fraction of those windows in which some server took more than twice its fair share (2/N).
+    /// The hottest server's share of a window's writes, averaged over the load's windows weighted
+    /// by their time within the load (the same windows as above). `None` in reports saved before
+    /// it was recorded.
+    #[serde(default)]
+    pub mean_hottest_share: Option<f64>,
+    /// Fraction of the load's time (those windows, weighted by their time within the load) in
+    /// which one server took more than twice its fair share, the fair share being 1 / the
+    /// servers online in that window. Reports saved before `online_servers` used 1 / the servers
+    /// at the end.
     pub time_over_twice_fair_share: f64,
+    /// Per window: the servers online (alive, not draining; at least those that took writes).
+    #[serde(default)]
+    pub online_servers: Vec<u32>,
     /// Per window: each server's share of that window's writes.
     pub windows: Vec<Vec<f64>>,
-    /// The regions that received the most writes.
+    /// The regions whose key ranges received the most writes over the run (`range_writes`).
     pub hottest_regions: Vec<HotRegionJson>,
 }
 
@@ -543,6 +571,71 @@ pub struct HotRegionJson {
     pub server: String,
     /// Share of all writes.
     pub write_share: f64,
+}
+
+/// What the hotspot figures are computed from (a run's recorder data).
+struct WindowCounts<'a> {
+    /// Real rows written per server per window.
+    windows: &'a [Vec<u64>],
+    /// Servers online per window.
+    window_servers: &'a [u32],
+    /// The load's length, ns.
+    ingest_ns: u64,
+}
+
+/// Write concentration figures over a run's hotspot windows.
+struct HotFigures {
+    worst_minute: f64,
+    mean_hottest: f64,
+    time_over: f64,
+    online: Vec<u32>,
+}
+
+/// Windows in which the client was nearly idle (blocked) say little about balance: only windows
+/// with at least 5 % of the mean window's writes count. Each counts for its time within the load
+/// (the last one is partial), and its fair share is 1 / the servers online in it.
+fn hotspot_figures(r: &WindowCounts<'_>, servers: usize) -> HotFigures {
+    let totals: Vec<u64> = r.windows.iter().map(|w| w.iter().sum()).collect();
+    let mean = totals.iter().sum::<u64>() / totals.len().max(1) as u64;
+    let online: Vec<u32> = r
+        .windows
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let writers = w.iter().filter(|&&x| x > 0).count() as u32;
+            let up = r.window_servers.get(i).copied().unwrap_or(servers as u32);
+            up.max(writers).max(1)
+        })
+        .collect();
+    let (mut worst, mut weight, mut hottest, mut over) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for (i, (w, &t)) in r.windows.iter().zip(&totals).enumerate() {
+        if t == 0 || t * 20 < mean {
+            continue;
+        }
+        let start = i as u64 * WINDOW_NS;
+        let end = (start + WINDOW_NS).min(r.ingest_ns.max(start + 1));
+        let dt = end.saturating_sub(start) as f64;
+        let top = w.iter().copied().max().unwrap_or(0) as f64 / t as f64;
+        worst = worst.max(round4(top));
+        weight += dt;
+        hottest += top * dt;
+        if top > 2.0 / online[i] as f64 {
+            over += dt;
+        }
+    }
+    let frac = |x: f64| {
+        if weight > 0.0 {
+            round4(x / weight)
+        } else {
+            0.0
+        }
+    };
+    HotFigures {
+        worst_minute: worst,
+        mean_hottest: frac(hottest),
+        time_over: frac(over),
+        online,
+    }
 }
 
 fn secs(ns: u64) -> f64 {
@@ -637,30 +730,15 @@ fn run_json(r: &RunResult) -> RunJson {
                 .collect()
         })
         .collect();
-    // Windows in which the client was nearly idle (blocked) say little about balance: only
-    // windows with at least 5 % of the mean window's writes count.
-    let totals: Vec<u64> = r.windows.iter().map(|w| w.iter().sum()).collect();
-    let mean = totals.iter().sum::<u64>() / totals.len().max(1) as u64;
-    let active: Vec<&Vec<f64>> = windows
-        .iter()
-        .zip(&totals)
-        .filter(|&(_, &t)| t > 0 && t * 20 >= mean)
-        .map(|(w, _)| w)
-        .collect();
-    let max_share = active
-        .iter()
-        .flat_map(|w| w.iter().copied())
-        .fold(0.0, f64::max);
-    let fair = 1.0 / n as f64;
-    let over = active
-        .iter()
-        .filter(|w| w.iter().any(|&x| x > 2.0 * fair))
-        .count();
-    let time_over = if active.is_empty() {
-        0.0
-    } else {
-        round4(over as f64 / active.len() as f64)
-    };
+    let hotf = hotspot_figures(
+        &WindowCounts {
+            windows: &r.windows,
+            window_servers: &r.window_servers,
+            ingest_ns: r.ingest_ns,
+        },
+        n,
+    );
+    let max_share = hotf.worst_minute;
     // Regions.
     let min_writes = r
         .regions
@@ -699,6 +777,7 @@ fn run_json(r: &RunResult) -> RunJson {
             store_files: reg.store_files(),
             rows: reg.rows,
             write_requests: reg.write_requests,
+            range_writes: reg.range_writes,
             ratio_to_smallest: round4(reg.write_requests as f64 / min_writes as f64),
             generation: reg.generation,
             memstore_bytes: reg.memstore_data(),
@@ -708,8 +787,8 @@ fn run_json(r: &RunResult) -> RunJson {
         .collect();
     let mut hot: Vec<&crate::engine::RegionResult> = r.regions.iter().collect();
     hot.sort_by(|a, b| {
-        b.write_requests
-            .cmp(&a.write_requests)
+        b.range_writes
+            .cmp(&a.range_writes)
             .then(a.start.cmp(&b.start))
     });
     let hottest_regions = hot
@@ -718,7 +797,7 @@ fn run_json(r: &RunResult) -> RunJson {
         .map(|reg| HotRegionJson {
             start: to_string_binary(&reg.start),
             server: server_name(reg.server, n),
-            write_share: round4(reg.write_requests as f64 / total_writes as f64),
+            write_share: round4(reg.range_writes as f64 / total_writes as f64),
         })
         .collect();
     let st = &r.stats;
@@ -842,7 +921,9 @@ fn run_json(r: &RunResult) -> RunJson {
         hotspots: HotspotsJson {
             window_seconds: secs(WINDOW_NS),
             max_server_write_share: max_share,
-            time_over_twice_fair_share: time_over,
+            mean_hottest_share: Some(hotf.mean_hottest),
+            time_over_twice_fair_share: hotf.time_over,
+            online_servers: hotf.online,
             windows,
             hottest_regions,
         },
@@ -1018,5 +1099,70 @@ impl Report {
         let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
         s.push('\n');
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{WindowCounts, hotspot_figures};
+    use crate::engine::WINDOW_NS;
+
+    /// Scale-out: 5 servers share writes evenly, then 5 more join and all 10 do. Fair share is
+    /// 1 / the servers online in each window, so no minute is a hotspot (with 1/10 throughout,
+    /// the first half read as one).
+    #[test]
+    fn fair_share_follows_the_servers_online_in_each_window() {
+        let mut windows = vec![vec![100, 100, 100, 100, 100]; 2];
+        windows.extend(vec![vec![50; 10]; 2]);
+        let f = hotspot_figures(
+            &WindowCounts {
+                windows: &windows,
+                window_servers: &[5, 5, 10, 10],
+                ingest_ns: 4 * WINDOW_NS,
+            },
+            10,
+        );
+        assert_eq!(f.time_over, 0.0);
+        assert_eq!(f.worst_minute, 0.2);
+        assert_eq!(f.mean_hottest, 0.15);
+        assert_eq!(f.online, vec![5, 5, 10, 10]);
+    }
+
+    /// One server took everything for the first minute, then writes spread over 4: the worst
+    /// minute says 100 %, the time-weighted figures say a quarter of the load (the last, half
+    /// minute counts half).
+    #[test]
+    fn time_weighted_figures_weigh_windows_by_their_time_in_the_load() {
+        let windows = vec![vec![400, 0, 0, 0], vec![100; 4], vec![100; 4], vec![50; 4]];
+        let f = hotspot_figures(
+            &WindowCounts {
+                windows: &windows,
+                window_servers: &[4; 4],
+                ingest_ns: 3 * WINDOW_NS + WINDOW_NS / 2,
+            },
+            4,
+        );
+        assert_eq!(f.worst_minute, 1.0);
+        // 1 minute of 3.5 over twice the fair share (50 %).
+        assert_eq!(f.time_over, 0.2857);
+        // (1.0 × 1 + 0.25 × 2.5) / 3.5
+        assert_eq!(f.mean_hottest, 0.4643);
+    }
+
+    /// A window whose writers outnumber the servers counted at its start (a server joined during
+    /// it) uses the writers.
+    #[test]
+    fn servers_that_took_writes_count_as_online() {
+        let windows = vec![vec![10, 10, 10]];
+        let f = hotspot_figures(
+            &WindowCounts {
+                windows: &windows,
+                window_servers: &[1],
+                ingest_ns: WINDOW_NS,
+            },
+            3,
+        );
+        assert_eq!(f.online, vec![3]);
+        assert_eq!(f.time_over, 0.0);
     }
 }

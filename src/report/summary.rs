@@ -65,17 +65,50 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     }
     let n = peaks.len() as f64;
     let all = peaks.iter().filter(|p| **p >= 0.995).count() as f64 / n;
-    let fair = 1.0 / servers as f64;
-    let over = peaks.iter().filter(|p| **p > 2.0 * fair).count() as f64 / n;
-    // The engine's exact per-window peak (the comparison's "peak server write share"); the
-    // chart's columns only approximate its windows.
-    let max = s.max_server_write_share;
     if all >= 0.5 {
-        format!(
+        return format!(
             "one server took 100% of writes in {} of the load's minutes{tail}",
             pct(all)
+        );
+    }
+    // The engine's exact per-window figures (fair share from the servers online in each
+    // window); the chart's columns only approximate its windows.
+    let h = &run.hotspots;
+    let max = s.max_server_write_share;
+    let Some(mean) = h.mean_hottest_share else {
+        return legacy_verdict(&peaks, servers, max, &tail);
+    };
+    let over = h.time_over_twice_fair_share;
+    if over >= 0.25 {
+        format!(
+            "one server held more than twice its fair share for {} of the load; the busiest \
+             server took {} of writes on average{tail}",
+            pct(over),
+            pct(mean)
         )
-    } else if over >= 0.25 {
+    } else if over > 0.0 {
+        format!(
+            "writes mostly spread, with bursts: one server held more than twice its fair share \
+             for {} of the load, at most {} of a minute's writes{tail}",
+            pct(over),
+            pct(max)
+        )
+    } else {
+        format!(
+            "writes spread evenly: the busiest server took {} of writes on average, never \
+             more than twice its fair share{tail}",
+            pct(mean)
+        )
+    }
+}
+
+/// The verdict of a report saved before the time-weighted figures: fair share from the
+/// servers at the end.
+fn legacy_verdict(peaks: &[f64], servers: usize, max: f64, tail: &str) -> String {
+    let n = peaks.len() as f64;
+    let fair = 1.0 / servers as f64;
+    let over = peaks.iter().filter(|p| **p > 2.0 * fair).count() as f64 / n;
+    if over >= 0.25 {
         format!(
             "some server took more than twice its fair share ({}) in {} of the load's minutes{tail}",
             pct(fair),

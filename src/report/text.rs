@@ -1,6 +1,6 @@
 //! The text report for people: [`Report::to_text`].
 
-use crate::report::run::{Report, RunJson};
+use crate::report::run::{RegionJson, Report, RunJson};
 use crate::report::sparkline::regions_block;
 use crate::report::summary::verdict;
 use crate::report::{align_right, fit, table, wrap_prose};
@@ -8,10 +8,23 @@ use crate::units::{format_bytes, format_duration_ms, thousands};
 
 /// Text output lists at most this many regions and splits (JSON and CSV list all).
 const TEXT_ROWS: usize = 40;
+/// Rows of the hottest key ranges table.
+const HOTTEST_ROWS: usize = 5;
+/// Widest key shown in a table with one key column (8 escaped bytes fit).
+const KEY_COLUMN: usize = 32;
+/// Widest key shown in a table with two key columns.
+const PAIR_KEY_COLUMN: usize = 26;
 
 impl Report {
-    /// Text for people.
+    /// Text for people, with the long tables (what `report.txt` holds).
     pub fn to_text(&self) -> String {
+        self.to_text_with(true)
+    }
+
+    /// Text for people: with several generators the comparison and one verdict per design
+    /// first, then each design's details; the long tables (regions, splits, events, moves,
+    /// merges) only with `detail` (`--detail`, and always in `report.txt`).
+    pub fn to_text_with(&self, detail: bool) -> String {
         let sc = &self.scenario;
         let mut o = String::new();
         o.push_str(&format!("Scenario  {}  (seed {})\n", sc.name, sc.seed));
@@ -55,9 +68,6 @@ impl Report {
             c.retries,
             format_duration_ms(c.operation_timeout_ms)
         ));
-        for run in &self.runs {
-            run_text(&mut o, run, sc.max_filesize);
-        }
         if self.runs.len() > 1 {
             // One column per generator: stays within 100 columns for a handful of designs.
             o.push_str("\nComparison\n");
@@ -68,7 +78,7 @@ impl Report {
             fit(&mut t);
             align_right(&mut t, &(1..=self.runs.len()).collect::<Vec<_>>());
             type Cell = fn(&RunJson) -> String;
-            let rows: [(&str, Cell); 11] = [
+            let rows: [(&str, Cell); 13] = [
                 ("regions", |r| {
                     format!(
                         "{} → {}",
@@ -82,7 +92,15 @@ impl Report {
                 ("blocked", |r| {
                     format_duration_ms((r.summary.blocked_seconds * 1000.0) as u64)
                 }),
-                ("max server write share", |r| {
+                ("busiest server, mean share", |r| {
+                    r.hotspots
+                        .mean_hottest_share
+                        .map_or("-".to_string(), |m| format!("{:.0}%", m * 100.0))
+                }),
+                ("load over 2× fair share", |r| {
+                    format!("{:.0}%", r.hotspots.time_over_twice_fair_share * 100.0)
+                }),
+                ("busiest server, worst minute", |r| {
                     format!("{:.0}%", r.summary.max_server_write_share * 100.0)
                 }),
                 ("cold regions", |r| {
@@ -112,12 +130,23 @@ impl Report {
             }
             o.push_str(&t.to_string());
             o.push('\n');
+            o.push_str("\nVerdicts\n");
+            for r in &self.runs {
+                o.push_str(&format!(
+                    "  {}: {}\n",
+                    r.generator,
+                    verdict(r, r.servers.len())
+                ));
+            }
+        }
+        for run in &self.runs {
+            run_text(&mut o, run, sc.max_filesize, detail);
         }
         wrap_prose(&o)
     }
 }
 
-fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
+fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail: bool) {
     let s = &run.summary;
     o.push_str(&format!("\n=== {} — {}\n", run.generator, run.describe));
     o.push_str(&format!(
@@ -232,12 +261,22 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
         ));
     }
     let h = &run.hotspots;
-    o.push_str(&format!(
-        "  hotspots: max server write share {:.1}% in a {}-s window; some server above twice its fair share in {:.0}% of windows\n",
-        h.max_server_write_share * 100.0,
-        h.window_seconds,
-        h.time_over_twice_fair_share * 100.0
-    ));
+    match h.mean_hottest_share {
+        Some(mean) => o.push_str(&format!(
+            "  hotspots (time-weighted over the load): the busiest server took {:.1}% of writes on \
+             average; one server held more than twice its fair share (2 / servers online) for \
+             {:.0}% of the load; worst minute: {:.1}% to one server\n",
+            mean * 100.0,
+            h.time_over_twice_fair_share * 100.0,
+            h.max_server_write_share * 100.0,
+        )),
+        None => o.push_str(&format!(
+            "  hotspots: worst minute {:.1}% to one server; some server above twice its fair \
+             share in {:.0}% of minutes\n",
+            h.max_server_write_share * 100.0,
+            h.time_over_twice_fair_share * 100.0
+        )),
+    }
     o.push_str(&format!(
         "  in short: {}\n",
         verdict(run, run.servers.len())
@@ -310,33 +349,55 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
     }
     o.push_str(&t.to_string());
     o.push('\n');
-    o.push_str("\n  Regions (start key:puts:(ratio to smallest))\n");
+    let mut elided = hottest_text(o, run);
+    let long = run.regions.len()
+        + run.splits.len()
+        + run.events.len()
+        + run.moves.len()
+        + run.merges.len();
+    if !detail {
+        if long > 0 {
+            o.push_str(&format!(
+                "\n  Long tables ({} regions, {} splits, {} events, {} moves, {} merges): \
+                 --detail, or report.txt and the CSV files under --out\n",
+                thousands(run.regions.len() as u128),
+                thousands(run.splits.len() as u128),
+                thousands(run.events.len() as u128),
+                thousands(run.moves.len() as u128),
+                thousands(run.merges.len() as u128),
+            ));
+        }
+        key_note(o, elided);
+        return;
+    }
+    // The end key of a region is the next row's start key: one key column keeps a row on one
+    // line.
+    o.push_str("\n  Regions (each ends where the next begins; writes: to its key range over the run, puts: since it opened)\n");
     let mut t = table(&[
         "start key",
-        "end key",
         "server",
         "store size",
         "files",
         "rows",
+        "writes",
         "puts",
-        "ratio",
         "gen",
     ]);
     fit(&mut t);
-    align_right(&mut t, &[3, 4, 5, 6, 7, 8]);
+    align_right(&mut t, &[2, 3, 4, 5, 6, 7]);
     for r in run.regions.iter().take(TEXT_ROWS) {
         t.add_row(vec![
-            r.start.clone(),
-            r.end.clone(),
+            key_cell(&r.start, KEY_COLUMN, &mut elided),
             r.server.clone(),
             format_bytes(r.store_bytes),
             r.store_files.to_string(),
             thousands(r.rows as u128),
+            thousands(r.writes_over_run() as u128),
             thousands(r.write_requests as u128),
-            format!("{:.2}", r.ratio_to_smallest),
             r.generation.to_string(),
         ]);
     }
+    keep_keys_whole(&mut t, &[0]);
     push_table(
         o,
         &t,
@@ -344,13 +405,13 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
         "regions (all of them with --format json or csv)",
     );
     if !run.splits.is_empty() {
-        o.push_str("\n  Split timeline\n");
+        o.push_str("\n  Split timeline (parent ranges whole in splits.csv)\n");
         let mut t = table(&[
             "at",
             "server",
             "parent size",
             "split key",
-            "parent range",
+            "parent start",
             "gen",
         ]);
         fit(&mut t);
@@ -360,11 +421,12 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
                 format_duration_ms((sp.at_seconds * 1000.0) as u64),
                 sp.server.clone(),
                 format_bytes(sp.parent_bytes),
-                sp.split_key.clone(),
-                format!("[{}, {})", sp.parent_start, sp.parent_end),
+                key_cell(&sp.split_key, PAIR_KEY_COLUMN, &mut elided),
+                key_cell(&sp.parent_start, PAIR_KEY_COLUMN, &mut elided),
                 sp.generation.to_string(),
             ]);
         }
+        keep_keys_whole(&mut t, &[3, 4]);
         push_table(o, &t, run.splits.len(), "splits");
     }
     if !run.events.is_empty() {
@@ -389,30 +451,155 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64) {
             t.add_row(vec![
                 format_duration_ms((m.at_seconds * 1000.0) as u64),
                 format_duration_ms((m.offline_seconds * 1000.0) as u64),
-                m.start.clone(),
+                key_cell(&m.start, KEY_COLUMN, &mut elided),
                 m.from.clone(),
                 m.to.clone(),
                 format_bytes(m.store_bytes),
             ]);
         }
+        keep_keys_whole(&mut t, &[2]);
         push_table(o, &t, run.moves.len(), "moves");
     }
     if !run.merges.is_empty() {
         o.push_str("\n  Merges\n");
-        let mut t = table(&["at", "regions", "merged range", "server", "store size"]);
+        let mut t = table(&[
+            "at",
+            "regions",
+            "start key",
+            "end key",
+            "server",
+            "store size",
+        ]);
         fit(&mut t);
-        align_right(&mut t, &[1, 4]);
+        align_right(&mut t, &[1, 5]);
         for m in run.merges.iter().take(TEXT_ROWS) {
             t.add_row(vec![
                 format_duration_ms((m.at_seconds * 1000.0) as u64),
                 m.region_starts.len().to_string(),
-                format!("[{}, {})", m.start, m.end),
+                key_cell(&m.start, PAIR_KEY_COLUMN, &mut elided),
+                key_cell(&m.end, PAIR_KEY_COLUMN, &mut elided),
                 m.server.clone(),
                 format_bytes(m.store_bytes),
             ]);
         }
+        keep_keys_whole(&mut t, &[2, 3]);
         push_table(o, &t, run.merges.len(), "merges");
     }
+    key_note(o, elided);
+}
+
+/// The regions whose key ranges took the most writes over the run (top 5).
+fn hottest_text(o: &mut String, run: &RunJson) -> bool {
+    let mut elided = false;
+    if run.regions.is_empty() {
+        return elided;
+    }
+    let total: u64 = run
+        .regions
+        .iter()
+        .map(RegionJson::writes_over_run)
+        .sum::<u64>()
+        .max(1);
+    let mut hot: Vec<&RegionJson> = run.regions.iter().collect();
+    hot.sort_by(|a, b| {
+        b.writes_over_run()
+            .cmp(&a.writes_over_run())
+            .then(a.start.cmp(&b.start))
+    });
+    o.push_str(
+        "\n  Hottest key ranges (writes to the region's key range over the run, its parents' \
+         included; since open: the region's own)\n",
+    );
+    let mut t = table(&[
+        "start key",
+        "end key",
+        "server",
+        "writes",
+        "share",
+        "since open",
+    ]);
+    fit(&mut t);
+    align_right(&mut t, &[3, 4, 5]);
+    for r in hot.iter().take(HOTTEST_ROWS) {
+        t.add_row(vec![
+            key_cell(&r.start, PAIR_KEY_COLUMN, &mut elided),
+            key_cell(&r.end, PAIR_KEY_COLUMN, &mut elided),
+            r.server.clone(),
+            thousands(r.writes_over_run() as u128),
+            format!("{:.1}%", r.writes_over_run() as f64 * 100.0 / total as f64),
+            thousands(r.write_requests as u128),
+        ]);
+    }
+    keep_keys_whole(&mut t, &[0, 1]);
+    o.push_str(&t.to_string());
+    o.push('\n');
+    elided
+}
+
+/// Key columns are as wide as their (shortened) keys: a key never wraps inside an escape.
+pub(crate) fn keep_keys_whole(t: &mut comfy_table::Table, columns: &[usize]) {
+    for &c in columns {
+        if let Some(col) = t.column_mut(c) {
+            col.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+        }
+    }
+}
+
+fn key_note(o: &mut String, elided: bool) {
+    if elided {
+        o.push_str(&format!(
+            "  (keys too long for their column ({PAIR_KEY_COLUMN} or {KEY_COLUMN} characters) are \
+             shortened with … in the middle; report.json and the CSV files hold them whole)\n"
+        ));
+    }
+}
+
+/// `key` (toStringBinary) in at most `max` characters: whole when it fits, else its head and
+/// tail around `…`, cut only between escapes (`\xHH` stays whole). Sets `elided` when cut.
+pub(crate) fn key_cell(key: &str, max: usize, elided: &mut bool) -> String {
+    if key.chars().count() <= max {
+        return key.to_string();
+    }
+    *elided = true;
+    // Tokens: an escape `\xHH` or one character.
+    let mut tokens: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < key.len() {
+        let rest = &key[i..];
+        let n = if rest.starts_with("\\x") && rest.len() >= 4 && rest.is_char_boundary(4) {
+            4
+        } else {
+            rest.chars().next().map_or(1, char::len_utf8)
+        };
+        tokens.push(&rest[..n]);
+        i += n;
+    }
+    let budget = max.saturating_sub(1);
+    // The tail gets the larger half: sequential and timestamped keys differ at the end.
+    let head_budget = budget / 2;
+    let tail_budget = budget - head_budget;
+    let mut head = String::new();
+    let mut used = 0;
+    let mut first_tail = tokens.len();
+    let mut tail_used = 0;
+    while first_tail > 0 {
+        let tok = tokens[first_tail - 1];
+        let w = tok.chars().count();
+        if tail_used + w > tail_budget {
+            break;
+        }
+        tail_used += w;
+        first_tail -= 1;
+    }
+    for tok in &tokens[..first_tail] {
+        let w = tok.chars().count();
+        if used + w > head_budget {
+            break;
+        }
+        head.push_str(tok);
+        used += w;
+    }
+    format!("{head}…{}", tokens[first_tail..].concat())
 }
 
 /// A table of at most [`TEXT_ROWS`] rows, and how many of `total` it leaves out.
@@ -421,5 +608,35 @@ fn push_table(o: &mut String, t: &comfy_table::Table, total: usize, what: &str) 
     o.push('\n');
     if total > TEXT_ROWS {
         o.push_str(&format!("  … {} more {what}\n", total - TEXT_ROWS));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_cell;
+
+    #[test]
+    fn short_keys_stay_whole() {
+        let mut e = false;
+        assert_eq!(key_cell("user123", 10, &mut e), "user123");
+        assert!(!e);
+    }
+
+    #[test]
+    fn long_keys_are_cut_between_escapes_keeping_head_and_tail() {
+        let key = "\\x00\\x00\\x00\\x00\\x00\\x02Z\\x81";
+        let mut e = false;
+        let k = key_cell(key, 20, &mut e);
+        assert!(e);
+        assert!(k.chars().count() <= 20, "{k}");
+        assert_eq!(k, "\\x00\\x00…\\x02Z\\x81");
+        // Every piece around the ellipsis is whole escapes.
+        for part in k.split('…') {
+            let mut rest = part;
+            while let Some(i) = rest.find('\\') {
+                assert!(rest[i..].len() >= 4, "{k}");
+                rest = &rest[i + 4..];
+            }
+        }
     }
 }

@@ -1230,7 +1230,9 @@ fn unmodelled_keys_and_lower_case_escapes_are_warned_about() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    let w = text
+    // check wraps long lines at 100 columns: continuation lines are indented four spaces.
+    let joined = text.replace("\n    ", " ");
+    let w = joined
         .lines()
         .filter(|l| l.contains("not modelled"))
         .collect::<Vec<_>>();
@@ -1542,4 +1544,90 @@ fn quiet_is_accepted_and_no_progress_reaches_a_non_terminal_stderr() {
         out.stdout
     };
     assert_eq!(run(false), run(true));
+}
+
+/// Keys an hbase-site.xml sets that the emulator reads but does not model are listed once, on
+/// `run` (standard error, before the work) and `check`; modelled keys are not.
+#[test]
+fn site_keys_read_but_not_modelled_are_listed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "site.xml",
+        "<configuration>\n\
+         <property><name>hbase.hregion.memstore.flush.size</name><value>134217728</value></property>\n\
+         <property><name>hbase.rpc.timeout</name><value>60000</value></property>\n\
+         <property><name>zookeeper.session.timeout</name><value>30000</value></property>\n\
+         </configuration>\n",
+    );
+    let p = write(
+        dir.path(),
+        "s.toml",
+        &BASE.replace(
+            "regionservers = 3",
+            "regionservers = 3\nhbase_site = [\"site.xml\"]",
+        ),
+    );
+    let out = bin()
+        .arg("run")
+        .arg(&p)
+        .args(["--quiet", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let e = String::from_utf8(out.stderr).unwrap();
+    let w: Vec<&str> = e.lines().filter(|l| l.contains("not modelled")).collect();
+    assert_eq!(w.len(), 1, "{e}");
+    assert!(
+        w[0].contains("hbase.rpc.timeout, zookeeper.session.timeout") && e.contains("2 key(s)"),
+        "{e}"
+    );
+    assert!(!w[0].contains("flush.size"), "{e}");
+    let out = bin().arg("check").arg(&p).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.contains("not modelled")).count(),
+        1,
+        "{text}"
+    );
+}
+
+/// `check` and `config` fit a 100-column terminal, and `--set` values are shown as HBase reads
+/// them.
+#[test]
+fn check_and_config_fit_100_columns_with_normalised_values() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut outputs = Vec::new();
+    for f in [
+        "4tb-10-nodes-2gb.toml",
+        "classic-hash-10-regions.toml",
+        "node-failure.toml",
+    ] {
+        let out = bin()
+            .arg("check")
+            .arg(root.join("scenarios").join(f))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{f}");
+        outputs.push(String::from_utf8(out.stdout).unwrap());
+    }
+    let out = bin()
+        .args(["config", "--set", "hbase.hregion.max.filesize=2g"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let config = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        config.contains("2147483648 (2.00 GiB); given as 2g"),
+        "{config}"
+    );
+    outputs.push(config);
+    for text in &outputs {
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 100,
+                "wider than 100 columns: {line}"
+            );
+        }
+    }
 }

@@ -214,6 +214,20 @@ fn servers_added_mid_load_end_balanced() {
         .find(|e| e["kind"] == "add_servers")
         .expect("add_servers event");
     let t = joined["at_seconds"].as_f64().expect("time");
+    // Before the join 5 servers share the writes evenly (20 % each): measured against the 5
+    // online then, that is no hotspot (against the 10 at the end it read as one).
+    let h = &run["hotspots"];
+    let online: Vec<u64> = h["online_servers"]
+        .as_array()
+        .expect("online_servers")
+        .iter()
+        .map(u)
+        .collect();
+    assert_eq!(online.first(), Some(&5), "{online:?}");
+    assert_eq!(online.last(), Some(&10), "{online:?}");
+    assert_eq!(h["time_over_twice_fair_share"].as_f64(), Some(0.0), "{h}");
+    let mean = h["mean_hottest_share"].as_f64().expect("mean");
+    assert!(mean < 0.2 + 1e-9, "busiest server averaged {mean}");
     assert!(
         run["moves"]
             .as_array()

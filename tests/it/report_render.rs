@@ -130,3 +130,114 @@ fn html_survives_empty_and_degenerate_reports() {
     let _ = r.to_text();
     let _ = csv::files(&r);
 }
+
+/// Writes per key range over the whole run: a split's daughters inherit the parent's writes in
+/// their halves, so a sequential table's finished regions are not ranked as never written, and
+/// the ranges' writes add up to every write of the run.
+#[test]
+fn hottest_regions_rank_key_ranges_by_their_writes_over_the_run() {
+    let r = common::small_report();
+    for run in &r.runs {
+        let by_servers: u64 = run.servers.iter().map(|s| s.write_requests).sum();
+        let by_ranges: u64 = run.regions.iter().map(|x| x.range_writes).sum();
+        assert_eq!(by_ranges, by_servers, "{}", run.generator);
+        assert!(
+            run.regions
+                .iter()
+                .all(|x| x.range_writes >= x.write_requests),
+            "{}",
+            run.generator
+        );
+    }
+    let seq = &r.runs[0];
+    assert_eq!(seq.generator, "sequential");
+    // Every final region got its rows while it was the table's last region: none since it
+    // opened, yet each range was written.
+    assert!(seq.regions.iter().all(|x| x.range_writes > 0));
+    let top = &seq.hotspots.hottest_regions[0];
+    let best = seq.regions.iter().map(|x| x.range_writes).max().unwrap();
+    let total: u64 = seq.regions.iter().map(|x| x.range_writes).sum();
+    assert!(
+        (top.write_share - best as f64 / total as f64).abs() < 1e-3,
+        "{top:?}"
+    );
+    assert!(top.write_share > 0.3, "{top:?}");
+}
+
+/// Standard output leads with the answer: with several generators, the comparison and one
+/// verdict per design come first; the long tables only with `--detail` (and in report.txt).
+#[test]
+fn brief_text_leads_with_the_comparison_and_verdicts() {
+    let r = common::small_report();
+    let brief = r.to_text_with(false);
+    let cmp = brief.find("\nComparison\n").expect("comparison");
+    let verdicts = brief.find("\nVerdicts\n").expect("verdicts");
+    let first_run = brief.find("\n=== sequential").expect("details");
+    assert!(cmp < verdicts && verdicts < first_run, "{brief}");
+    let lines: Vec<&str> = brief[verdicts..first_run].lines().skip(2).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("  sequential: ") && lines[1].starts_with("  hashed: "));
+    for long in ["Split timeline", "  Regions (each"] {
+        assert!(!brief.contains(long), "{long} in the brief text");
+        assert!(r.to_text().contains(long), "{long} missing from the detail");
+    }
+    assert!(brief.contains("Hottest key ranges"));
+    assert!(brief.contains("--detail"));
+}
+
+/// Long keys are shortened between escapes, never wrapped inside one, and every line fits 100
+/// columns.
+#[test]
+fn text_keys_never_wrap_inside_an_escape() {
+    let mut r = common::small_report();
+    for run in &mut r.runs {
+        for (i, reg) in run.regions.iter_mut().enumerate() {
+            reg.start = format!("{}{i:04}", "\\xAB".repeat(20));
+            reg.end = format!("{}{i:04}", "\\xCD".repeat(20));
+        }
+        for sp in &mut run.splits {
+            sp.split_key = "\\x01".repeat(30);
+            sp.parent_start = "p\\xFF".repeat(15);
+        }
+    }
+    let text = r.to_text();
+    assert!(text.contains('…'), "{text}");
+    assert!(text.contains("hold them whole"), "{text}");
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
+        let mut rest = line;
+        while let Some(i) = rest.find("\\x") {
+            let esc = &rest[i..];
+            assert!(
+                esc.len() >= 4 && esc[2..4].chars().all(|c| c.is_ascii_hexdigit()),
+                "escape cut in: {line}"
+            );
+            rest = &esc[4..];
+        }
+    }
+}
+
+/// A report saved before the time-weighted hotspot figures and the key-range writes still
+/// renders (serde defaults), falling back to the worst-minute figures and per-open writes.
+#[test]
+fn reports_saved_before_the_new_figures_still_render() {
+    let r = common::small_report();
+    let mut v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+    for run in v["runs"].as_array_mut().unwrap() {
+        let h = run["hotspots"].as_object_mut().unwrap();
+        h.remove("mean_hottest_share");
+        h.remove("online_servers");
+        for reg in run["regions"].as_array_mut().unwrap() {
+            reg.as_object_mut().unwrap().remove("range_writes");
+        }
+    }
+    let old: Report = serde_json::from_value(v).unwrap();
+    assert_eq!(old.runs[0].hotspots.mean_hottest_share, None);
+    let text = old.to_text();
+    assert!(text.contains("hotspots: worst minute"), "{text}");
+    assert!(text.contains("in short: "));
+    assert!(!csv::files(&old).is_empty());
+}

@@ -610,10 +610,12 @@ impl Engine {
             .unwrap_or(0);
         let mut stores: Vec<Store> = (0..nf).map(|_| Store::default()).collect();
         let mut rows = 0;
+        let mut range_writes = 0;
         for &id in &ids {
             let parent = &mut self.state.regions[id];
             parent.state = RegionState::Retired;
             rows += parent.rows;
+            range_writes += parent.range_writes;
             let pstart = parent.start.clone();
             for (f, st) in parent.stores.iter_mut().enumerate() {
                 for HeldFile { file, rows: r } in st.files.drain(..) {
@@ -639,6 +641,7 @@ impl Engine {
         let m = self.open_region(start.clone(), end, server, generation, None, nf);
         self.state.regions[m].stores = stores;
         self.state.regions[m].rows = rows;
+        self.state.regions[m].range_writes = range_writes;
         self.dyn_
             .out
             .parents

@@ -160,6 +160,12 @@ impl Engine {
         self.state.regions[b].stores = b_stores;
         self.state.regions[a].rows = rows_a;
         self.state.regions[b].rows = rows_b;
+        // The parent's writes over the run go to each half as its rows did (rows are only ever
+        // added by writes, so a half's rows are the writes that fell in its key range).
+        let inherited = self.state.regions[region].range_writes;
+        let to_a = split_by_rows(inherited, rows_a, rows_b);
+        self.state.regions[a].range_writes = to_a;
+        self.state.regions[b].range_writes = inherited - to_a;
         // Routing: the parent's entry becomes daughter A; B is inserted after it.
         self.state.routing.split(region, a, row.clone(), b);
         self.rec.splits.push(SplitRecord {
@@ -198,5 +204,29 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+/// Daughter A's part of `writes` when the halves hold `rows_a` and `rows_b` rows (half each when
+/// neither holds any).
+fn split_by_rows(writes: u64, rows_a: u64, rows_b: u64) -> u64 {
+    if rows_a + rows_b == 0 {
+        writes / 2
+    } else {
+        (writes as u128 * rows_a as u128 / (rows_a + rows_b) as u128) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_by_rows;
+
+    /// A daughter takes the parent's writes over the run in proportion to its rows.
+    #[test]
+    fn parent_writes_follow_the_rows_of_each_half() {
+        assert_eq!(split_by_rows(1000, 300, 100), 750);
+        assert_eq!(split_by_rows(1000, 0, 100), 0);
+        assert_eq!(split_by_rows(1000, 0, 0), 500);
+        assert_eq!(split_by_rows(u64::MAX, 1, 1), u64::MAX / 2);
     }
 }

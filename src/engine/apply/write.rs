@@ -148,6 +148,7 @@ impl Engine {
             active += store.memstore.heap_bytes;
         }
         r.write_requests += weight;
+        r.range_writes += weight;
         r.rows += weight;
         self.rows_written += weight;
         let idle = !r.flush_queued && !r.flushing;

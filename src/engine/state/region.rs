@@ -144,6 +144,12 @@ pub struct Region {
     pub snapshot_heap: u64,
     /// Real rows written to this region (puts it received).
     pub write_requests: u64,
+    /// Real rows written to this region's key range over the whole run: its own writes plus the
+    /// share of its parents' writes that fell in its range (a split gives each daughter the
+    /// parent's count in proportion to the rows of the parent's files in its half; a merge sums
+    /// its inputs'). Unlike `write_requests` (HBase's per-open counter, also the WAL sequence id
+    /// here) it survives splits and merges.
+    pub range_writes: u64,
     /// Real read requests served.
     pub read_requests: u64,
     /// Real rows the region holds (memstores + files), exact.
@@ -196,6 +202,7 @@ impl Region {
             flushing: false,
             snapshot_heap: 0,
             write_requests: 0,
+            range_writes: 0,
             read_requests: 0,
             rows: 0,
             last_write_ns: None,
