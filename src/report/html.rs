@@ -326,9 +326,10 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
     } else {
         run.timeline_interval_seconds
     };
+    let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
     let share_title = format!(
-        "Share of writes per RegionServer, per {} sample",
-        dur(period)
+        "Share of writes per RegionServer, per {} column",
+        dur(drawn_period(period, columns, WRITE_SHARE_COLS))
     );
     if grid.iter().all(|r| r.iter().all(|v| *v == 0.0)) {
         o.push_str(&svg::note(
@@ -437,7 +438,22 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
 }
 
 /// A per-server panel: id suffix, title, y unit, y label and the sample's value.
-type Panel<'a> = (&'a str, &'a str, Unit, &'a str, fn(&TimelineSampleJson) -> f64);
+type Panel<'a> = (
+    &'a str,
+    &'a str,
+    Unit,
+    &'a str,
+    fn(&TimelineSampleJson) -> f64,
+);
+
+/// The time one drawn heatmap column covers when the chart merges `columns` samples of
+/// `interval` into at most `max_cols` (as its legend's "one cell =" says).
+fn drawn_period(interval: f64, columns: usize, max_cols: usize) -> f64 {
+    let drawn = columns
+        .div_ceil(columns.div_ceil(max_cols.max(1)).max(1))
+        .max(1);
+    interval * columns.max(1) as f64 / drawn as f64
+}
 
 /// Grafana-style panels from the timeline, one metric per panel and one line per server:
 /// writes/s, memstore, blocked time, store files and the compaction queue.
@@ -447,7 +463,7 @@ fn server_panels(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
     }
     let per = dur(run.timeline_interval_seconds);
     o.push_str("<h3>Per-server panels</h3>\n<div class=\"panels\">\n");
-    let blocked_label = format!("blocked per {per} sample");
+    let blocked_title = format!("Blocked time per {per} sample");
     let panels: [Panel; 5] = [
         ("panel-writes", "Writes/s", Unit::Count, "rows/s", |t| {
             t.write_requests_per_s
@@ -457,9 +473,9 @@ fn server_panels(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         }),
         (
             "panel-blocked",
-            "Blocked time",
+            &blocked_title,
             Unit::Seconds,
-            &blocked_label,
+            "blocked",
             |t| t.blocked_seconds,
         ),
         (
@@ -530,10 +546,8 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
             .collect()
     };
     let writes = transpose(&k.writes);
-    let title = format!(
-        "Writes per key bucket per {} slice (◇ = split)",
-        dur(k.interval_seconds)
-    );
+    let cell = drawn_period(k.interval_seconds, k.writes.len(), KEY_GRID.1);
+    let title = format!("Writes per key bucket per {} column (◇ = split)", dur(cell));
     o.push_str(&svg::heatmap(&svg::Heatmap {
         id: &id("key-heatmap"),
         title: &title,
@@ -554,7 +568,8 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
     }));
     if k.reads.iter().any(|s| s.iter().any(|v| *v > 0)) {
         let reads = transpose(&k.reads);
-        let title = format!("Reads per key bucket per {} slice", dur(k.interval_seconds));
+        let cell = drawn_period(k.interval_seconds, k.reads.len(), KEY_GRID.1);
+        let title = format!("Reads per key bucket per {} column", dur(cell));
         o.push_str(&svg::heatmap(&svg::Heatmap {
             id: &id("key-heatmap-reads"),
             title: &title,

@@ -367,6 +367,8 @@ pub fn line_chart(c: &LineChart) -> String {
     let pts = || c.series.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = finite_range(pts().map(|p| p.0)).unwrap_or((0.0, 1.0));
     let (_, y1) = finite_range(pts().map(|p| p.1)).unwrap_or((0.0, 1.0));
+    // An all-zero chart (no compactions ever queued) gets a 0..1 axis, not 0.000000 ticks.
+    let y1 = if y1 > 0.0 { y1 } else { 1.0 };
     // Round the top up to a tick so the highest line does not touch the frame.
     let (div, _) = scale(c.y_unit, y1);
     let top = nice_ticks(0.0, (y1 / div).max(1e-9) * 1.05, 5)

@@ -158,9 +158,9 @@ fn html_labels_keys_apart_collapses_logs_and_lists_every_region() {
     );
     assert!(heat.contains("bucket&#39;s first key after \\x00\\x00\\x00\\x00"));
     assert!(heat.contains("one cell = 1.0 s"));
-    assert!(heat.contains("per 1.0 s slice"));
+    assert!(heat.contains("per 1.0 s column"));
     assert!(page.contains("per-server panels") || page.contains("Per-server panels"));
-    assert!(page.contains("Share of writes per RegionServer, per 1.0 s sample"));
+    assert!(page.contains("Share of writes per RegionServer, per 1.0 s column"));
     assert!(page.contains("<details><summary>Region moves ("));
     assert!(page.contains("<details><summary>Cluster events ("));
     let all = section(&page, "<table id=\"gen-0-all-regions\"", "</table>");
