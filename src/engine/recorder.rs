@@ -135,6 +135,7 @@ impl Engine {
                 writes: s.write_requests,
                 reads: s.read_requests,
                 online: s.accepts_regions(),
+                compaction_queue: (s.small_queue.len() + s.large_queue.len()) as u32,
                 ..ServerSample::default()
             })
             .collect();
@@ -143,6 +144,7 @@ impl Engine {
             let ss = &mut servers[r.server];
             ss.store_bytes += r.store_bytes();
             ss.memstore_bytes += r.memstore_data();
+            ss.store_files += r.store_files() as u32;
         }
         self.rec.samples.push(Sample {
             // The scheduled time (events are handled when the client clock passes them).

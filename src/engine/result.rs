@@ -172,6 +172,10 @@ pub struct ServerSample {
     pub reads: u64,
     /// Online at the sample.
     pub online: bool,
+    /// Store files of its regions (`storeFileCount`).
+    pub store_files: u32,
+    /// Compactions waiting in its small and large pools (`compactionQueueLength`).
+    pub compaction_queue: u32,
 }
 
 /// The cluster at one simulated time.

@@ -133,6 +133,8 @@ pub fn timeline_csv(report: &Report) -> String {
         "read_requests_per_s",
         "blocked_seconds",
         "online",
+        "store_files",
+        "compaction_queue",
     ]);
     for run in &report.runs {
         for t in &run.timeline {
@@ -147,6 +149,8 @@ pub fn timeline_csv(report: &Report) -> String {
                 t.read_requests_per_s.to_string(),
                 t.blocked_seconds.to_string(),
                 t.online.to_string(),
+                t.store_files.to_string(),
+                t.compaction_queue.to_string(),
             ]);
         }
     }

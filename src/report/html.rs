@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::keynotation::to_bytes_binary;
-use crate::report::run::{Report, RunJson};
+use crate::report::run::{Report, RunJson, TimelineSampleJson};
 use crate::report::summary::{dur, pct, server_names, timeline_series, verdict, write_share_grid};
 use crate::report::svg::{self, Mark, Marker, Merge, Series, Unit, esc};
 use crate::units::{format_bytes, thousands};
@@ -13,7 +13,15 @@ use crate::units::{format_bytes, thousands};
 /// Rows shown in each region/move/merge/event table.
 const TABLE_ROWS: usize = 10;
 /// Rows shown in the moves, merges and events tables.
-const LOG_ROWS: usize = 50;
+const LOG_ROWS: usize = 25;
+/// Most rows of the full region table (above it, regions.csv holds them all): the headline's
+/// thousands of regions alone would take the page over 1 MB.
+const FULL_TABLE_ROWS: usize = 200;
+/// Most drawn key buckets × time columns of a key heatmap: each drawn run of cells carries its
+/// hover text, and a hashed load makes nearly every cell its own run.
+const KEY_GRID: (usize, usize) = (32, 40);
+/// Most drawn time columns of the write-share heatmap.
+const WRITE_SHARE_COLS: usize = 120;
 
 const CSS: &str = "body{font-family:sans-serif;margin:24px auto;max-width:1120px;color:#222;\
 background:#fff;line-height:1.4}h1{font-size:22px}h2{font-size:18px;margin-top:36px;\
@@ -22,7 +30,8 @@ margin:8px 0;font-size:13px}th,td{border:1px solid #ddd;padding:3px 8px;text-ali
 th:first-child,td:first-child{text-align:left}td.key{font-family:monospace;text-align:left}\
 td.best{background:#dcefd9;font-weight:bold}.verdict{margin:4px 0}.note{color:#666;\
 font-style:italic}svg.chart{display:block;margin:8px 0;max-width:100%;height:auto}\
-.meta{color:#555;font-size:13px}";
+.meta{color:#555;font-size:13px}details{margin:8px 0}summary{cursor:pointer;font-weight:bold;\
+font-size:15px;margin:18px 0 6px}.panels svg.chart{margin:2px 0}";
 
 /// Renders the whole report as one HTML document.
 pub fn render(report: &Report) -> String {
@@ -262,6 +271,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
             y_label: "regions",
             series: &regions,
             step: true,
+            height: 300.0,
         }));
     } else if !run.regions.is_empty() {
         let rebuilt = reconstructed_regions(run, end);
@@ -278,6 +288,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
             y_label: "regions",
             series: &rebuilt,
             step: true,
+            height: 300.0,
         }));
     } else {
         o.push_str(&svg::note(
@@ -303,11 +314,23 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
             y_label: "store size",
             series: &store,
             step: false,
+            height: 300.0,
         }));
     }
+    server_panels(o, run, &id);
 
     o.push_str("<h3>Write share per server over time</h3>\n");
     let (span, grid) = write_share_grid(run);
+    let period = if run.timeline.is_empty() {
+        run.hotspots.window_seconds
+    } else {
+        run.timeline_interval_seconds
+    };
+    let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
+    let share_title = format!(
+        "Share of writes per RegionServer, per {} column",
+        dur(drawn_period(period, columns, WRITE_SHARE_COLS))
+    );
     if grid.iter().all(|r| r.iter().all(|v| *v == 0.0)) {
         o.push_str(&svg::note(
             &id("write-share"),
@@ -318,7 +341,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
         names.resize_with(grid.len().max(names.len()), String::new);
         o.push_str(&svg::heatmap(&svg::Heatmap {
             id: &id("write-share"),
-            title: "Share of each minute's writes per RegionServer",
+            title: &share_title,
             x_unit: Unit::Seconds,
             x_label: time,
             x_span: span,
@@ -330,6 +353,9 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
             value_label: "share",
             value_max: Some(1.0),
             marks: &[],
+            mark_noun: "",
+            max_grid: (svg::MAX_HEAT_ROWS, WRITE_SHARE_COLS),
+            key_rows: false,
         }));
     }
 
@@ -411,6 +437,79 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
     logs(o, run, &id);
 }
 
+/// A per-server panel: id suffix, title, y unit, y label and the sample's value.
+type Panel<'a> = (
+    &'a str,
+    &'a str,
+    Unit,
+    &'a str,
+    fn(&TimelineSampleJson) -> f64,
+);
+
+/// The time one drawn heatmap column covers when the chart merges `columns` samples of
+/// `interval` into at most `max_cols` (as its legend's "one cell =" says).
+fn drawn_period(interval: f64, columns: usize, max_cols: usize) -> f64 {
+    let drawn = columns
+        .div_ceil(columns.div_ceil(max_cols.max(1)).max(1))
+        .max(1);
+    interval * columns.max(1) as f64 / drawn as f64
+}
+
+/// Grafana-style panels from the timeline, one metric per panel and one line per server:
+/// writes/s, memstore, blocked time, store files and the compaction queue.
+fn server_panels(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
+    if run.timeline.is_empty() {
+        return;
+    }
+    let per = dur(run.timeline_interval_seconds);
+    o.push_str("<h3>Per-server panels</h3>\n<div class=\"panels\">\n");
+    let blocked_title = format!("Blocked time per {per} sample");
+    let panels: [Panel; 5] = [
+        ("panel-writes", "Writes/s", Unit::Count, "rows/s", |t| {
+            t.write_requests_per_s
+        }),
+        ("panel-memstore", "Memstore", Unit::Bytes, "memstore", |t| {
+            t.memstore_bytes as f64
+        }),
+        (
+            "panel-blocked",
+            &blocked_title,
+            Unit::Seconds,
+            "blocked",
+            |t| t.blocked_seconds,
+        ),
+        (
+            "panel-store-files",
+            "Store files",
+            Unit::Count,
+            "files",
+            |t| f64::from(t.store_files),
+        ),
+        (
+            "panel-compaction-queue",
+            "Compaction queue",
+            Unit::Count,
+            "queued compactions",
+            |t| f64::from(t.compaction_queue),
+        ),
+    ];
+    for (name, title, unit, label, f) in panels {
+        let series = timeline_series(run, f);
+        o.push_str(&svg::line_chart(&svg::LineChart {
+            id: &id(name),
+            title,
+            x_unit: Unit::Seconds,
+            x_label: "time since the load began",
+            y_unit: unit,
+            y_label: label,
+            series: &series,
+            step: false,
+            height: 210.0,
+        }));
+    }
+    o.push_str("</div>\n");
+}
+
 fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
     let k = &run.key_heatmap;
     if k.buckets.is_empty() || k.writes.is_empty() {
@@ -447,13 +546,15 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
             .collect()
     };
     let writes = transpose(&k.writes);
+    let cell = drawn_period(k.interval_seconds, k.writes.len(), KEY_GRID.1);
+    let title = format!("Writes per key bucket per {} column (◇ = split)", dur(cell));
     o.push_str(&svg::heatmap(&svg::Heatmap {
         id: &id("key-heatmap"),
-        title: "Writes per key bucket over time (◇ = split)",
+        title: &title,
         x_unit: Unit::Seconds,
         x_label: "time since the load began",
         x_span: span,
-        y_label: "key space (first key of bucket)",
+        y_label: "bucket's first key",
         row_labels: &k.buckets,
         values: &writes,
         merge: Merge::Sum,
@@ -461,16 +562,21 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         value_label: "writes",
         value_max: None,
         marks: &marks,
+        mark_noun: "splits",
+        max_grid: KEY_GRID,
+        key_rows: true,
     }));
     if k.reads.iter().any(|s| s.iter().any(|v| *v > 0)) {
         let reads = transpose(&k.reads);
+        let cell = drawn_period(k.interval_seconds, k.reads.len(), KEY_GRID.1);
+        let title = format!("Reads per key bucket per {} column", dur(cell));
         o.push_str(&svg::heatmap(&svg::Heatmap {
             id: &id("key-heatmap-reads"),
-            title: "Reads per key bucket over time",
+            title: &title,
             x_unit: Unit::Seconds,
             x_label: "time since the load began",
             x_span: (0.0, k.reads.len() as f64 * k.interval_seconds.max(0.0)),
-            y_label: "key space (first key of bucket)",
+            y_label: "bucket's first key",
             row_labels: &k.buckets,
             values: &reads,
             merge: Merge::Sum,
@@ -478,6 +584,9 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
             value_label: "reads",
             value_max: None,
             marks: &[],
+            mark_noun: "",
+            max_grid: KEY_GRID,
+            key_rows: true,
         }));
     }
 }
@@ -545,6 +654,47 @@ fn region_tables(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         }
         o.push_str("</tbody></table>\n");
     }
+    full_region_table(o, run, total, id);
+}
+
+/// Every region in key order, collapsed; a run with more than [`FULL_TABLE_ROWS`] regions says
+/// so and points at regions.csv, which keeps the headline page under 1 MB.
+fn full_region_table(o: &mut String, run: &RunJson, total: u64, id: &dyn Fn(&str) -> String) {
+    let n = run.regions.len();
+    let shown = n.min(FULL_TABLE_ROWS);
+    let what = if shown == n {
+        format!("All {} regions", thousands(n as u128))
+    } else {
+        format!(
+            "The first {} of {} regions (all of them in regions.csv and the JSON)",
+            thousands(shown as u128),
+            thousands(n as u128)
+        )
+    };
+    let _ = write!(
+        o,
+        "<details><summary>{what}, in key order</summary>\n<table id=\"{}\"><thead><tr>\
+         <th>#</th><th>start key</th><th>server</th><th>store size</th><th>files</th><th>rows</th>\
+         <th>writes</th><th>share</th><th>gen</th></tr></thead><tbody>\n",
+        id("all-regions")
+    );
+    // Closing tags of cells and rows are optional in HTML: leaving them out keeps this short.
+    for (i, r) in run.regions.iter().take(shown).enumerate() {
+        let _ = writeln!(
+            o,
+            "<tr><td>{}<td class=\"key\">{}<td>{}<td>{}<td>{}<td>{}<td>{}<td>{:.1}%<td>{}",
+            i + 1,
+            key_or(&r.start, "(table start)"),
+            esc(&r.server),
+            format_bytes(r.store_bytes),
+            r.store_files,
+            thousands(r.rows as u128),
+            thousands(r.write_requests as u128),
+            r.write_requests as f64 / total as f64 * 100.0,
+            r.generation
+        );
+    }
+    o.push_str("</tbody></table></details>\n");
 }
 
 /// An escaped key, or `empty` (HBase's empty start/end key means unbounded).
@@ -570,9 +720,10 @@ fn logs(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
     if !run.moves.is_empty() {
         let _ = write!(
             o,
-            "<h3>Region moves</h3>\n<table id=\"{}\"><thead><tr><th>at</th><th>start key</th>\
+            "<details><summary>Region moves ({})</summary>\n<table id=\"{}\"><thead><tr><th>at</th><th>start key</th>\
              <th>from</th><th>to</th><th>store size</th><th>offline</th><th>why</th></tr></thead>\
              <tbody>\n",
+            thousands(run.moves.len() as u128),
             id("moves")
         );
         for m in run.moves.iter().take(LOG_ROWS) {
@@ -591,13 +742,15 @@ fn logs(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         }
         o.push_str("</tbody></table>\n");
         more(o, run.moves.len());
+        o.push_str("</details>\n");
     }
     if !run.merges.is_empty() {
         let _ = write!(
             o,
-            "<h3>Region merges</h3>\n<table id=\"{}\"><thead><tr><th>at</th><th>regions</th>\
+            "<details><summary>Region merges ({})</summary>\n<table id=\"{}\"><thead><tr><th>at</th><th>regions</th>\
              <th>merged range</th><th>server</th><th>store size</th><th>offline</th><th>why</th>\
              </tr></thead><tbody>\n",
+            thousands(run.merges.len() as u128),
             id("merges")
         );
         for m in run.merges.iter().take(LOG_ROWS) {
@@ -617,12 +770,14 @@ fn logs(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         }
         o.push_str("</tbody></table>\n");
         more(o, run.merges.len());
+        o.push_str("</details>\n");
     }
     if !run.events.is_empty() {
         let _ = write!(
             o,
-            "<h3>Cluster events</h3>\n<table id=\"{}\"><thead><tr><th>at</th><th>kind</th>\
+            "<details><summary>Cluster events ({})</summary>\n<table id=\"{}\"><thead><tr><th>at</th><th>kind</th>\
              <th>what happened</th></tr></thead><tbody>\n",
+            thousands(run.events.len() as u128),
             id("events")
         );
         for e in run.events.iter().take(LOG_ROWS) {
@@ -636,5 +791,6 @@ fn logs(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         }
         o.push_str("</tbody></table>\n");
         more(o, run.events.len());
+        o.push_str("</details>\n");
     }
 }

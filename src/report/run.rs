@@ -339,6 +339,12 @@ pub struct TimelineSampleJson {
     /// Meant to be false once the server has died or left; the engine's samples currently
     /// always record `true` (servers that have not joined yet have no entry).
     pub online: bool,
+    /// Store files of its regions at `at_seconds` (HBase's `storeFileCount` metric).
+    #[serde(default)]
+    pub store_files: u32,
+    /// Compactions queued, not yet running, at `at_seconds` (`compactionQueueLength`).
+    #[serde(default)]
+    pub compaction_queue: u32,
 }
 
 /// Key space × time: requests per key bucket per time slice.
@@ -1050,6 +1056,8 @@ fn timeline(r: &RunResult) -> Vec<TimelineSampleJson> {
                 read_requests_per_s: round4(d(|x| x.reads) as f64 / dt),
                 blocked_seconds: secs(d(|x| x.blocked_ns)),
                 online: s.online,
+                store_files: s.store_files,
+                compaction_queue: s.compaction_queue,
             });
         }
         prev = Some(cur);

@@ -6,14 +6,17 @@
 
 use std::fmt::Write;
 
-/// Most points drawn per line series.
-pub const MAX_POINTS: usize = 500;
+/// Most points drawn per line series (a 632-pixel plot: about one point per 4 pixels).
+pub const MAX_POINTS: usize = 150;
+/// Most points per line in a compact panel.
+pub const MAX_PANEL_POINTS: usize = 60;
 /// Most heatmap rows drawn.
 pub const MAX_HEAT_ROWS: usize = 100;
 /// Most heatmap columns drawn.
 pub const MAX_HEAT_COLS: usize = 300;
-/// Most individual event marks in a strip before they are binned.
-const MAX_EVENTS: usize = 1500;
+/// Most individual event marks in a strip before they are binned (each carries its own hover
+/// text, so this bounds the page size).
+const MAX_EVENTS: usize = 200;
 
 /// Okabe–Ito: eight colours told apart by readers with any common colour-vision deficiency.
 pub const CATEGORY: [&str; 8] = [
@@ -338,6 +341,9 @@ pub struct LineChart<'a> {
     pub series: &'a [Series],
     /// Draw as steps (the value holds until the next sample), for counts like regions.
     pub step: bool,
+    /// Height in pixels; a compact panel (under 300) draws at most [`MAX_PANEL_POINTS`] points
+    /// per line.
+    pub height: f64,
 }
 
 fn finite_range(vals: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
@@ -350,12 +356,19 @@ fn finite_range(vals: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 
 /// Renders a line chart.
 pub fn line_chart(c: &LineChart) -> String {
-    let h = 300.0;
+    let h = c.height.clamp(120.0, 600.0);
+    let max_points = if h < 300.0 {
+        MAX_PANEL_POINTS
+    } else {
+        MAX_POINTS
+    };
     let mut out = String::new();
     open(&mut out, c.id, h, c.title);
     let pts = || c.series.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = finite_range(pts().map(|p| p.0)).unwrap_or((0.0, 1.0));
     let (_, y1) = finite_range(pts().map(|p| p.1)).unwrap_or((0.0, 1.0));
+    // An all-zero chart (no compactions ever queued) gets a 0..1 axis, not 0.000000 ticks.
+    let y1 = if y1 > 0.0 { y1 } else { 1.0 };
     // Round the top up to a tick so the highest line does not touch the frame.
     let (div, _) = scale(c.y_unit, y1);
     let top = nice_ticks(0.0, (y1 / div).max(1e-9) * 1.05, 5)
@@ -368,10 +381,12 @@ pub fn line_chart(c: &LineChart) -> String {
     let ym = Map::new(0.0, if top > 0.0 { top } else { 1.0 }, h - MB, MT);
     y_axis(&mut out, &ym, c.y_unit, c.y_label, ML, W - MR);
     x_axis(&mut out, &xm, c.x_unit, c.x_label, MT, h - MB);
+    // Legend lines closer together when a compact panel has many servers.
+    let gap = ((h - MT - 12.0) / c.series.len().max(1) as f64).clamp(8.0, 16.0);
     for (i, s) in c.series.iter().enumerate() {
         let colour = CATEGORY[i % CATEGORY.len()];
         let dash = DASHES[(i / CATEGORY.len()) % DASHES.len()];
-        let pts = downsample(&s.points, MAX_POINTS);
+        let pts = downsample(&s.points, max_points);
         let mut d = String::new();
         let mut prev_y: Option<f64> = None;
         for (x, y) in &pts {
@@ -405,14 +420,14 @@ pub fn line_chart(c: &LineChart) -> String {
                 esc(&s.name)
             );
         }
-        legend_entry(&mut out, i, &s.name, colour, dash);
+        legend_entry(&mut out, i, gap, &s.name, colour, dash);
     }
     out.push_str("</svg>");
     out
 }
 
-fn legend_entry(out: &mut String, i: usize, name: &str, colour: &str, dash: &str) {
-    let y = MT + 6.0 + i as f64 * 16.0;
+fn legend_entry(out: &mut String, i: usize, gap: f64, name: &str, colour: &str, dash: &str) {
+    let y = MT + 6.0 + i as f64 * gap;
     let x = W - MR + 14.0;
     let dash_attr = if dash.is_empty() {
         String::new()
@@ -468,15 +483,100 @@ pub struct Heatmap<'a> {
     pub value_label: &'a str,
     /// Top of the colour scale (None: the largest value), e.g. 1.0 for shares.
     pub value_max: Option<f64>,
-    /// Marks drawn over the grid.
+    /// Marks drawn over the grid; several in one drawn cell become one mark counting them.
     pub marks: &'a [Mark],
+    /// What one mark is, plural ("splits"), for the mark count under the chart.
+    pub mark_noun: &'a str,
+    /// Most drawn rows and columns (adjacent cells merge beyond it); every drawn cell may carry
+    /// hover text, so this bounds the chart's size.
+    pub max_grid: (usize, usize),
+    /// Rows are keys in toStringBinary notation: label them with the shortest prefix that tells
+    /// a row from its neighbours, after the prefix all rows share.
+    pub key_rows: bool,
+}
+
+/// Seconds as a short duration (`90 s` → `1m 30s`), for hover text and the cell legend.
+fn dur(seconds: f64) -> String {
+    if seconds.is_finite() && seconds > 0.0 {
+        crate::units::format_duration_ms((seconds * 1000.0).round() as u64)
+    } else {
+        "0 s".to_string()
+    }
+}
+
+/// Longest common prefix of two byte strings.
+fn lcp(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Row labels for sorted keys (toStringBinary): the prefix every non-empty key shares (shown
+/// once, in the axis label) and, per key, `…` plus the shortest part after it that differs from
+/// both neighbours. Sequential keys that all start `\x00\x00\x00\x00` read `…\x04`, `…\x08`.
+pub fn key_labels(keys: &[String]) -> (String, Vec<String>) {
+    use crate::keynotation::{to_bytes_binary, to_string_binary};
+    let bytes: Vec<Vec<u8>> = keys.iter().map(|k| to_bytes_binary(k)).collect();
+    let mut common: Option<&[u8]> = None;
+    for b in bytes.iter().filter(|b| !b.is_empty()) {
+        common = Some(match common {
+            None => b,
+            Some(c) => &c[..lcp(c, b)],
+        });
+    }
+    // A lone key has nothing to be told apart from: keep it whole.
+    let common = if bytes.iter().filter(|b| !b.is_empty()).count() > 1 {
+        common.unwrap_or(&[])
+    } else {
+        &[]
+    };
+    let c = common.len();
+    let labels = bytes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if b.is_empty() {
+                return "(start)".to_string();
+            }
+            let near = |j: Option<usize>| j.and_then(|j| bytes.get(j)).map_or(0, |n| lcp(b, n));
+            let need = if bytes.len() == 1 {
+                b.len()
+            } else {
+                (near(i.checked_sub(1)).max(near(Some(i + 1))) + 1).clamp(c, b.len())
+            };
+            let mut l = if c > 0 {
+                "…".to_string()
+            } else {
+                String::new()
+            };
+            l.push_str(&to_string_binary(&b[c..need]));
+            if need < b.len() {
+                l.push('…');
+            }
+            l
+        })
+        .collect();
+    (to_string_binary(common), labels)
+}
+
+/// A cell value for hover text.
+fn value_text(v: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Share => format!("{:.1}%", v * 100.0),
+        Unit::Bytes => crate::units::format_bytes(v.max(0.0).round() as u64),
+        Unit::Seconds => dur(v),
+        Unit::Count => crate::units::thousands(v.max(0.0).round() as u128),
+    }
 }
 
 /// Renders a heatmap: equal adjacent cells of a row are drawn as one rectangle and empty cells
 /// are left to the background, which keeps even large grids small.
 pub fn heatmap(c: &Heatmap) -> String {
     let rows_in = c.values.len();
-    let grid = shrink_grid(c.values, MAX_HEAT_ROWS, MAX_HEAT_COLS, c.merge);
+    let grid = shrink_grid(
+        c.values,
+        c.max_grid.0.clamp(1, MAX_HEAT_ROWS),
+        c.max_grid.1.clamp(1, MAX_HEAT_COLS),
+        c.merge,
+    );
     let rows = grid.len();
     let cols = grid.first().map_or(0, Vec::len);
     let row_h = if rows == 0 {
@@ -485,7 +585,8 @@ pub fn heatmap(c: &Heatmap) -> String {
         (360.0 / rows as f64).clamp(3.0, 22.0)
     };
     let plot_h = (row_h * rows as f64).max(40.0);
-    let h = MT + plot_h + MB + 8.0;
+    // Tall enough for the colour legend and its notes even with few rows.
+    let h = (MT + plot_h + MB + 8.0).max(MT + 220.0);
     let mut out = String::new();
     open(&mut out, c.id, h, c.title);
     let (left, right, top, bottom) = (ML + 40.0, W - MR, MT, MT + plot_h);
@@ -510,8 +611,29 @@ pub fn heatmap(c: &Heatmap) -> String {
     } else {
         (right - left) / cols as f64
     };
+    // Each drawn row is labelled by its first input row.
+    let per = rows_in.div_ceil(rows.max(1)).max(1);
+    let firsts: Vec<String> = (0..rows)
+        .map(|r| c.row_labels.get(r * per).cloned().unwrap_or_default())
+        .collect();
+    let (common, labels) = if c.key_rows {
+        key_labels(&firsts)
+    } else {
+        (String::new(), firsts)
+    };
+    let x_cell = (c.x_span.1 - c.x_span.0) / cols.max(1) as f64;
+    // The grid is drawn in cell units (integer coordinates keep the many rectangles short);
+    // every run of equal colour carries its hover text: row, time range and values.
+    let _ = write!(
+        out,
+        "<svg x=\"{left:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
+         viewBox=\"0 0 {} {}\" preserveAspectRatio=\"none\">",
+        right - left,
+        row_h * rows as f64,
+        cols.max(1),
+        rows.max(1)
+    );
     for (r, row) in grid.iter().enumerate() {
-        let y = top + r as f64 * row_h;
         let mut c0 = 0;
         while c0 < row.len() {
             let k = class(row[c0], max);
@@ -520,60 +642,122 @@ pub fn heatmap(c: &Heatmap) -> String {
                 c1 += 1;
             }
             if k > 0 {
+                let (lo, hi) = row[c0..c1]
+                    .iter()
+                    .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(*v), b.max(*v)));
+                let (lo, hi) = (value_text(lo, c.value_unit), value_text(hi, c.value_unit));
+                let values = if lo == hi { lo } else { format!("{lo}–{hi}") };
                 let _ = write!(
                     out,
-                    "<rect x=\"{:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{row_h:.1}\" fill=\"{}\"/>",
-                    left + c0 as f64 * cell_w,
-                    (c1 - c0) as f64 * cell_w,
-                    HEAT[k]
+                    "<rect x=\"{c0}\" y=\"{r}\" width=\"{}\" height=\"1\" fill=\"{}\">\
+                     <title>{}, {}–{}: {values}</title></rect>",
+                    c1 - c0,
+                    HEAT[k],
+                    esc(&labels[r]),
+                    dur(c.x_span.0 + c0 as f64 * x_cell),
+                    dur(c.x_span.0 + c1 as f64 * x_cell),
                 );
             }
             c0 = c1;
         }
     }
-    // Row labels: at most ~16, evenly picked, using the label of the first merged row.
-    let per = rows_in.div_ceil(rows.max(1)).max(1);
+    out.push_str("</svg>");
+    // Axis labels: at most ~16 rows, evenly picked.
     let every = rows.div_ceil(16).max(1);
     for r in (0..rows).step_by(every) {
-        let label = c.row_labels.get(r * per).map_or("", String::as_str);
-        let short: String = label.chars().take(14).collect();
+        let label = &labels[r];
+        let short: String = if label.chars().count() > 18 {
+            label.chars().take(17).chain(['…']).collect()
+        } else {
+            label.clone()
+        };
         let _ = write!(
             out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"10\">{}</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"10\">{}<title>{}</title></text>",
             left - 4.0,
             top + r as f64 * row_h + row_h / 2.0 + 3.5,
-            esc(&short)
+            esc(&short),
+            esc(c.row_labels.get(r * per).map_or("", String::as_str))
         );
     }
+    let y_label = if common.is_empty() {
+        c.y_label.to_string()
+    } else {
+        format!("{} after {common}", c.y_label)
+    };
     let _ = write!(
         out,
-        "<text transform=\"translate(16 {:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+        "<text transform=\"translate(12 {:.1}) rotate(-90)\" text-anchor=\"middle\" font-size=\"11\">{}</text>",
         (top + bottom) / 2.0,
-        esc(c.y_label)
+        esc(&y_label)
     );
     let xm = Map::new(c.x_span.0, c.x_span.1, left, right);
     x_axis(&mut out, &xm, c.x_unit, c.x_label, bottom, bottom);
-    // Marks: small open diamonds so the cell colour stays visible underneath.
-    let ym = |row: f64| top + row / per as f64 * row_h;
-    let mut drawn = 0;
+    // Marks: small open diamonds so the cell colour stays visible underneath; all the marks of
+    // one drawn cell become one diamond whose hover text counts them, so none is dropped.
+    let mut cells: std::collections::BTreeMap<(usize, usize), Vec<&Mark>> = Default::default();
     for m in c.marks {
-        if drawn >= MAX_EVENTS {
-            break;
-        }
-        if !m.x.is_finite() || !m.row.is_finite() {
+        if !m.x.is_finite() || !m.row.is_finite() || rows == 0 || cols == 0 {
             continue;
         }
-        let (x, y) = (xm.at(m.x), ym(m.row));
+        let col =
+            (((m.x - c.x_span.0) / x_cell.max(f64::MIN_POSITIVE)).max(0.0) as usize).min(cols - 1);
+        let row = ((m.row.max(0.0) as usize) / per).min(rows - 1);
+        cells.entry((row, col)).or_default().push(m);
+    }
+    let mut mark_group = false;
+    for ((row, col), ms) in &cells {
+        let x = left + (*col as f64 + 0.5) * cell_w;
+        let y = top + (*row as f64 + 0.5) * row_h;
+        let title = match ms.as_slice() {
+            [one] => one.title.clone(),
+            many => format!(
+                "{} {}, {}, {}–{}",
+                many.len(),
+                c.mark_noun,
+                labels[*row],
+                dur(c.x_span.0 + *col as f64 * x_cell),
+                dur(c.x_span.0 + (*col + 1) as f64 * x_cell),
+            ),
+        };
+        if !mark_group {
+            out.push_str("<g fill=\"none\" stroke=\"#D55E00\" stroke-width=\"1.2\">");
+            mark_group = true;
+        }
         let _ = write!(
             out,
-            "<path d=\"M{x:.1} {:.1}l3 3l-3 3l-3-3z\" fill=\"none\" stroke=\"#D55E00\" \
-             stroke-width=\"1.2\"><title>{}</title></path>",
+            "<path d=\"M{x:.1} {:.1}l3 3l-3 3l-3-3z\"><title>{}</title></path>",
             y - 3.0,
-            esc(&m.title)
+            esc(&title)
         );
-        drawn += 1;
+    }
+    if mark_group {
+        out.push_str("</g>");
     }
     colour_legend(&mut out, max, c.value_unit, c.value_label, top);
+    // What one cell is, and how many marks stand for how many events.
+    let mut foot = format!("one cell = {}", dur(x_cell));
+    if rows_in > rows {
+        let _ = write!(foot, " × {per} rows");
+    }
+    let _ = write!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{}</text>",
+        W - MR + 20.0,
+        top + 12.0 + 16.0 * 9.0 + 16.0,
+        esc(&foot)
+    );
+    if !c.marks.is_empty() {
+        let _ = write!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">◇ {} {} in {} cells</text>",
+            W - MR + 20.0,
+            top + 12.0 + 16.0 * 9.0 + 30.0,
+            crate::units::thousands(c.marks.len() as u128),
+            esc(c.mark_noun),
+            crate::units::thousands(cells.len() as u128)
+        );
+    }
     out.push_str("</svg>");
     out
 }
@@ -662,6 +846,19 @@ pub fn strip(c: &Strip) -> String {
         );
     }
     x_axis(&mut out, &xm, c.x_unit, c.x_label, top, bottom);
+    let n = crate::units::thousands(c.events.len() as u128);
+    let count = if c.events.len() <= MAX_EVENTS {
+        format!("all {n} {} shown", c.noun)
+    } else {
+        format!("{n} {}, binned: taller = more", c.noun)
+    };
+    let _ = write!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text>",
+        right + 8.0,
+        top + 12.0,
+        esc(&count)
+    );
     if c.events.len() <= MAX_EVENTS {
         for (x, r, t) in c.events {
             if *r >= rows || !x.is_finite() {
@@ -679,7 +876,7 @@ pub fn strip(c: &Strip) -> String {
             );
         }
     } else {
-        let bins = 300usize;
+        let bins = 100usize;
         let mut counts = vec![vec![0u32; bins]; rows];
         for (x, r, _) in c.events {
             if *r < rows && x.is_finite() {
@@ -692,6 +889,8 @@ pub fn strip(c: &Strip) -> String {
         let bw = (right - left) / bins as f64;
         for (r, row) in counts.iter().enumerate() {
             let colour = CATEGORY[r % CATEGORY.len()];
+            // One fill per row keeps the many bins short.
+            let _ = write!(out, "<g fill=\"{colour}\">");
             for (b, &n) in row.iter().enumerate() {
                 if n == 0 {
                     continue;
@@ -699,7 +898,7 @@ pub fn strip(c: &Strip) -> String {
                 let th = 3.0 + (row_h - 5.0) * (n as f64 / peak).sqrt();
                 let _ = write!(
                     out,
-                    "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{th:.1}\" fill=\"{colour}\">\
+                    "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{th:.1}\">\
                      <title>{n} {}</title></rect>",
                     left + b as f64 * bw,
                     top + (r + 1) as f64 * row_h - 1.0 - th,
@@ -707,6 +906,7 @@ pub fn strip(c: &Strip) -> String {
                     esc(c.noun)
                 );
             }
+            out.push_str("</g>");
         }
     }
     out.push_str("</svg>");
@@ -802,7 +1002,7 @@ pub fn histogram(c: &Histogram) -> String {
              stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>",
             h - MB
         );
-        legend_entry(&mut out, i, &m.label, colour, "5 3");
+        legend_entry(&mut out, i, 16.0, &m.label, colour, "5 3");
     }
     out.push_str("</svg>");
     out
@@ -883,6 +1083,7 @@ mod tests {
             y_label: "regions",
             series: &s,
             step: true,
+            height: 300.0,
         });
         assert!(c.contains("&lt;rs&gt;") && c.contains("t &amp; t") && !c.contains("NaN"));
         let h = heatmap(&Heatmap {
@@ -899,6 +1100,9 @@ mod tests {
             value_label: "writes",
             value_max: None,
             marks: &[],
+            mark_noun: "",
+            max_grid: (MAX_HEAT_ROWS, MAX_HEAT_COLS),
+            key_rows: false,
         });
         assert!(h.starts_with("<svg id=\"b\"") && !h.contains("NaN"));
         let st = strip(&Strip {
@@ -925,6 +1129,105 @@ mod tests {
     }
 
     #[test]
+    fn key_labels_show_the_shortest_distinguishing_part_after_the_common_prefix() {
+        // Sequential 8-byte keys share four zero bytes: rows must not all read `\x00\x00\x00\x`.
+        let keys: Vec<String> = [
+            "",
+            r"\x00\x00\x00\x00\x04\x08\x00\x00",
+            r"\x00\x00\x00\x00\x08\x08\x00\x00",
+        ]
+        .map(String::from)
+        .to_vec();
+        let (common, labels) = key_labels(&keys);
+        assert_eq!(common, r"\x00\x00\x00\x00");
+        assert_eq!(labels, ["(start)", r"…\x04…", r"…\x08…"]);
+        let hashed: Vec<String> = ["04001814", "079285bb", "07a0"].map(String::from).to_vec();
+        let (common, labels) = key_labels(&hashed);
+        assert_eq!(common, "0");
+        assert_eq!(labels, ["…4…", "…79…", "…7a…"]);
+        let (common, labels) = key_labels(&["abc".to_string()]);
+        assert_eq!((common.as_str(), labels[0].as_str()), ("", "abc"));
+    }
+
+    fn grid_chart(values: &[Vec<f64>], labels: &[String], marks: &[Mark]) -> String {
+        heatmap(&Heatmap {
+            id: "k",
+            title: "t",
+            x_unit: Unit::Seconds,
+            x_label: "time",
+            x_span: (0.0, 600.0),
+            y_label: "key",
+            row_labels: labels,
+            values,
+            merge: Merge::Sum,
+            value_unit: Unit::Count,
+            value_label: "writes",
+            value_max: None,
+            marks,
+            mark_noun: "splits",
+            max_grid: (MAX_HEAT_ROWS, MAX_HEAT_COLS),
+            key_rows: true,
+        })
+    }
+
+    #[test]
+    fn heatmap_cells_carry_hover_text_and_the_legend_says_the_time_per_cell() {
+        let labels: Vec<String> = ["a1", "b2"].map(String::from).to_vec();
+        let h = grid_chart(
+            &[vec![5.0, 5.0, 0.0], vec![1.0, 2000.0, 2000.0]],
+            &labels,
+            &[],
+        );
+        // Three columns over 600 s: one cell is 200 s; equal runs share one hover text.
+        assert!(h.contains("one cell = 3m 20s"), "{h}");
+        assert!(h.contains("<title>a…, 0 s–6m 40s: 5</title>"), "{h}");
+        assert!(
+            h.contains("<title>b…, 3m 20s–10m 00s: 2,000</title>"),
+            "{h}"
+        );
+    }
+
+    #[test]
+    fn heatmap_marks_in_one_cell_become_one_counted_mark() {
+        let labels: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let marks: Vec<Mark> = (0..2000)
+            .map(|i| Mark {
+                x: f64::from(i % 600),
+                row: if i % 2 == 0 { 0.5 } else { 1.5 },
+                title: format!("split {i}"),
+            })
+            .collect();
+        let h = grid_chart(&[vec![1.0; 3], vec![1.0; 3]], &labels, &marks);
+        // Two rows × three columns: six diamonds, and the count of all 2,000 is said.
+        assert_eq!(h.matches("l3 3l-3 3l-3-3z").count(), 6);
+        assert!(h.contains("◇ 2,000 splits in 6 cells"), "{h}");
+        assert!(h.contains("splits, a, 0 s–3m 20s</title>"), "{h}");
+    }
+
+    #[test]
+    fn strips_say_how_many_events_they_show() {
+        let rows = vec!["rs1".to_string()];
+        let few: Vec<(f64, usize, String)> =
+            (0..3).map(|i| (f64::from(i), 0, "s".into())).collect();
+        let many: Vec<(f64, usize, String)> =
+            (0..5000).map(|i| (f64::from(i), 0, "s".into())).collect();
+        let chart = |events: &[(f64, usize, String)]| {
+            strip(&Strip {
+                id: "s",
+                title: "t",
+                x_unit: Unit::Seconds,
+                x_label: "time",
+                x_span: (0.0, 5000.0),
+                rows: &rows,
+                events,
+                noun: "splits",
+            })
+        };
+        assert!(chart(&few).contains("all 3 splits shown"));
+        assert!(chart(&many).contains("5,000 splits, binned: taller = more"));
+    }
+
+    #[test]
     fn heatmaps_merge_equal_runs_and_stay_capped() {
         let values = vec![vec![5.0; 2000]; 400];
         let h = heatmap(&Heatmap {
@@ -941,6 +1244,9 @@ mod tests {
             value_label: "writes",
             value_max: None,
             marks: &[],
+            mark_noun: "",
+            max_grid: (MAX_HEAT_ROWS, MAX_HEAT_COLS),
+            key_rows: false,
         });
         // One rectangle per row (a uniform field), plus background and legend.
         assert!(h.matches("<rect").count() <= 100 + 1 + 16);

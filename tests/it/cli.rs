@@ -78,6 +78,8 @@ fn base_scenario_checks() {
     );
 }
 
+/// The suite's slowest test (about a minute in a test build on 2 cores, over half of the
+/// integration tests' wall time): it runs the whole headline scenario, as `cargo run` does.
 #[test]
 fn default_scenario_runs_with_no_arguments() {
     bin()

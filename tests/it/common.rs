@@ -11,10 +11,15 @@ use hbase_emu::report::run::{self, EventJson, MergeJson, MoveJson, Report, Timel
 use hbase_emu::scenario;
 use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
 
-/// Proptest settings running `cases` cases, with failures kept in `<module>.proptest-regressions`
-/// beside the module's file. Proptest's default would look under tests/proptest-regressions/
-/// instead, because tests/it holds a main.rs.
+/// Proptest settings running `cases` cases (sized so the suite stays quick on 2 cores;
+/// `PROPTEST_CASES=N` overrides it for a deeper search), with failures kept in
+/// `<module>.proptest-regressions` beside the module's file. Proptest's default would look under
+/// tests/proptest-regressions/ instead, because tests/it holds a main.rs.
 pub fn proptest_config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
     ProptestConfig {
         cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
@@ -22,6 +27,13 @@ pub fn proptest_config(cases: u32) -> ProptestConfig {
         ))),
         ..ProptestConfig::default()
     }
+}
+
+/// Says that test `test` skipped its work and why, on a line of its own that `cargo test` shows
+/// by default: libtest captures `eprintln!` of passing tests, but not writes to the stderr handle.
+pub fn skipped(test: &str, reason: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {reason}");
 }
 
 /// The report of tests/data/small.toml (one thread, scale 4: fast and deterministic).
@@ -66,8 +78,10 @@ pub fn enriched_report() -> Report {
                         500.0
                     },
                     read_requests_per_s: 0.0,
-                    blocked_seconds: 0.0,
+                    blocked_seconds: if t == 9 && i == 0 { 0.5 } else { 0.0 },
                     online: true,
+                    store_files: 2 + (t + i as u32) % 5,
+                    compaction_queue: (t * (i as u32 + 1)) % 4,
                 });
             }
         }
@@ -123,6 +137,11 @@ pub fn expected_ids(runs: usize) -> Vec<String> {
             "key-heatmap",
             "key-heatmap-reads",
             "region-sizes",
+            "panel-writes",
+            "panel-memstore",
+            "panel-blocked",
+            "panel-store-files",
+            "panel-compaction-queue",
         ] {
             ids.push(format!("gen-{i}-{name}"));
         }

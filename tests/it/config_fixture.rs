@@ -14,10 +14,13 @@ const FIXTURE: &str = concat!(
     "/../shared/fixtures/hbase-default.xml"
 );
 
-fn fixture() -> Option<SourceText> {
+fn fixture(test: &str) -> Option<SourceText> {
     let path = Path::new(FIXTURE);
     if !path.exists() {
-        eprintln!("note: {FIXTURE} is absent; skipping the hbase-default.xml fixture test");
+        crate::common::skipped(
+            &format!("config_fixture::{test}"),
+            &format!("{FIXTURE} is absent"),
+        );
         return None;
     }
     Some(SourceText::read(path, "hbase-default.xml").expect("fixture is readable"))
@@ -47,7 +50,9 @@ fn typed(kind: Kind, v: &str) -> Typed {
 
 #[test]
 fn every_modelled_key_is_classified_as_in_hbase_default_xml() {
-    let Some(src) = fixture() else { return };
+    let Some(src) = fixture("every_modelled_key_is_classified_as_in_hbase_default_xml") else {
+        return;
+    };
     let props = site_xml::parse(&src).expect("hbase-default.xml parses");
     assert!(props.len() > 150, "only {} properties read", props.len());
     let by_name: BTreeMap<&str, Option<&str>> = props
@@ -73,7 +78,9 @@ fn every_modelled_key_is_classified_as_in_hbase_default_xml() {
 
 #[test]
 fn hbase_default_xml_resolves_to_the_built_in_defaults() {
-    let Some(src) = fixture() else { return };
+    let Some(src) = fixture("hbase_default_xml_resolves_to_the_built_in_defaults") else {
+        return;
+    };
     let builtin = SiteConfig::with_defaults();
 
     // Built-in defaults with the file layered on top (what `hbase-emu` does when given it).

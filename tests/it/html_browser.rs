@@ -41,7 +41,10 @@ fn console_errors(stderr: &str) -> Vec<&str> {
 #[test]
 fn report_renders_in_headless_chromium() {
     if !Path::new(CHROMIUM).exists() {
-        eprintln!("note: {CHROMIUM} not found; skipping the headless browser test");
+        common::skipped(
+            "html_browser::report_renders_in_headless_chromium",
+            &format!("{CHROMIUM} not found (.ci/run installs it)"),
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

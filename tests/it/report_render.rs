@@ -220,6 +220,61 @@ fn text_keys_never_wrap_inside_an_escape() {
     }
 }
 
+/// The page leads a newcomer through the data: key rows told apart, the sample period in the
+/// titles, long logs collapsed, per-server panels and every region listed.
+#[test]
+fn html_labels_keys_apart_collapses_logs_and_lists_every_region() {
+    let mut r = common::enriched_report();
+    // Sequential-style buckets: all share four zero bytes, as the headline's do.
+    for run in &mut r.runs {
+        let n = run.key_heatmap.buckets.len();
+        run.key_heatmap.buckets = (0..n)
+            .map(|b| {
+                if b == 0 {
+                    String::new()
+                } else {
+                    format!("\\x00\\x00\\x00\\x00\\x{:02X}\\x08\\x00\\x00", b * 16)
+                }
+            })
+            .collect();
+    }
+    let page = html::render(&r);
+    // The grid is a nested <svg>: the chart ends where the next section begins.
+    let heat = section(&page, "<svg id=\"gen-0-key-heatmap\"", "<h3>");
+    assert!(
+        heat.contains(">…\\x10…<title>"),
+        "labels after the common prefix"
+    );
+    assert!(heat.contains("bucket&#39;s first key after \\x00\\x00\\x00\\x00"));
+    assert!(heat.contains("one cell = 1.0 s"));
+    assert!(heat.contains("per 1.0 s column"));
+    assert!(page.contains("per-server panels") || page.contains("Per-server panels"));
+    assert!(page.contains("Share of writes per RegionServer, per 1.0 s column"));
+    assert!(page.contains("<details><summary>Region moves ("));
+    assert!(page.contains("<details><summary>Cluster events ("));
+    let all = section(&page, "<table id=\"gen-0-all-regions\"", "</table>");
+    assert_eq!(all.matches("<tr><td>").count(), r.runs[0].regions.len());
+}
+
+/// The samples carry HBase's per-server `storeFileCount` and `compactionQueueLength`
+/// (MetricsRegionServerWrapperImpl), which the store-file and compaction-queue panels draw.
+#[test]
+fn timeline_samples_count_store_files_like_metrics_region_server_wrapper() {
+    let r = common::small_report();
+    for run in &r.runs {
+        assert!(
+            run.timeline.iter().any(|t| t.store_files > 0),
+            "{}: store files are counted",
+            run.generator
+        );
+        // Every flushed region holds at least one file; a server's count is bounded by the
+        // regions it holds times the blocking limit's order (no runaway accumulation).
+        for t in &run.timeline {
+            assert!(t.store_files as usize <= t.regions.max(1) * 64, "{t:?}");
+        }
+    }
+}
+
 /// A report saved before the time-weighted hotspot figures and the key-range writes still
 /// renders (serde defaults), falling back to the worst-minute figures and per-open writes.
 #[test]
@@ -240,4 +295,10 @@ fn reports_saved_before_the_new_figures_still_render() {
     assert!(text.contains("hotspots: worst minute"), "{text}");
     assert!(text.contains("in short: "));
     assert!(!csv::files(&old).is_empty());
+}
+
+fn section<'a>(page: &'a str, open: &str, close: &str) -> &'a str {
+    let at = page.find(open).unwrap_or_else(|| panic!("{open} missing"));
+    let end = page[at..].find(close).map_or(page.len(), |e| at + e);
+    &page[at..end]
 }
