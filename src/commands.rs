@@ -493,25 +493,34 @@ pub fn keys(args: &KeysArgs) -> CmdResult {
         ))
         .into());
     }
-    let mut out = String::new();
+    // Streamed: `keys --count 100000000 | head -1` prints its key at once, holds one key in
+    // memory, and stops when the pipe closes.
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let several = specs.len() > 1;
+    let mut line = String::new();
     for spec in specs {
         let g = plan::build_generator(&s, spec)?;
         if several {
-            out.push_str(&format!("# {}: {}\n", g.name, g.inner.describe()));
+            let head = format!("# {}: {}\n", g.name, g.inner.describe());
+            out.write_all(crate::diag::escape_controls(&head).as_bytes())
+                .map_err(crate::output::stdout_error)?;
         }
         let mut buf = Vec::new();
         for id in first..first + args.count {
             g.key_checked(id, &mut buf)?;
+            line.clear();
             if args.hex {
-                out.push_str(&to_hex(&buf));
+                line.push_str(&to_hex(&buf));
             } else {
-                out.push_str(&to_string_binary(&buf));
+                line.push_str(&to_string_binary(&buf));
             }
-            out.push('\n');
+            line.push('\n');
+            out.write_all(line.as_bytes())
+                .map_err(crate::output::stdout_error)?;
         }
     }
-    write_output(None, out.as_bytes())?;
+    out.flush().map_err(crate::output::stdout_error)?;
     Ok(())
 }
 

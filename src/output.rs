@@ -34,6 +34,16 @@ pub fn exit_cleanly_on_signals() {
     });
 }
 
+/// What a failed write to standard output means: a closed pipe (`| head`) ends the command
+/// quietly, anything else is an error.
+pub fn stdout_error(e: std::io::Error) -> InputError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        InputError::broken_pipe()
+    } else {
+        InputError::new(format!("cannot write to standard output: {e}"))
+    }
+}
+
 /// Writes `bytes` to `path` atomically (temp file in the same directory, then rename), or to
 /// stdout when `path` is None. Standard output closed by its reader (`hbase-emu … | head -1`)
 /// gives [`InputError::broken_pipe`], which the binary treats as a normal end (exit 0, no
@@ -51,13 +61,10 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), InputError>
     };
     let Some(path) = path else {
         let mut out = std::io::stdout().lock();
-        return out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                InputError::broken_pipe()
-            } else {
-                InputError::new(format!("cannot write to standard output: {e}"))
-            }
-        });
+        return out
+            .write_all(bytes)
+            .and_then(|_| out.flush())
+            .map_err(stdout_error);
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

@@ -666,6 +666,31 @@ fn broken_pipe_on_stdout_is_a_normal_end() {
     );
 }
 
+/// `keys` streams its keys (one key in memory; `| head -1` no longer waits for 100 M keys and
+/// 3.6 GB to be built): the first key comes through the pipe, and closing the pipe ends the
+/// command normally.
+#[test]
+fn keys_stream_and_stop_when_the_pipe_closes() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let scenario = root().join("scenarios/4tb-10-nodes-2gb.toml");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
+        .args(["keys", "--scenario"])
+        .arg(&scenario)
+        .args(["--generator", "hashed", "--count", "100000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.ends_with("\\x00\n"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
 #[test]
 fn output_into_a_missing_directory_says_so() {
     let dir = tempfile::tempdir().unwrap();
