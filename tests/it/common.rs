@@ -37,6 +37,20 @@ pub fn skipped(test: &str, reason: &str) {
 }
 
 /// The report of tests/data/small.toml (one thread, scale 4: fast and deterministic).
+/// The first generator of the scenario `text` (named `path` in errors) run exactly: scale 1,
+/// one thread.
+pub fn run_exact(path: &str, text: &str) -> engine::RunResult {
+    let s = scenario::load_source(SourceText::from_string(path, text))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let p = plan::plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        scale: Some(1),
+        threads: 1,
+        builder: false,
+    };
+    engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
 pub fn small_report() -> Report {
     let text = include_str!("../data/small.toml");
     // A relative path keeps snapshots independent of where the repository is checked out.

@@ -1,10 +1,7 @@
 //! Every scenario event kind checked for its effect on the run, not only for its appearance in
 //! the event log (`phase` once changed nothing: the write path kept its cached clock step).
 
-use hbase_emu::diag::SourceText;
-use hbase_emu::engine::{self, RunOptions, RunResult};
-use hbase_emu::plan;
-use hbase_emu::scenario;
+use hbase_emu::engine::RunResult;
 
 const NS: u64 = 1_000_000_000;
 
@@ -25,18 +22,10 @@ fn run_with(sections: &str, events: &str) -> RunResult {
     );
     let text = text.replace("[table]\n", "[table]\nmemstore_flushsize = \"8MB\"\n")
         + "[table.presplit]\nalgorithm = \"hex\"\nregions = 8\n";
-    let src = SourceText::from_string(
+    crate::common::run_exact(
         concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/events.toml"),
-        text.as_str(),
-    );
-    let s = scenario::load_source(src).unwrap_or_else(|e| panic!("{e}"));
-    let p = plan::plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
-    let opts = RunOptions {
-        scale: Some(1),
-        threads: 1,
-        builder: false,
-    };
-    engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"))
+        &text,
+    )
 }
 
 /// A `phase` that lowers the offered rate to a tenth for the second half of the rows stretches

@@ -2,8 +2,6 @@
 //! end to end: every split of a run is cut to the restriction's prefix, whatever the policy.
 
 use hbase_emu::diag::SourceText;
-use hbase_emu::engine::{self, RunOptions};
-use hbase_emu::plan;
 use hbase_emu::scenario;
 
 /// Keys `uuuu|iiiiiiii`: 300 users, the row id after the delimiter. A sub-second load: the
@@ -23,15 +21,7 @@ fn scenario_text(table_extra: &str) -> String {
 /// The start keys of the final regions (the first, empty, left out).
 fn boundaries(table_extra: &str) -> Vec<Vec<u8>> {
     let text = scenario_text(table_extra);
-    let src = SourceText::from_string("restriction.toml", text);
-    let s = scenario::load_source(src).unwrap_or_else(|e| panic!("{e}"));
-    let p = plan::plan_run(&s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
-    let opts = RunOptions {
-        scale: Some(1),
-        threads: 1,
-        builder: false,
-    };
-    let r = engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"));
+    let r = crate::common::run_exact("restriction.toml", &text);
     r.regions.iter().skip(1).map(|g| g.start.clone()).collect()
 }
 
