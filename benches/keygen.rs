@@ -25,6 +25,7 @@ fn specs() -> Vec<(&'static str, &'static str)> {
     vec![
         ("sequential", "name = 'g'\nkind = 'sequential'"),
         ("md5-prefix", "name = 'g'\nkind = 'md5-prefix'"),
+        ("md5-legacy", "name = 'g'\nkind = 'md5-legacy'"),
         ("hashed", "name = 'g'\nkind = 'hashed'"),
         ("salted-16", "name = 'g'\nkind = 'salted'\nbuckets = 16"),
         ("ycsb", "name = 'g'\nkind = 'ycsb'"),

@@ -42,7 +42,7 @@ use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::Region;
-use state::routing::{RoutingTable, prefix8};
+use state::routing::{Prefix16, RoutingTable, prefix8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
@@ -307,6 +307,7 @@ impl Engine {
         engine.scale_guard = guard;
         engine.rec.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
         engine.rec.heat_prefix = engine.rec.heat_buckets.iter().map(|k| prefix8(k)).collect();
+        engine.rec.heat_index = Prefix16::build(&engine.rec.heat_prefix);
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
         if opts.builder {
             engine.builder = Some(Builder::start());
@@ -519,11 +520,11 @@ impl Engine {
                 windows: Vec::new(),
                 window_servers: Vec::new(),
                 settled: 0,
-                heat_cache: [usize::MAX; 64],
                 next_slice_end: 0,
                 window_end: 0,
                 samples: Vec::new(),
                 heat_buckets: Vec::new(),
+                heat_index: Prefix16::default(),
                 heat_prefix: Vec::new(),
                 heat_writes: Vec::new(),
                 last_bucket: 0,

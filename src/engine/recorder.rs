@@ -2,6 +2,7 @@
 //! of what happened to each region and to the cluster.
 
 use crate::engine::queue::Event;
+use crate::engine::state::routing::Prefix16;
 use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS, prefix8};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
@@ -19,9 +20,6 @@ pub(crate) struct Recorder {
     pub(crate) window_servers: Vec<u32>,
     /// Time the last piece of real work finished, ns.
     pub(crate) settled: u64,
-    /// Heat bucket last found for each of 64 key prefixes (prefix mod 64), as the routing
-    /// table caches regions.
-    pub(crate) heat_cache: [usize; 64],
     /// The earlier of `window_end` and `heat_end`.
     pub(crate) next_slice_end: u64,
     /// End of the current hotspot window, ns.
@@ -32,6 +30,8 @@ pub(crate) struct Recorder {
     pub(crate) heat_buckets: Vec<Vec<u8>>,
     /// `prefix8` of each heat bucket's start (integer compares first, as for routing).
     pub(crate) heat_prefix: Vec<u64>,
+    /// The top-16-bit table over `heat_prefix` (as the routing table's).
+    pub(crate) heat_index: Prefix16,
     /// Real writes per heat slice per bucket.
     pub(crate) heat_writes: Vec<Vec<u64>>,
     /// Bucket of the last write (sequential keys stay in one bucket for long runs).
@@ -89,12 +89,12 @@ impl Engine {
         if p > self.rec.heat_lo && p < self.rec.heat_hi {
             return self.rec.last_bucket;
         }
-        self.heat_bucket_slow(key)
+        self.heat_bucket_slow(key, p)
     }
 
     #[cold]
     #[inline(never)]
-    pub(crate) fn heat_bucket_slow(&mut self, key: &[u8]) -> usize {
+    pub(crate) fn heat_bucket_slow(&mut self, key: &[u8], p: u64) -> usize {
         let b = &self.rec.heat_buckets;
         if b.len() <= 1 {
             // One bucket (or none: writes then count in slot 0): every key.
@@ -103,18 +103,11 @@ impl Engine {
             self.rec.last_bucket = 0;
             return 0;
         }
-        // Integer compares on the 8-byte prefixes, full compares only among equal prefixes.
-        let p = prefix8(key);
-        let slot = (p & 63) as usize;
-        let c = self.rec.heat_cache[slot];
-        if c < b.len() && b[c].as_slice() <= key && b.get(c + 1).is_none_or(|n| key < n.as_slice())
-        {
-            return c;
-        }
-        let hi = self.rec.heat_prefix.partition_point(|&x| x <= p);
-        let lo = self.rec.heat_prefix[..hi].partition_point(|&x| x < p);
-        let j = (lo + b[lo..hi].partition_point(|s| s.as_slice() <= key)).saturating_sub(1);
-        self.rec.heat_cache[slot] = j;
+        // The top-16-bit table, then integer compares; full compares only among equal prefixes.
+        let j = self
+            .rec
+            .heat_index
+            .find(p, &self.rec.heat_prefix, |i| b[i].as_slice() <= key);
         self.rec.last_bucket = j;
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
         self.rec.heat_lo = prefix8(&b[j]);

@@ -71,6 +71,17 @@ pub fn push_hex_prefix(out: &mut Vec<u8>, bytes: &[u8], chars: usize) {
     }
 }
 
+/// The first 4 bytes of `bytes` as 8 lowercase hex characters.
+#[inline]
+pub fn hex8(bytes: &[u8; 16]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for (i, &b) in bytes[..4].iter().enumerate() {
+        out[2 * i] = HEX_LOWER[(b >> 4) as usize];
+        out[2 * i + 1] = HEX_LOWER[(b & 0xF) as usize];
+    }
+    out
+}
+
 /// MD5 of `input` (RFC 1321) as 16 bytes on the stack.
 #[inline]
 pub fn md5(input: &[u8]) -> [u8; 16] {

@@ -18,6 +18,8 @@
 //! | `ycsb.rs` | `ycsb` |
 //! | `keyfile.rs` | `file` |
 //! | `template.rs` + `distribution.rs` | `template` (alias `composite`) |
+//!
+//! `md5x.rs` hashes short messages in SIMD batches for the MD5-based kinds' `keys_into`.
 
 use std::ops::Range;
 use std::path::Path;
@@ -28,6 +30,7 @@ pub mod distribution;
 mod enc;
 pub mod hashed;
 pub mod keyfile;
+pub mod md5x;
 pub mod partition;
 pub mod reversed;
 pub mod rng;

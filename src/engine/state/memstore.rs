@@ -4,6 +4,8 @@
 //! bytes, heap size = per-cell heap (see `cell.rs`) plus the active segment's fixed overhead.
 //! Rows are kept as emulated keys in a flat arena (no allocation per row); a flush sorts them.
 
+use super::routing::prefix8;
+
 /// What one emulated row adds to a store, in real units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Put {
@@ -80,25 +82,30 @@ impl Memstore {
     /// The emulated keys, sorted (unsigned lexicographic, as HBase's comparator); equal keys are
     /// kept once (VERSIONS = 1: the newest put of a row wins).
     pub fn sorted_keys(&self) -> Vec<&[u8]> {
-        // Sort on a 16-byte big-endian prefix first (cheap integer compares), then break prefix
-        // ties on the whole key: rowkeys usually differ within their first 16 bytes.
-        let mut order: Vec<(u128, u32)> = (0..self.ends.len())
-            .map(|i| (prefix(self.key(i)), i as u32))
+        // LSD radix sort on the 8-byte big-endian prefix (linear, no compares), then a
+        // comparison sort only inside runs sharing those 8 bytes; same order as a full sort.
+        let mut order: Vec<(u64, u32)> = (0..self.ends.len())
+            .map(|i| (prefix8(self.key(i)), i as u32))
             .collect();
-        order.sort_unstable();
-        let mut keys: Vec<&[u8]> = order.iter().map(|&(_, i)| self.key(i as usize)).collect();
+        radix_sort(&mut order);
+        let mut keys: Vec<&[u8]> = Vec::with_capacity(order.len());
         let mut i = 0;
         while i < order.len() {
             let mut j = i + 1;
             while j < order.len() && order[j].0 == order[i].0 {
                 j += 1;
             }
+            let run = keys.len();
+            keys.extend(order[i..j].iter().map(|&(_, k)| self.key(k as usize)));
             if j - i > 1 {
-                keys[i..j].sort_unstable();
+                // Only keys sharing their 8-byte prefix can be equal: sort and dedup the run.
+                let mut tail = keys.split_off(run);
+                tail.sort_unstable();
+                tail.dedup();
+                keys.append(&mut tail);
             }
             i = j;
         }
-        keys.dedup();
         keys
     }
 
@@ -113,13 +120,37 @@ impl Memstore {
     }
 }
 
-/// The first 16 bytes of `key` as a big-endian integer, zero-padded: orders like the key itself
-/// except among keys that share those 16 bytes (or differ only by trailing zero bytes).
-fn prefix(key: &[u8]) -> u128 {
-    let mut b = [0u8; 16];
-    let n = key.len().min(16);
-    b[..n].copy_from_slice(&key[..n]);
-    u128::from_be_bytes(b)
+/// Sorts by the `u64` (ties in any order): LSD radix on its 8 bytes, skipping bytes every
+/// element shares; small inputs take a comparison sort.
+fn radix_sort(v: &mut Vec<(u64, u32)>) {
+    if v.len() < 256 {
+        v.sort_unstable_by_key(|&(p, _)| p);
+        return;
+    }
+    let mut counts = [[0usize; 256]; 8];
+    for &(p, _) in v.iter() {
+        for (byte, c) in counts.iter_mut().enumerate() {
+            c[((p >> (8 * byte)) & 0xFF) as usize] += 1;
+        }
+    }
+    let mut tmp = vec![(0u64, 0u32); v.len()];
+    for (byte, c) in counts.iter().enumerate() {
+        if c.iter().any(|&n| n == v.len()) {
+            continue;
+        }
+        let mut pos = [0usize; 256];
+        let mut sum = 0;
+        for (p, &n) in pos.iter_mut().zip(c) {
+            *p = sum;
+            sum += n;
+        }
+        for &e in v.iter() {
+            let b = ((e.0 >> (8 * byte)) & 0xFF) as usize;
+            tmp[pos[b]] = e;
+            pos[b] += 1;
+        }
+        std::mem::swap(v, &mut tmp);
+    }
 }
 
 #[cfg(test)]
@@ -166,6 +197,22 @@ mod tests {
             ]
         );
         let snap = m.take();
+        // Above the radix threshold: hashed-like keys with prefix ties, duplicates and short keys.
+        let mut big = Memstore::default();
+        let mut want: Vec<Vec<u8>> = Vec::new();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for i in 0..5000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut k = format!("{:08x}", x % 300).into_bytes();
+            k.extend_from_slice(&(i % 1700).to_be_bytes()[..(i % 9) as usize]);
+            big.add(&k, put, 0, 0);
+            want.push(k);
+        }
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(big.sorted_keys(), want);
         assert_eq!(snap.rows, 3);
         assert!(m.is_empty());
         assert_eq!(m.heap_bytes, 0);

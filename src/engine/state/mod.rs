@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use compaction::ActiveCompaction;
 use region::Region;
+pub use routing::Router;
 use routing::RoutingTable;
 use server::Server;
 

@@ -16,8 +16,96 @@ pub(crate) fn prefix8(key: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
-/// Slots of the per-prefix cache.
-const SLOTS: usize = 64;
+/// A table over 16 bits of sorted start keys' prefixes — the 16 bits after the leading bits every
+/// start shares (partition keys share 59), so keys spread over the table's slots: for each
+/// 16-bit value `t`, the entries whose bits are `t` (`starts[t]..starts[t + 1]`). Keys in random
+/// order (hashed) then search among the few starts sharing their bits instead of all of them.
+/// Built once per change of the starts (256 KiB; cheap next to a split's other work).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Prefix16 {
+    /// 65,537 counts: `starts[t]` = starts whose slot is below `t`. Empty: not built.
+    starts: Box<[u32]>,
+    /// Leading bits every start's prefix shares (0..=63), and those bits' value.
+    common: u32,
+    base: u64,
+}
+
+impl Prefix16 {
+    /// The table over `prefixes` (`prefix8` of each start, ascending).
+    pub(crate) fn build(prefixes: &[u64]) -> Prefix16 {
+        let (first, last) = match prefixes {
+            [] => (0, 0),
+            [f, .., l] => (*f, *l),
+            [f] => (*f, *f),
+        };
+        // Sorted: the bits the first and last share, all share.
+        let common = (first ^ last).leading_zeros().min(63);
+        let mut t = Prefix16 {
+            starts: Box::default(),
+            common,
+            base: first & !(u64::MAX >> common),
+        };
+        let mut starts = vec![0u32; (1 << 16) + 1].into_boxed_slice();
+        let mut i = 0;
+        for (slot, s) in starts.iter_mut().enumerate() {
+            while i < prefixes.len() && t.slot(prefixes[i]) < slot {
+                i += 1;
+            }
+            *s = i as u32;
+        }
+        t.starts = starts;
+        t
+    }
+
+    /// The slot of a prefix sharing the common bits: the 16 bits after them (order-preserving).
+    #[inline]
+    fn slot(&self, p: u64) -> usize {
+        ((p << self.common) >> 48) as usize
+    }
+
+    /// True once built.
+    pub(crate) fn is_built(&self) -> bool {
+        !self.starts.is_empty()
+    }
+
+    /// The entries a key with `prefix8` `p` may fall among: every entry before the range starts
+    /// below the key (a smaller zero-padded prefix implies a smaller or prefix key), every entry
+    /// from its end on starts above it. The whole table when not built.
+    #[inline]
+    pub(crate) fn range(&self, p: u64, len: usize) -> (usize, usize) {
+        if self.starts.is_empty() {
+            return (0, len);
+        }
+        let top = p & !(u64::MAX >> self.common);
+        if top != self.base {
+            // Outside the shared bits: below every start or above every start.
+            return if top < self.base { (0, 0) } else { (len, len) };
+        }
+        let t = self.slot(p);
+        (self.starts[t] as usize, self.starts[t + 1] as usize)
+    }
+
+    /// The index of the entry holding a key with `prefix8` `p`: the last start ≤ key, given the
+    /// starts' prefixes and a full compare `le(i)` = "start `i` ≤ key" for equal prefixes.
+    #[inline]
+    pub(crate) fn find(&self, p: u64, prefixes: &[u64], le: impl Fn(usize) -> bool) -> usize {
+        let (a, b) = self.range(p, prefixes.len());
+        // Integer compares on the 8-byte prefixes, full compares only among equal prefixes.
+        let hi = a + prefixes[a..b].partition_point(|&x| x <= p);
+        let lo = a + prefixes[a..hi].partition_point(|&x| x < p);
+        // Binary search among the equal prefixes (many when starts share 8 leading bytes).
+        let (mut l, mut h) = (lo, hi);
+        while l < h {
+            let mid = l + (h - l) / 2;
+            if le(mid) {
+                l = mid + 1;
+            } else {
+                h = mid;
+            }
+        }
+        l.saturating_sub(1)
+    }
+}
 
 /// Live regions in key order. Entry `i` covers `[start_i, start_{i+1})`, the last one up to the
 /// end of the table: the table tiles the key space (checked by `State::invariants`).
@@ -27,16 +115,13 @@ pub(crate) struct RoutingTable {
     entries: Vec<(Vec<u8>, usize)>,
     /// `prefix8` of each start key: integer compares first.
     prefixes: Vec<u64>,
-    /// Entry last found, and the prefixes strictly inside `(lo, hi)` that certainly lie in it:
-    /// one integer compare per bound instead of two key compares per row.
-    last: Option<usize>,
-    /// The region id of entry `last` (the fast path returns it without reading the entry).
+    /// The region last found, and the prefixes strictly inside `(lo, hi)` that certainly lie in
+    /// it: one integer compare per bound instead of two key compares per row (ordered keys).
     last_id: usize,
     lo: u64,
     hi: u64,
-    /// Entry last found for each key prefix mod 64: keys that alternate between a few prefixes
-    /// (partition keys) miss a one-entry cache on every row.
-    slots: [usize; SLOTS],
+    /// The top-16-bit table over `prefixes`, rebuilt on the first search after a change.
+    index: Prefix16,
 }
 
 impl RoutingTable {
@@ -44,11 +129,10 @@ impl RoutingTable {
         RoutingTable {
             entries: Vec::new(),
             prefixes: Vec::new(),
-            last: None,
             last_id: usize::MAX,
             lo: u64::MAX,
             hi: 0,
-            slots: [usize::MAX; SLOTS],
+            index: Prefix16::default(),
         }
     }
 
@@ -104,19 +188,9 @@ impl RoutingTable {
 
     /// Drops the caches (entries moved).
     fn forget(&mut self) {
-        self.last = None;
         self.lo = u64::MAX;
         self.hi = 0;
-        self.slots = [usize::MAX; SLOTS];
-    }
-
-    /// Entry `i` holds `key`.
-    fn holds(&self, i: usize, key: &[u8]) -> bool {
-        self.entries[i].0.as_slice() <= key
-            && self
-                .entries
-                .get(i + 1)
-                .is_none_or(|(next, _)| key < next.as_slice())
+        self.index = Prefix16::default();
     }
 
     /// The live region holding `key`, whose `prefix8` is `p`, through the caches.
@@ -128,22 +202,15 @@ impl RoutingTable {
         self.route_slow(key, p)
     }
 
+    /// Keys outside the cached bounds (random keys: most rows) go to the top-16-bit table,
+    /// whose search costs about what probing small caches with full key compares did.
     #[cold]
     #[inline(never)]
     fn route_slow(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(last) = self.last
-            && self.holds(last, key)
-        {
-            return self.entries[last].1;
-        }
-        let slot = (p & (SLOTS as u64 - 1)) as usize;
-        let c = self.slots[slot];
-        if c < self.entries.len() && self.holds(c, key) {
-            return self.entries[c].1;
+        if !self.index.is_built() && self.entries.len() > 1 {
+            self.index = Prefix16::build(&self.prefixes);
         }
         let i = self.search(key, p);
-        self.slots[slot] = i;
-        self.last = Some(i);
         self.last_id = self.entries[i].1;
         // A prefix strictly above the start's implies key > start, strictly below the end's
         // implies key < end (zero padding keeps both true); ties take the full compare above.
@@ -157,13 +224,34 @@ impl RoutingTable {
         self.entries[self.search(key, prefix8(key))].1
     }
 
-    /// Binary search for the entry holding `key` (whose `prefix8` is `p`): integer compares on
-    /// the start prefixes, full compares only among equal prefixes.
+    /// The entry holding `key` (whose `prefix8` is `p`): the top-16-bit table narrows the
+    /// range, then integer compares on the start prefixes, full compares only among equal ones.
     fn search(&self, key: &[u8], p: u64) -> usize {
-        let hi = self.prefixes.partition_point(|&x| x <= p);
-        let lo = self.prefixes[..hi].partition_point(|&x| x < p);
-        let j = lo + self.entries[lo..hi].partition_point(|(start, _)| start.as_slice() <= key);
-        j.saturating_sub(1)
+        self.index
+            .find(p, &self.prefixes, |i| self.entries[i].0.as_slice() <= key)
+    }
+}
+
+/// A routing table over fixed start keys, with the write path's caches: for benches and tools
+/// that measure routing outside an engine run.
+#[derive(Debug, Clone)]
+pub struct Router(RoutingTable);
+
+impl Router {
+    /// A table of regions `0..starts.len()` starting at `starts` (ascending; the first is
+    /// usually the empty key).
+    pub fn new(starts: &[Vec<u8>]) -> Router {
+        let mut t = RoutingTable::new();
+        for (i, s) in starts.iter().enumerate() {
+            t.push(s.clone(), i);
+        }
+        Router(t)
+    }
+
+    /// The region holding `key`, as the write path finds it.
+    #[inline]
+    pub fn route(&mut self, key: &[u8]) -> usize {
+        self.0.route(key, prefix8(key))
     }
 }
 
@@ -195,6 +283,80 @@ mod tests {
         ] {
             assert_eq!(t.route(key, prefix8(key)), want, "{key:?}");
             assert_eq!(t.locate(key), want, "{key:?}");
+        }
+    }
+
+    /// The top-16-bit table gives the same region as a plain search over the starts (the
+    /// `hbase:meta` lookup of `ConnectionImplementation.locateRegionInMeta`: the last start ≤ row),
+    /// for starts sharing top bits, shorter than 2 bytes, or ending in zero bytes.
+    #[test]
+    fn prefix16_table_matches_a_plain_search() {
+        let starts: Vec<&[u8]> = vec![
+            b"",
+            b"\0",
+            b"\0\0\x01",
+            b"a",
+            b"a\0",
+            b"ab",
+            b"ab\0",
+            b"abc",
+            b"abcdefgh",
+            b"abcdefgh\0",
+            b"abcdefghz",
+            b"ac",
+            b"b",
+            b"\xff\xff",
+            b"\xff\xff\xff",
+        ];
+        let mut t = table(&starts);
+        let mut keys: Vec<Vec<u8>> = Vec::new();
+        for s in &starts {
+            for tail in [
+                &b""[..],
+                b"\0",
+                b"\x01",
+                b"\xff\xff\xff\xff\xff\xff\xff\xff\xff",
+            ] {
+                let mut k = s.to_vec();
+                k.extend_from_slice(tail);
+                keys.push(k.clone());
+                if let Some(l) = k.last_mut() {
+                    *l = l.wrapping_sub(1);
+                    keys.push(k);
+                }
+            }
+        }
+        for k in &keys {
+            let want = starts
+                .partition_point(|s| *s <= k.as_slice())
+                .saturating_sub(1);
+            assert_eq!(t.route(k, prefix8(k)), want, "{k:?}");
+            assert_eq!(t.locate(k), want, "{k:?}");
+        }
+    }
+
+    /// Starts sharing most leading bits (partition keys `[id % N:8][id:8]`) and a first start
+    /// that is not empty: the table uses the bits after the shared ones, and keys outside the
+    /// shared bits fall below or above every start.
+    #[test]
+    fn prefix16_table_on_shared_leading_bits() {
+        let mut starts: Vec<Vec<u8>> = (3u64..23).map(|p| p.to_be_bytes().to_vec()).collect();
+        starts.insert(1, [3u64.to_be_bytes(), 7u64.to_be_bytes()].concat());
+        let refs: Vec<&[u8]> = starts.iter().map(Vec::as_slice).collect();
+        let mut t = table(&refs);
+        for part in 0u64..30 {
+            for id in [0u64, 6, 7, 8, u64::MAX] {
+                let k = [part.to_be_bytes(), id.to_be_bytes()].concat();
+                let want = refs
+                    .partition_point(|s| *s <= k.as_slice())
+                    .saturating_sub(1);
+                assert_eq!(t.route(&k, prefix8(&k)), want, "{part} {id}");
+                assert_eq!(t.locate(&k), want, "{part} {id}");
+            }
+        }
+        for k in [&b"\xff"[..], b"\x01", b""] {
+            let want = refs.partition_point(|s| *s <= k).saturating_sub(1);
+            assert_eq!(t.route(k, prefix8(k)), want, "{k:?}");
         }
     }
 

@@ -1,0 +1,104 @@
+//! The exact mode's per-row path piece by piece: routing a key among N regions and adding rows
+//! to a memstore then sorting it for a flush (key generation per kind is `benches/keygen.rs`).
+//!
+//! `cargo bench --bench hotpath`. Figures go to docs/PERFORMANCE.md.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+use hbase_emu::engine::state::Router;
+use hbase_emu::engine::state::memstore::{Memstore, Put};
+use hbase_emu::keygen::{self, BuildContext, GeneratorSpec};
+
+const KEYS: u64 = 131_072;
+
+/// `KEYS` consecutive keys of a generator kind (with its required options).
+fn keys(kind: &str) -> Vec<Vec<u8>> {
+    let extra = if kind == "partition" {
+        "\npartitions = 20"
+    } else {
+        ""
+    };
+    let spec: GeneratorSpec =
+        toml::from_str(&format!("name = 'g'\nkind = '{kind}'{extra}")).expect("bench spec parses");
+    let ctx = BuildContext {
+        seed: 42,
+        base_dir: Path::new("."),
+        ids: (0, KEYS),
+    };
+    let g = keygen::build(&spec, &ctx).expect("bench generator builds");
+    let mut out = Vec::with_capacity(KEYS as usize);
+    g.inner.keys_into(0..KEYS, &mut |_, k| out.push(k.to_vec()));
+    out
+}
+
+/// Region starts: `n` quantiles of the keys (as a sampled pre-split chooses them).
+fn starts(keys: &[Vec<u8>], n: usize) -> Vec<Vec<u8>> {
+    let mut sorted = keys.to_vec();
+    sorted.sort_unstable();
+    let mut s = vec![Vec::new()];
+    s.extend((1..n).map(|i| sorted[i * sorted.len() / n].clone()));
+    s
+}
+
+fn routing(c: &mut Criterion) {
+    let mut group = c.benchmark_group("route");
+    group.throughput(Throughput::Elements(KEYS));
+    for kind in ["hashed", "sequential", "partition"] {
+        let ks = keys(kind);
+        for n in [10usize, 200, 2048] {
+            let mut router = Router::new(&starts(&ks, n));
+            group.bench_with_input(BenchmarkId::new(kind, n), &ks, |b, ks| {
+                b.iter(|| {
+                    let mut sum = 0usize;
+                    for k in ks {
+                        sum += router.route(k);
+                    }
+                    black_box(sum)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+fn memstore(c: &mut Criterion) {
+    let put = Put {
+        rows: 1,
+        cells: 1,
+        data_bytes: 1100,
+        heap_bytes: 1180,
+    };
+    let mut group = c.benchmark_group("memstore");
+    group.throughput(Throughput::Elements(KEYS));
+    for kind in ["hashed", "sequential"] {
+        let ks = keys(kind);
+        group.bench_function(BenchmarkId::new("add", kind), |b| {
+            let mut m = Memstore::default();
+            b.iter(|| {
+                m.clear();
+                for k in &ks {
+                    m.add(k, put, 256, 0);
+                }
+                black_box(m.len())
+            })
+        });
+        let mut m = Memstore::default();
+        for k in &ks {
+            m.add(k, put, 256, 0);
+        }
+        group.bench_function(BenchmarkId::new("snapshot_sort", kind), |b| {
+            b.iter(|| black_box(m.sorted_keys().len()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = routing, memstore
+}
+criterion_main!(benches);

@@ -1,0 +1,378 @@
+//! Multi-buffer MD5 (RFC 1321) for short messages: up to 16 one-block messages (≤ 55 bytes)
+//! hashed side by side in SIMD lanes — AVX-512 (16 lanes) or AVX2 (8 lanes), chosen at run time.
+//! Without either, each message goes through the `md-5` crate, which also serves as the
+//! reference the tests compare against bit for bit.
+//!
+//! Key generators hash one short message per row (8 bytes for `hashed` and `md5-prefix`); the
+//! scalar crate spends ~116 ns per key on this machine, 16 lanes ~7 ns (docs/PERFORMANCE.md).
+
+/// Messages per batch (the widest lane count).
+pub const LANES: usize = 16;
+
+/// Longest message that fits one MD5 block (64 bytes minus the 0x80 byte and the 8-byte length).
+pub const MAX_LEN: usize = 55;
+
+/// The per-step additive constants: `floor(|sin(i + 1)| · 2^32)`.
+const K: [u32; 64] = [
+    0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
+    0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
+    0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
+    0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
+    0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
+    0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
+    0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+    0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
+];
+
+/// Left-rotation amounts per round (each round repeats its four amounts four times).
+const S: [[u32; 4]; 4] = [
+    [7, 12, 17, 22],
+    [5, 9, 14, 20],
+    [4, 11, 16, 23],
+    [6, 10, 15, 21],
+];
+
+/// The initial state (A, B, C, D).
+const INIT: [u32; 4] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
+
+/// Message word used by step `i`.
+const fn word(i: usize) -> usize {
+    match i / 16 {
+        0 => i,
+        1 => (5 * i + 1) % 16,
+        2 => (3 * i + 5) % 16,
+        _ => (7 * i) % 16,
+    }
+}
+
+/// Which implementation runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// 16 lanes of 32 bits.
+    Avx512,
+    /// 8 lanes of 32 bits, two passes per batch.
+    Avx2,
+    /// The `md-5` crate, one message at a time.
+    Scalar,
+}
+
+impl Backend {
+    /// The widest backend this CPU runs.
+    pub fn detect() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Backend::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Backend::Avx2;
+            }
+        }
+        Backend::Scalar
+    }
+}
+
+/// Up to [`LANES`] short messages, each already padded into its own 64-byte block.
+#[derive(Clone)]
+pub struct Batch {
+    backend: Backend,
+    /// Padded blocks, lane `i` at `blocks[i]` (unused lanes hash garbage that nobody reads).
+    blocks: [[u8; 64]; LANES],
+    lens: [u8; LANES],
+    n: usize,
+    /// Digests of the last [`Batch::run`].
+    digests: [[u8; 16]; LANES],
+}
+
+impl Batch {
+    /// An empty batch on the best backend of this CPU.
+    pub fn new() -> Batch {
+        Batch::with_backend(Backend::detect())
+    }
+
+    /// An empty batch on `backend` (tests force each one; an unsupported SIMD backend falls back
+    /// to [`Backend::Scalar`]).
+    pub fn with_backend(backend: Backend) -> Batch {
+        let backend = if backend == Backend::Scalar || Backend::detect() == Backend::Avx512 {
+            backend
+        } else if Backend::detect() == Backend::Avx2 && backend == Backend::Avx2 {
+            backend
+        } else {
+            Backend::Scalar
+        };
+        Batch {
+            backend,
+            blocks: [[0; 64]; LANES],
+            lens: [0; LANES],
+            n: 0,
+            digests: [[0; 16]; LANES],
+        }
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Messages queued.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// True when no message is queued.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// True when the batch holds [`LANES`] messages.
+    pub fn is_full(&self) -> bool {
+        self.n == LANES
+    }
+
+    /// Queues `msg` (at most [`MAX_LEN`] bytes; the batch must not be full).
+    #[inline]
+    pub fn push(&mut self, msg: &[u8]) {
+        assert!(msg.len() <= MAX_LEN && self.n < LANES, "one-block message");
+        let b = &mut self.blocks[self.n];
+        *b = [0; 64];
+        b[..msg.len()].copy_from_slice(msg);
+        b[msg.len()] = 0x80;
+        b[56..].copy_from_slice(&(msg.len() as u64 * 8).to_le_bytes());
+        self.lens[self.n] = msg.len() as u8;
+        self.n += 1;
+    }
+
+    /// Hashes the queued messages; their digests are then [`Batch::digest`]`(0..len)`. Empties
+    /// the queue.
+    pub fn run(&mut self) {
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `with_backend` keeps Avx512/Avx2 only where the CPU has the feature.
+            Backend::Avx512 => unsafe { x86::avx512(&self.blocks, &mut self.digests) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => {
+                let (lo, hi) = self.blocks.split_at(8);
+                let (dlo, dhi) = self.digests.split_at_mut(8);
+                // SAFETY: as above.
+                unsafe {
+                    x86::avx2(lo.try_into().expect("8"), dlo.try_into().expect("8"));
+                    if self.n > 8 {
+                        x86::avx2(hi.try_into().expect("8"), dhi.try_into().expect("8"));
+                    }
+                }
+            }
+            _ => {
+                for i in 0..self.n {
+                    let len = self.lens[i] as usize;
+                    self.digests[i] = super::enc::md5(&self.blocks[i][..len]);
+                }
+            }
+        }
+        self.n = 0;
+    }
+
+    /// The digest of message `i` of the last run.
+    #[inline]
+    pub fn digest(&self, i: usize) -> &[u8; 16] {
+        &self.digests[i]
+    }
+}
+
+impl Default for Batch {
+    fn default() -> Batch {
+        Batch::new()
+    }
+}
+
+impl std::fmt::Debug for Batch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Batch")
+            .field("backend", &self.backend)
+            .field("queued", &self.n)
+            .finish()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{INIT, K, S, word};
+    use std::arch::x86_64::*;
+
+    /// 16 one-block digests in the lanes of 512-bit vectors.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn avx512(blocks: &[[u8; 64]; 16], out: &mut [[u8; 16]; 16]) {
+        // Lane i reads word w of block i at byte offset 64·i + 4·w.
+        let base = _mm512_setr_epi32(
+            0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240,
+        );
+        let p = blocks.as_ptr().cast::<i32>();
+        let mut m = [_mm512_setzero_si512(); 16];
+        for (w, mw) in m.iter_mut().enumerate() {
+            let idx = _mm512_add_epi32(base, _mm512_set1_epi32(w as i32));
+            // SAFETY: every index is inside the 1024-byte `blocks` array.
+            *mw = unsafe { _mm512_i32gather_epi32::<4>(idx, p) };
+        }
+        let [a0, b0, c0, d0] = INIT.map(|x| _mm512_set1_epi32(x as i32));
+        let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
+        for i in 0..64 {
+            let f = match i / 16 {
+                // F = (b & c) | (!b & d), G = (b & d) | (c & !d), H = b ^ c ^ d, I = c ^ (b | !d):
+                // each one ternary-logic instruction (truth tables over (b, c, d)).
+                0 => _mm512_ternarylogic_epi32::<0xCA>(b, c, d),
+                1 => _mm512_ternarylogic_epi32::<0xE4>(b, c, d),
+                2 => _mm512_ternarylogic_epi32::<0x96>(b, c, d),
+                _ => _mm512_ternarylogic_epi32::<0x39>(b, c, d),
+            };
+            let t = _mm512_add_epi32(
+                _mm512_add_epi32(a, f),
+                _mm512_add_epi32(m[word(i)], _mm512_set1_epi32(K[i] as i32)),
+            );
+            let t = _mm512_rolv_epi32(t, _mm512_set1_epi32(S[i / 16][i % 4] as i32));
+            a = d;
+            d = c;
+            c = b;
+            b = _mm512_add_epi32(b, t);
+        }
+        let mut words = [[0u32; 16]; 4];
+        for (dst, (v, v0)) in words.iter_mut().zip([(a, a0), (b, b0), (c, c0), (d, d0)]) {
+            // SAFETY: `dst` is 64 bytes.
+            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), _mm512_add_epi32(v, v0)) };
+        }
+        for (lane, o) in out.iter_mut().enumerate() {
+            for (j, w) in words.iter().enumerate() {
+                o[4 * j..4 * j + 4].copy_from_slice(&w[lane].to_le_bytes());
+            }
+        }
+    }
+
+    /// 8 one-block digests in the lanes of 256-bit vectors.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn avx2(blocks: &[[u8; 64]; 8], out: &mut [[u8; 16]; 8]) {
+        let base = _mm256_setr_epi32(0, 16, 32, 48, 64, 80, 96, 112);
+        let p = blocks.as_ptr().cast::<i32>();
+        let mut m = [_mm256_setzero_si256(); 16];
+        for (w, mw) in m.iter_mut().enumerate() {
+            let idx = _mm256_add_epi32(base, _mm256_set1_epi32(w as i32));
+            // SAFETY: every index is inside the 512-byte `blocks` array.
+            *mw = unsafe { _mm256_i32gather_epi32::<4>(p, idx) };
+        }
+        let ones = _mm256_set1_epi32(-1);
+        let [a0, b0, c0, d0] = INIT.map(|x| _mm256_set1_epi32(x as i32));
+        let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
+        for i in 0..64 {
+            let f = match i / 16 {
+                0 => _mm256_xor_si256(d, _mm256_and_si256(b, _mm256_xor_si256(c, d))),
+                1 => _mm256_xor_si256(c, _mm256_and_si256(d, _mm256_xor_si256(b, c))),
+                2 => _mm256_xor_si256(_mm256_xor_si256(b, c), d),
+                _ => _mm256_xor_si256(c, _mm256_or_si256(b, _mm256_xor_si256(d, ones))),
+            };
+            let t = _mm256_add_epi32(
+                _mm256_add_epi32(a, f),
+                _mm256_add_epi32(m[word(i)], _mm256_set1_epi32(K[i] as i32)),
+            );
+            let s = S[i / 16][i % 4] as i32;
+            let t = _mm256_or_si256(
+                _mm256_sllv_epi32(t, _mm256_set1_epi32(s)),
+                _mm256_srlv_epi32(t, _mm256_set1_epi32(32 - s)),
+            );
+            a = d;
+            d = c;
+            c = b;
+            b = _mm256_add_epi32(b, t);
+        }
+        let mut words = [[0u32; 8]; 4];
+        for (dst, (v, v0)) in words.iter_mut().zip([(a, a0), (b, b0), (c, c0), (d, d0)]) {
+            // SAFETY: `dst` is 32 bytes.
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm256_add_epi32(v, v0)) };
+        }
+        for (lane, o) in out.iter_mut().enumerate() {
+            for (j, w) in words.iter().enumerate() {
+                o[4 * j..4 * j + 4].copy_from_slice(&w[lane].to_le_bytes());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keygen::enc::md5;
+    use proptest::prelude::*;
+
+    fn backends() -> Vec<Backend> {
+        let mut v = vec![Backend::Scalar];
+        match Backend::detect() {
+            Backend::Avx512 => v.extend([Backend::Avx2, Backend::Avx512]),
+            Backend::Avx2 => v.push(Backend::Avx2),
+            Backend::Scalar => {}
+        }
+        v
+    }
+
+    /// Every backend equals `md-5` bit for bit on pseudo-random messages of every one-block
+    /// length (0..=55: `hashed`/`md5-prefix` hash 8 bytes, `md5-legacy` 1..=20 decimal digits),
+    /// in full and partial batches.
+    #[test]
+    fn every_backend_matches_md5_crate_for_every_length() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        };
+        for backend in backends() {
+            let mut batch = Batch::with_backend(backend);
+            assert_eq!(batch.backend(), backend);
+            for round in 0..200 {
+                let mut msgs = Vec::new();
+                let count = 1 + round % LANES;
+                for j in 0..count {
+                    let len = (round * 7 + j * 13) % (MAX_LEN + 1);
+                    let m: Vec<u8> = (0..len).map(|_| next()).collect();
+                    batch.push(&m);
+                    msgs.push(m);
+                }
+                batch.run();
+                for (j, m) in msgs.iter().enumerate() {
+                    assert_eq!(batch.digest(j), &md5(m), "{backend:?} len {}", m.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rfc1321_vectors() {
+        for backend in backends() {
+            let mut batch = Batch::with_backend(backend);
+            batch.push(b"");
+            batch.push(b"abc");
+            batch.run();
+            assert_eq!(
+                batch.digest(0),
+                &[
+                    0xd4, 0x1d, 0x8c, 0xd9, 0x8f, 0x00, 0xb2, 0x04, 0xe9, 0x80, 0x09, 0x98, 0xec,
+                    0xf8, 0x42, 0x7e
+                ]
+            );
+            assert_eq!(batch.digest(1), &md5(b"abc"));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn prop_batch_equals_md5_crate(msgs in proptest::collection::vec(
+            proptest::collection::vec(any::<u8>(), 0..=MAX_LEN), 1..=LANES)) {
+            for backend in backends() {
+                let mut batch = Batch::with_backend(backend);
+                for m in &msgs {
+                    batch.push(m);
+                }
+                batch.run();
+                for (j, m) in msgs.iter().enumerate() {
+                    prop_assert_eq!(batch.digest(j), &md5(m));
+                }
+            }
+        }
+    }
+}
