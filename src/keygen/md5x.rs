@@ -93,13 +93,12 @@ impl Batch {
     /// An empty batch on `backend` (tests force each one; an unsupported SIMD backend falls back
     /// to [`Backend::Scalar`]).
     pub fn with_backend(backend: Backend) -> Batch {
-        let backend = if backend == Backend::Scalar || Backend::detect() == Backend::Avx512 {
-            backend
-        } else if Backend::detect() == Backend::Avx2 && backend == Backend::Avx2 {
-            backend
-        } else {
-            Backend::Scalar
+        let supported = match backend {
+            Backend::Scalar => true,
+            Backend::Avx2 => Backend::detect() != Backend::Scalar,
+            Backend::Avx512 => Backend::detect() == Backend::Avx512,
         };
+        let backend = if supported { backend } else { Backend::Scalar };
         Batch {
             backend,
             blocks: [[0; 64]; LANES],

@@ -135,7 +135,7 @@ fn radix_sort(v: &mut Vec<(u64, u32)>) {
     }
     let mut tmp = vec![(0u64, 0u32); v.len()];
     for (byte, c) in counts.iter().enumerate() {
-        if c.iter().any(|&n| n == v.len()) {
+        if c.contains(&v.len()) {
             continue;
         }
         let mut pos = [0usize; 256];
