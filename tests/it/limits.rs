@@ -136,7 +136,8 @@ fn keys_of_32_kb_are_refused_naming_the_key_length_and_the_scale() {
     }
 }
 
-/// A sampled pre-split of 32 KB keys (one 16 GB allocation before this guard).
+/// A sampled pre-split of 32 KB keys (one 16 GB allocation before this guard); a coarse
+/// scale keeps the rows' own term small, so the sample is what is refused.
 #[test]
 fn a_sampled_presplit_of_32_kb_keys_is_refused_naming_samples() {
     let d = tempfile::tempdir().expect("tempdir");
@@ -144,7 +145,7 @@ fn a_sampled_presplit_of_32_kb_keys_is_refused_naming_samples() {
         d.path(),
         "regionservers = 3",
         "[table.presplit]\nalgorithm = \"sampled\"\nregions = 10\nsamples = 1_000_000",
-        "rows = 1_000_000\nrow = { value = \"1KB\" }",
+        "rows = 1_000_000\nrow = { value = \"1KB\" }\nscale = 1000",
         "[[generator]]\nname = \"u\"\nkind = \"uniform\"\nlength = 32767\n",
     );
     for cmd in ["run", "check"] {
