@@ -306,7 +306,10 @@ impl Estimate {
             thousands(u128::from(self.emulated_rows())),
             thousands(self.runs.iter().map(|r| u128::from(r.flushes)).sum()),
             thousands(self.runs.iter().map(|r| u128::from(r.splits)).sum()),
-            crate::units::format_duration_ms(self.seconds().saturating_mul(1000)),
+            match self.seconds() {
+                0 => "under a second".to_string(),
+                secs => crate::units::format_duration_ms(secs.saturating_mul(1000)),
+            },
         )
     }
 
@@ -321,14 +324,27 @@ impl Estimate {
                 .map(|(t, b)| format!("{} {}", t.name(), format_bytes(b)))
                 .collect();
             out.push_str(&format!(
-                "  {}: scale {}, {} emulated rows, ~{} regions at the end; memory {} = {}\n",
+                "  {}: scale {}, {} emulated rows, ~{} regions at the end; memory {}\n",
                 r.generator,
                 thousands(u128::from(r.scale)),
                 thousands(u128::from(r.emulated_rows)),
                 thousands(u128::from(r.regions)),
                 format_bytes(r.memory_bytes()),
-                parts.join(" + ")
             ));
+            // The terms, wrapped within 100 columns.
+            let mut line = String::from("     ");
+            for p in parts {
+                if line.chars().count() + p.chars().count() + 3 > 96 {
+                    out.push_str(line.trim_end_matches(','));
+                    out.push('\n');
+                    line = String::from("     ");
+                }
+                line.push(' ');
+                line.push_str(&p);
+                line.push(',');
+            }
+            out.push_str(line.trim_end_matches(','));
+            out.push('\n');
         }
         out
     }
