@@ -93,6 +93,10 @@ pub struct AdviseArgs {
     /// Worker threads for the emulation runs (default: the machine's cores).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::threads_arg)]
     pub threads: Option<u64>,
+    /// Refuse before running when the memory estimate exceeds SIZE (default: 80 % of
+    /// MemAvailable, or 8 GiB where /proc/meminfo cannot be read).
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = crate::argval::memory_arg)]
+    pub max_memory: Option<u64>,
 }
 
 /// How many regions, and the arithmetic that chose them.
@@ -799,8 +803,20 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         s.seed = seed;
     }
     let spec = pick_generator(&s, args.generator.as_deref())?;
+    crate::budget::check(&s)?;
+    let threads = args.threads.map_or(1, |t| t as usize);
+    let estimate = crate::budget::estimate(&s, &[spec], args.scale, threads)?;
+    crate::budget::refuse(&s, &estimate, crate::budget::memory_limit(args.max_memory))?;
     let g = plan::build_generator(&s, spec)?;
     let w = &s.workload;
+    if args.keys.is_none() {
+        crate::budget::check_samples(
+            args.samples.min(w.rows),
+            estimate.runs.first().map_or(1, |r| r.key_len),
+            crate::budget::memory_limit(args.max_memory),
+            "--samples",
+        )?;
+    }
 
     let flag = |e: InputError| {
         let f = if e.field.as_deref() == Some("samples") {

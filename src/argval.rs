@@ -38,6 +38,15 @@ pub fn threads_arg(t: &str) -> Result<u64, String> {
     int_in(t, 1, 256)
 }
 
+/// `--max-memory`: a size with units (`8GB`, `512MiB`), as the scenario's sizes are written.
+pub fn memory_arg(t: &str) -> Result<u64, String> {
+    match crate::units::parse_size(t.trim()) {
+        Ok(0) => Err(format!("zero; expected {}", crate::units::SIZE_EXPECTED)),
+        Ok(v) => Ok(v),
+        Err(e) => Err(format!("{}; expected {}", e.problem, e.expected)),
+    }
+}
+
 /// `keys --count`.
 pub fn count_arg(t: &str) -> Result<u64, String> {
     int_in(t, 1, 100_000_000)

@@ -1,8 +1,11 @@
-//! Cheap estimates made before a run, to refuse what is absurd instead of running for years of
-//! simulated time. Estimates only: they bound the work from below, they do not predict it.
+//! Cheap estimates made before a run, to refuse what is absurd or would not fit in memory
+//! instead of running for years of simulated time or being killed by the kernel. Pure functions
+//! of the planned scenario; `check` prints them, `run` and `advise` refuse on them.
 
 use crate::diag::InputError;
-use crate::scenario::{EventAction, Scenario};
+use crate::keygen::GeneratorSpec;
+use crate::scenario::{EventAction, Presplit, Scenario};
+use crate::units::{format_bytes, thousands};
 
 /// The longest load a run may simulate: beyond this the offered rate is surely a typo (1 B/s).
 pub const MAX_SIMULATED_NS: u128 = 10 * 365 * 24 * 3600 * 1_000_000_000;
@@ -43,6 +46,609 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     .expected("a rate that loads the data within 10 years (raise `workload.rate`, or lower `workload.data`)"))
 }
 
+// Per-unit memory constants, measured on this build (release, x86-64) as peak RSS with
+// `/usr/bin/time -f %M` and located with heaptrack (docs/PERFORMANCE.md, "Memory estimate"):
+/// Fixed cost of one run (engine, recorder, key feed, report): tiny runs peak at ~6 MB.
+pub const RUN_BASE_BYTES: u64 = 8 << 20;
+/// Per emulated row, besides its key share: 100 M partition rows at `--scale 1` (few rows start
+/// a block) peak at 318 MB, ~3 B a row.
+pub const ROW_BYTES: u64 = 3;
+/// A row's key costs key length / this (memstore entries and file key arenas hold a share of
+/// the keys at a time): 1 M uniform keys at `--scale 1` peak at 22.6 MB with 16-byte keys and
+/// at 102 MB with 256-byte keys, (102 − 22.6) MB / 1 M / 240 B ≈ 1/3; the 100 M 16-byte
+/// partition keys hold less (≤ 3 B a row in all). 1/5 keeps both within 2×.
+pub const KEY_SHARE_DIVISOR: u64 = 5;
+/// Per emulated row that starts a data block (a block run in its store file, and the files'
+/// key and offset arenas that grow with it, twice over while a compaction rewrites them;
+/// heaptrack: compaction outputs hold the peak): the headline's sequential run (4 M emulated
+/// rows of 1.1 MB, each starting blocks) peaks at 607 MB, (607 − 8 − 12) MB / 4 M ≈ 147 B.
+pub const RUN_BYTES: u64 = 147;
+/// Per region (state, routing entry, counters, report row), besides its two boundary keys:
+/// 1 M uniform pre-split regions with 300,000 rows peak at 1.49 GB.
+pub const REGION_BYTES: u64 = 1_500;
+/// Per sampled key of a sampled pre-split, besides the key (sort entry + arena slack).
+pub const SAMPLE_BYTES: u64 = 24;
+/// Per server per timeline sample (`ServerSample` and its share of the report).
+pub const TIMELINE_BYTES: u64 = 64;
+/// Per ordered server pair kept by the stochastic balancer's walk (`stochastic.rs`, `pairs`).
+pub const BALANCER_PAIR_BYTES: u64 = 80;
+/// Emulated rows handled per second of wall clock by one run (the headline: 12 M emulated rows
+/// in 23 s on one thread of the reference 2-core machine).
+pub const ROWS_PER_SECOND: u64 = 500_000;
+
+/// The most emulated rows one invocation may handle (all generators): beyond this the run
+/// would take days; `--scale` or `workload.data` lowers it.
+pub const MAX_EMULATED_ROWS: u64 = 100_000_000_000;
+/// The most generators one invocation runs (a comparison has a handful; each run is
+/// independent work).
+pub const MAX_GENERATORS: usize = 100;
+/// The most generator × initial-region products (each run opens every pre-split region).
+pub const MAX_GENERATOR_REGIONS: u64 = 10_000_000;
+/// The most flushes one invocation may model (the headline makes ~100,000): a row of a million
+/// 10 MB cells flushes tens of millions of times; `workload.data` or the row lowers it.
+pub const MAX_FLUSHES: u64 = 10_000_000;
+/// The most estimated wall-clock seconds a run may take (a day): the headline at `--scale 1`
+/// (hours) runs, with its estimate printed; 1 PB at `--scale 1` is refused.
+pub const MAX_WALL_SECONDS: u64 = 24 * 3600;
+/// Runs estimated to take longer than this print their estimate when stderr is not a terminal.
+pub const LONG_RUN_SECONDS: u64 = 60;
+/// Keys this long are named in a memory refusal: the key length is then the knob.
+pub const LONG_KEY: u64 = 1024;
+/// Memory limit when `/proc/meminfo` cannot be read.
+pub const FALLBACK_MEMORY: u64 = 8 << 30;
+/// Emulated rows the global memstore must hold at least: below this a RegionServer flushes (and
+/// writes a file) every few rows, which is no configuration a RegionServer runs with.
+pub const MIN_GLOBAL_MEMSTORE_ROWS: u64 = 100;
+
+/// One term of the memory estimate: what it counts and the input that drives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Term {
+    /// Fixed cost per run.
+    Base,
+    /// Emulated rows alive × (bytes per row + key length).
+    Rows,
+    /// Emulated rows that start a data block × bytes per block run.
+    Blocks,
+    /// Regions at the end × (bytes per region + two keys).
+    Regions,
+    /// Sampled pre-split keys × (key length + entry).
+    Samples,
+    /// Timeline samples × servers.
+    Timeline,
+    /// The balancer's per-server-pair state.
+    Balancer,
+}
+
+impl Term {
+    /// Every term, in report order.
+    pub const ALL: [Term; 7] = [
+        Term::Base,
+        Term::Rows,
+        Term::Blocks,
+        Term::Regions,
+        Term::Samples,
+        Term::Timeline,
+        Term::Balancer,
+    ];
+
+    /// Short name, as `check` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Base => "base",
+            Term::Rows => "emulated rows",
+            Term::Blocks => "block runs",
+            Term::Regions => "regions",
+            Term::Samples => "pre-split samples",
+            Term::Timeline => "timeline",
+            Term::Balancer => "balancer",
+        }
+    }
+
+    /// The input that drives this term and what lowers it.
+    pub fn knob(self) -> (&'static str, &'static str) {
+        match self {
+            Term::Base => (
+                "[[generator]]",
+                "run fewer generators at once (--generator, --threads)",
+            ),
+            Term::Rows => (
+                "--scale",
+                "a coarser --scale (or `workload.scale`), shorter keys or less `workload.data`",
+            ),
+            Term::Blocks => (
+                "--scale",
+                "a coarser --scale, less `workload.data` or a larger family `block_size`",
+            ),
+            Term::Regions => (
+                "table.presplit.regions",
+                "fewer pre-split regions or a larger `table.max_filesize`",
+            ),
+            Term::Samples => ("table.presplit.samples", "fewer `samples` or shorter keys"),
+            Term::Timeline => (
+                "cluster.regionservers",
+                "fewer RegionServers or a faster `workload.rate`",
+            ),
+            Term::Balancer => ("cluster.regionservers", "fewer RegionServers"),
+        }
+    }
+}
+
+/// Memory per emulated row with a `key`-byte key. Beyond [`LONG_KEY`] every byte counts twice
+/// (measured: 300,000 uniform 32 KB keys at `--scale 1` passed 6.5 GB within 20 s, unfinished;
+/// a compaction holds its inputs' and output's keys at once).
+pub fn row_key_bytes(key: u64) -> u64 {
+    ROW_BYTES + key / KEY_SHARE_DIVISOR + key.saturating_sub(LONG_KEY).saturating_mul(2)
+}
+
+/// The balancer's state: ~[`BALANCER_PAIR_BYTES`] per ordered server pair today (kept in one
+/// function so a linear balancer changes one line).
+pub fn balancer_bytes(servers: u64) -> u64 {
+    servers
+        .saturating_mul(servers)
+        .saturating_mul(BALANCER_PAIR_BYTES)
+}
+
+/// The inputs of one run's estimate, read from the scenario and the built generator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunInputs {
+    /// Generator name.
+    pub generator: String,
+    /// Longest key of a few sampled ids, bytes.
+    pub key_len: u64,
+    /// Real rows per emulated row.
+    pub scale: u64,
+}
+
+/// The estimate of one generator's run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunEstimate {
+    /// Generator name.
+    pub generator: String,
+    /// Real rows per emulated row.
+    pub scale: u64,
+    /// Longest key seen, bytes.
+    pub key_len: u64,
+    /// Emulated rows.
+    pub emulated_rows: u64,
+    /// Regions expected at the end.
+    pub regions: u64,
+    /// Flushes expected (store bytes / flush size).
+    pub flushes: u64,
+    /// Splits expected (regions at the end − initial regions).
+    pub splits: u64,
+    /// Memory per [`Term`], bytes, in [`Term::ALL`] order.
+    pub memory: [u64; 7],
+}
+
+impl RunEstimate {
+    /// Peak memory of this run, bytes. The pre-split sample is freed before the run starts:
+    /// it counts only when it is the larger of the two.
+    pub fn memory_bytes(&self) -> u64 {
+        let samples = Term::ALL
+            .iter()
+            .position(|t| *t == Term::Samples)
+            .unwrap_or(0);
+        let run = self
+            .memory
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != samples)
+            .fold(0u64, |a, (_, b)| a.saturating_add(*b));
+        run.max(self.memory[samples])
+    }
+
+    /// Wall-clock seconds on one core.
+    pub fn seconds(&self) -> u64 {
+        self.emulated_rows / ROWS_PER_SECOND
+    }
+}
+
+/// The estimate of an invocation: every selected generator's run, and how many run at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// One per generator, in scenario order.
+    pub runs: Vec<RunEstimate>,
+    /// Runs side by side.
+    pub at_once: usize,
+}
+
+impl Estimate {
+    /// Peak memory: the largest `at_once` runs together.
+    pub fn memory_bytes(&self) -> u64 {
+        let mut m: Vec<u64> = self.runs.iter().map(RunEstimate::memory_bytes).collect();
+        m.sort_unstable_by(|a, b| b.cmp(a));
+        m.iter()
+            .take(self.at_once.max(1))
+            .fold(0u64, |a, b| a.saturating_add(*b))
+    }
+
+    /// Emulated rows of every run.
+    pub fn emulated_rows(&self) -> u64 {
+        self.runs
+            .iter()
+            .fold(0u64, |a, r| a.saturating_add(r.emulated_rows))
+    }
+
+    /// Wall-clock seconds: the runs' work shared by the runs side by side.
+    pub fn seconds(&self) -> u64 {
+        let total: u64 = self.runs.iter().map(RunEstimate::seconds).sum();
+        let longest = self
+            .runs
+            .iter()
+            .map(RunEstimate::seconds)
+            .max()
+            .unwrap_or(0);
+        (total / self.at_once.max(1) as u64).max(longest)
+    }
+
+    /// The term that weighs most over the runs, for the refusal's knob.
+    pub fn largest_term(&self) -> Term {
+        let mut best = (Term::Base, 0u64);
+        for (i, t) in Term::ALL.iter().enumerate() {
+            let sum = self
+                .runs
+                .iter()
+                .fold(0u64, |a, r| a.saturating_add(r.memory[i]));
+            if sum > best.1 {
+                best = (*t, sum);
+            }
+        }
+        best.0
+    }
+
+    /// One line for people: memory, work and time.
+    pub fn summary(&self) -> String {
+        format!(
+            "estimate: peak memory {} ({} run(s) at once), {} emulated rows, {} flushes, \
+             {} splits, about {}",
+            format_bytes(self.memory_bytes()),
+            self.at_once,
+            thousands(u128::from(self.emulated_rows())),
+            thousands(self.runs.iter().map(|r| u128::from(r.flushes)).sum()),
+            thousands(self.runs.iter().map(|r| u128::from(r.splits)).sum()),
+            match self.seconds() {
+                0 => "under a second".to_string(),
+                secs => crate::units::format_duration_ms(secs.saturating_mul(1000)),
+            },
+        )
+    }
+
+    /// The memory terms, largest run's, one per line, for `check`.
+    pub fn terms_text(&self) -> String {
+        let mut out = String::new();
+        for r in &self.runs {
+            let parts: Vec<String> = Term::ALL
+                .iter()
+                .zip(r.memory)
+                .filter(|(_, b)| *b > 0)
+                .map(|(t, b)| format!("{} {}", t.name(), format_bytes(b)))
+                .collect();
+            out.push_str(&format!(
+                "  {}: scale {}, {} emulated rows, ~{} regions at the end; memory {}\n",
+                r.generator,
+                thousands(u128::from(r.scale)),
+                thousands(u128::from(r.emulated_rows)),
+                thousands(u128::from(r.regions)),
+                format_bytes(r.memory_bytes()),
+            ));
+            // The terms, wrapped within 100 columns.
+            let mut line = String::from("     ");
+            for p in parts {
+                if line.chars().count() + p.chars().count() + 3 > 96 {
+                    out.push_str(line.trim_end_matches(','));
+                    out.push('\n');
+                    line = String::from("     ");
+                }
+                line.push(' ');
+                line.push_str(&p);
+                line.push(',');
+            }
+            out.push_str(line.trim_end_matches(','));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Timeline samples of a load (`engine::sample_period`: about 100, one at least a second and
+/// at most a minute apart).
+fn timeline_samples(payload: u128, rate: u64) -> u64 {
+    let secs = payload / u128::from(rate.max(1));
+    let period = (secs / 100).clamp(1, 60);
+    (secs / period + 2).min(u128::from(u64::MAX)) as u64
+}
+
+/// The estimate of one run, from the scenario and the run's inputs. Pure.
+pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
+    let w = &s.workload;
+    let servers = s.cluster.regionservers;
+    let key = inputs.key_len.max(1);
+    let emulated = w.rows.div_ceil(inputs.scale.max(1));
+    // Store bytes: payload plus each cell's key (a KeyValue's row, family and qualifier).
+    let cell_overhead = key + w.qualifier_bytes + 20;
+    let store = w
+        .payload_bytes()
+        .saturating_add(u128::from(w.rows) * u128::from(w.columns) * u128::from(cell_overhead));
+    let block = s
+        .table
+        .families
+        .iter()
+        .map(|f| f.block_size)
+        .min()
+        .unwrap_or(64 << 10)
+        .max(1);
+    let blocks = store / u128::from(block);
+    let (initial, samples) = match &s.table.presplit {
+        Presplit::None => (1, 0),
+        Presplit::Algorithm { regions, .. } => (*regions, 0),
+        Presplit::Sampled { regions, samples } => (*regions, (*samples).min(w.rows)),
+        Presplit::Keys(k) => (k.len() as u64 + 1, 0),
+        // Unknown until read; the file is bounded in size when it is.
+        Presplit::File(_) => (1, 0),
+    };
+    // Regions split at about half the split size on average (SteppingSplitPolicy splits early
+    // while a server hosts few regions), never past hbase.regionserver.regionSplitLimit.
+    let half = u128::from((s.settings.max_filesize / 2).max(1));
+    let by_size = (store / half).min(u128::from(s.settings.region_split_limit.max(1))) as u64;
+    let regions = initial.max(by_size);
+    let flushes =
+        (store / u128::from(s.settings.flush_size.max(1))).min(u128::from(u64::MAX)) as u64;
+    let clamp = |v: u128| v.min(u128::from(u64::MAX)) as u64;
+    let memory = [
+        RUN_BASE_BYTES,
+        clamp(u128::from(emulated) * u128::from(row_key_bytes(key))),
+        clamp(blocks.min(u128::from(emulated)) * u128::from(RUN_BYTES)),
+        clamp(u128::from(regions) * u128::from(REGION_BYTES + 2 * key)),
+        clamp(u128::from(samples) * u128::from(SAMPLE_BYTES + key)),
+        clamp(
+            u128::from(timeline_samples(w.payload_bytes(), w.rate_bytes_per_s))
+                * u128::from(servers)
+                * u128::from(TIMELINE_BYTES),
+        ),
+        balancer_bytes(servers),
+    ];
+    RunEstimate {
+        generator: inputs.generator.clone(),
+        scale: inputs.scale,
+        key_len: key,
+        emulated_rows: emulated,
+        regions,
+        flushes,
+        splits: regions - initial.min(regions),
+        memory,
+    }
+}
+
+/// Builds each selected generator (cheap: no keys beyond a few samples) and estimates its run
+/// at `scale` (else the scenario's, else the automatic one), `at_once` runs side by side.
+pub fn estimate(
+    s: &Scenario,
+    specs: &[&GeneratorSpec],
+    scale: Option<u64>,
+    at_once: usize,
+) -> Result<Estimate, InputError> {
+    let w = &s.workload;
+    let mut runs = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let g = crate::plan::build_generator(s, spec)?;
+        let mut buf = Vec::new();
+        let mut key_len = 1u64;
+        let last = w.first_id.saturating_add(w.rows.saturating_sub(1));
+        for id in [w.first_id, w.first_id / 2 + last / 2, last] {
+            if g.key_checked(id, &mut buf).is_ok() {
+                key_len = key_len.max(buf.len() as u64);
+            }
+        }
+        let (row_heap, _) = crate::engine::row_footprint(s, &g);
+        check_heap(s, row_heap)?;
+        let guard = crate::engine::scale_guard(s, &g);
+        let k = crate::workload::scale::choose(w.rows, scale.or(w.scale), guard);
+        runs.push(estimate_run(
+            s,
+            &RunInputs {
+                generator: g.name.clone(),
+                key_len,
+                scale: k,
+            },
+        ));
+    }
+    Ok(Estimate {
+        at_once: at_once.min(runs.len()).max(1),
+        runs,
+    })
+}
+
+/// The memory limit: `--max-memory` if given, else 80 % of `MemAvailable` in /proc/meminfo,
+/// else [`FALLBACK_MEMORY`].
+pub fn memory_limit(flag: Option<u64>) -> u64 {
+    flag.unwrap_or_else(|| {
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|t| available_from_meminfo(&t))
+            .map_or(FALLBACK_MEMORY, |b| b / 5 * 4)
+    })
+}
+
+/// `MemAvailable` of a /proc/meminfo text, bytes.
+fn available_from_meminfo(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// Refuses an invocation whose estimate exceeds the memory limit or the work bounds, naming the
+/// scenario file, the field or flag that drives the estimate, the estimate and what lowers it.
+pub fn refuse(s: &Scenario, e: &Estimate, limit: u64) -> Result<(), InputError> {
+    let err = |problem: String, field: &str, expected: String| {
+        Err(InputError::new(problem)
+            .in_file(&s.source.path)
+            .field(field)
+            .expected(expected))
+    };
+    if e.runs.len() > MAX_GENERATORS {
+        return err(
+            format!(
+                "{} generators is more than one invocation runs",
+                e.runs.len()
+            ),
+            "[[generator]]",
+            format!("at most {MAX_GENERATORS} generators (select some with --generator)"),
+        );
+    }
+    let initial: u64 = e
+        .runs
+        .iter()
+        .map(|r| r.regions - r.splits)
+        .fold(0u64, u64::saturating_add);
+    if initial > MAX_GENERATOR_REGIONS {
+        return err(
+            format!(
+                "{} generators × their pre-split regions open {} regions in all",
+                e.runs.len(),
+                thousands(u128::from(initial))
+            ),
+            "table.presplit.regions",
+            format!(
+                "at most {} regions over all generators (fewer regions, or fewer generators \
+                 with --generator)",
+                thousands(u128::from(MAX_GENERATOR_REGIONS))
+            ),
+        );
+    }
+    if e.emulated_rows() > MAX_EMULATED_ROWS {
+        return err(
+            format!(
+                "the runs would emulate {} rows ({}); refused as an estimate before running",
+                thousands(u128::from(e.emulated_rows())),
+                e.summary()
+            ),
+            "--scale",
+            format!(
+                "at most {} emulated rows: a coarser --scale (or `workload.scale`), less \
+                 `workload.data`, or fewer generators",
+                thousands(u128::from(MAX_EMULATED_ROWS))
+            ),
+        );
+    }
+    let flushes = e.runs.iter().fold(0u64, |a, r| a.saturating_add(r.flushes));
+    if flushes > MAX_FLUSHES {
+        return err(
+            format!(
+                "the runs would model {} flushes ({}); refused as an estimate before running",
+                thousands(u128::from(flushes)),
+                e.summary()
+            ),
+            "workload.data",
+            format!(
+                "at most {} flushes: less `workload.data` (or smaller rows: `workload.row`), \
+                 or a larger `table.memstore_flushsize`",
+                thousands(u128::from(MAX_FLUSHES))
+            ),
+        );
+    }
+    let mem = e.memory_bytes();
+    if mem > limit {
+        let t = e.largest_term();
+        let (field, lower) = t.knob();
+        let longest = e.runs.iter().max_by_key(|r| r.key_len);
+        let keys = match longest {
+            Some(r) if r.key_len >= LONG_KEY && matches!(t, Term::Rows | Term::Samples) => {
+                format!(
+                    ", with {}-byte keys of generator `{}`",
+                    r.key_len, r.generator
+                )
+            }
+            _ => String::new(),
+        };
+        return err(
+            format!(
+                "the run would need about {} of memory, over the limit of {} ({}; mostly {}{keys}); \
+                 refused before allocating",
+                format_bytes(mem),
+                format_bytes(limit),
+                e.summary(),
+                t.name()
+            ),
+            field,
+            format!("an estimate within --max-memory: {lower}, or a larger --max-memory"),
+        );
+    }
+    if e.seconds() > MAX_WALL_SECONDS {
+        return err(
+            format!(
+                "the runs would take about {} of wall clock ({}); refused as an estimate",
+                crate::units::format_duration_ms(e.seconds().saturating_mul(1000)),
+                e.summary()
+            ),
+            "--scale",
+            "a run within a day: a coarser --scale or less `workload.data`".to_string(),
+        );
+    }
+    Ok(())
+}
+
+/// Refuses a key sample (`advise --samples`, `split-keys --samples`) that would not fit in
+/// `limit`: `samples` keys of `key_len` bytes each, plus their sort entries.
+pub fn check_samples(samples: u64, key_len: u64, limit: u64, flag: &str) -> Result<(), InputError> {
+    let need = samples.saturating_mul(SAMPLE_BYTES.saturating_add(key_len));
+    if need <= limit {
+        return Ok(());
+    }
+    Err(InputError::new(format!(
+        "{} sampled keys of {key_len} bytes need about {}, over the memory limit of {}",
+        thousands(u128::from(samples)),
+        format_bytes(need),
+        format_bytes(limit)
+    ))
+    .field(flag)
+    .expected(format!(
+        "at most {} samples of these keys (or a larger --max-memory)",
+        thousands(u128::from(limit / SAMPLE_BYTES.saturating_add(key_len)))
+    )))
+}
+
+/// Refuses a heap whose global memstore (heap × `hbase.regionserver.global.memstore.size` ×
+/// `…lower.limit`) cannot hold [`MIN_GLOBAL_MEMSTORE_ROWS`] rows (or one flush, if smaller):
+/// such a RegionServer flushes every few rows. HBase refuses fractions over 80 % of the heap
+/// (`MemorySizeUtil.checkForClusterFreeHeapMemoryLimit`, checked in `config`) but has no
+/// absolute floor; this one keeps the model out of a file-per-row storm (a 1-byte heap).
+pub fn check_heap(s: &Scenario, row_heap: u64) -> Result<(), InputError> {
+    let st = &s.settings;
+    // A row larger than a flush is a matter for the work bounds, not for the heap.
+    let need = row_heap
+        .max(1)
+        .saturating_mul(MIN_GLOBAL_MEMSTORE_ROWS)
+        .min(st.flush_size.max(1));
+    let low_of = |heap: u64| {
+        let high = st
+            .global_memstore_bytes
+            .unwrap_or((heap as f64 * f64::from(st.global_memstore_fraction)) as u64);
+        (high as f64 * f64::from(st.global_memstore_lower_limit)) as u64
+    };
+    if low_of(s.cluster.heap_bytes) >= need {
+        return Ok(());
+    }
+    let fraction =
+        f64::from(st.global_memstore_fraction) * f64::from(st.global_memstore_lower_limit);
+    let min_heap = (need as f64 / fraction.max(1e-9)).ceil() as u64;
+    Err(InputError::new(format!(
+        "a heap of {} leaves the global memstore {} before it flushes, less than \
+         {MIN_GLOBAL_MEMSTORE_ROWS} rows of {} each (or one flush): the RegionServers would flush \
+         every few rows",
+        format_bytes(s.cluster.heap_bytes),
+        format_bytes(low_of(s.cluster.heap_bytes)),
+        format_bytes(row_heap)
+    ))
+    .in_file(&s.source.path)
+    .field("cluster.heap")
+    .expected(format!(
+        "a heap of at least {} (the global memstore, heap × \
+         hbase.regionserver.global.memstore.size × its lower.limit, holding \
+         {MIN_GLOBAL_MEMSTORE_ROWS} rows or one flush)",
+        format_bytes(min_heap)
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +675,116 @@ mod tests {
     fn a_faster_phase_counts() {
         let fast = "[[event]]\nat_fraction = 0.001\nphase = { rate = \"1GB/s\" }\n";
         assert!(check(&scenario("1B/s", fast)).is_ok());
+    }
+
+    fn load(text: &str) -> Scenario {
+        crate::scenario::load_source(SourceText::from_string("h.toml", text))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn inputs(key_len: u64, scale: u64) -> RunInputs {
+        RunInputs {
+            generator: "g".into(),
+            key_len,
+            scale,
+        }
+    }
+
+    const BASE: &str = "name = \"h\"\n[cluster]\nregionservers = 10\n[table]\nname = \"t\"\n";
+
+    #[test]
+    fn each_term_follows_its_input() {
+        let s = load(&format!(
+            "{BASE}[table.presplit]\nalgorithm = \"sampled\"\nregions = 20\nsamples = 1000\n\
+             [workload]\nrows = 1_000_000\nrow = {{ value = \"1KB\" }}\n\
+             [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        ));
+        let e = estimate_run(&s, &inputs(16, 1));
+        let at = |t: Term| e.memory[Term::ALL.iter().position(|x| *x == t).unwrap()];
+        assert_eq!(at(Term::Base), RUN_BASE_BYTES);
+        assert_eq!(
+            at(Term::Rows),
+            1_000_000 * (ROW_BYTES + 16 / KEY_SHARE_DIVISOR)
+        );
+        assert_eq!(at(Term::Samples), 1000 * (SAMPLE_BYTES + 16));
+        assert_eq!(at(Term::Balancer), balancer_bytes(10));
+        assert_eq!(
+            balancer_bytes(10_000),
+            10_000 * 10_000 * BALANCER_PAIR_BYTES
+        );
+        assert_eq!(e.emulated_rows, 1_000_000);
+        assert!(e.regions >= 20);
+        // A coarser scale lowers the rows term and nothing fixed.
+        let coarse = estimate_run(&s, &inputs(16, 10));
+        assert_eq!(coarse.emulated_rows, 100_000);
+        assert!(coarse.memory_bytes() < e.memory_bytes());
+        // The sample is freed before the run: it counts only when larger.
+        let mut big = e.clone();
+        big.memory[Term::ALL.iter().position(|x| *x == Term::Samples).unwrap()] = 1 << 40;
+        assert_eq!(big.memory_bytes(), 1 << 40);
+    }
+
+    #[test]
+    fn the_estimate_refuses_with_the_largest_terms_field() {
+        let s = load(&format!(
+            "{BASE}[workload]\nrows = 1_000\n[[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        ));
+        let mut e = Estimate {
+            runs: vec![estimate_run(&s, &inputs(8, 1))],
+            at_once: 1,
+        };
+        assert!(refuse(&s, &e, 1 << 30).is_ok());
+        let err = refuse(&s, &e, 1 << 20).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("[[generator]]"));
+        assert!(
+            err.problem.contains("over the limit of 1.00 MiB"),
+            "{}",
+            err.problem
+        );
+        e.runs[0].memory[6] = 10 << 30;
+        let err = refuse(&s, &e, 8 << 30).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("cluster.regionservers"));
+        assert!(
+            err.expected
+                .as_deref()
+                .unwrap_or("")
+                .contains("--max-memory")
+        );
+    }
+
+    #[test]
+    fn memory_limit_reads_mem_available() {
+        let text = "MemTotal:       24684544 kB\nMemAvailable:   10000000 kB\n";
+        assert_eq!(available_from_meminfo(text), Some(10_000_000 * 1024));
+        assert_eq!(available_from_meminfo("MemTotal: 1 kB\n"), None);
+        assert_eq!(memory_limit(Some(123)), 123);
+    }
+
+    #[test]
+    fn sample_memory_names_the_flag() {
+        assert!(check_samples(1_000_000, 16, 1 << 30, "--samples").is_ok());
+        let e = check_samples(1_000_000, 32_767, 8 << 30, "--samples").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("--samples"));
+        assert!(e.problem.contains("30.54 GiB"), "{}", e.problem);
+    }
+
+    /// `MemorySizeUtil.checkForClusterFreeHeapMemoryLimit` bounds the memstore and block cache
+    /// fractions; the absolute floor here keeps the global memstore above 100 rows.
+    #[test]
+    fn a_heap_too_small_for_a_hundred_rows_is_refused() {
+        let s = load(&format!(
+            "{BASE}[workload]\nrows = 1_000\n[[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        ));
+        assert!(check_heap(&s, 1_200).is_ok());
+        let tiny = load(
+            "name = \"h\"\n[cluster]\nregionservers = 3\nheap = \"1B\"\n[table]\nname = \"t\"\n[workload]\nrows = 1_000\n\
+             [[generator]]\nname = \"g\"\nkind = \"sequential\"\n",
+        );
+        let e = check_heap(&tiny, 1_200).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("cluster.heap"));
+        assert!(
+            e.expected.as_deref().unwrap_or("").contains("at least"),
+            "{e:?}"
+        );
     }
 }

@@ -92,6 +92,10 @@ pub struct RunArgs {
     /// Real rows per emulated row (1 = exact; default: the scenario's, else chosen automatically).
     #[arg(long, allow_negative_numbers = true, value_parser = scale_arg)]
     pub scale: Option<u64>,
+    /// Refuse before running when the memory estimate exceeds SIZE (default: 80 % of
+    /// MemAvailable, or 8 GiB where /proc/meminfo cannot be read).
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = crate::argval::memory_arg)]
+    pub max_memory: Option<u64>,
     /// Add wall-clock timings to the report (they make it differ between runs).
     #[arg(long)]
     pub timings: bool,
@@ -142,6 +146,10 @@ pub struct CheckArgs {
     /// Sample keys to show per generator.
     #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = sample_keys_arg)]
     pub sample_keys: u64,
+    /// Refuse before running when the memory estimate exceeds SIZE (default: 80 % of
+    /// MemAvailable, or 8 GiB where /proc/meminfo cannot be read).
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = crate::argval::memory_arg)]
+    pub max_memory: Option<u64>,
 }
 
 /// `keys`

@@ -116,14 +116,21 @@ pub fn run(args: &RunArgs) -> CmdResult {
         eprintln!("warning: {w}");
     }
     crate::budget::check(&s)?;
-    // An unwritable --out is found before the emulation, not after it.
-    if let Some(dir) = &args.out {
-        check_writable(dir, "--out")?;
-    }
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
+    // Memory and work estimated before any allocation that scales with the input.
+    let estimate = crate::budget::estimate(&s, &specs, args.scale, threads)?;
+    crate::budget::refuse(&s, &estimate, crate::budget::memory_limit(args.max_memory))?;
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    if !args.quiet && !terminal && estimate.seconds() > crate::budget::LONG_RUN_SECONDS {
+        eprintln!("note: a long run; {}", estimate.summary());
+    }
+    // An unwritable --out is found before the emulation, not after it.
+    if let Some(dir) = &args.out {
+        check_writable(dir, "--out")?;
+    }
     // Plan every run first (errors before any work), then run generators side by side: each run
     // is independent and deterministic, so running them in parallel changes nothing but time.
     let plans: Vec<plan::RunPlan> = specs
@@ -133,12 +140,13 @@ pub fn run(args: &RunArgs) -> CmdResult {
     let parallel = threads.min(plans.len()).max(1);
     let per_run = (threads / parallel).max(1);
     // A progress bar per run on stderr, only when it is a terminal and not --quiet.
-    let bars = (!args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+    let bars = (!args.quiet && terminal).then(|| {
         let multi = indicatif::MultiProgress::new();
-        let style =
-            indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {percent:>3}% {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> ");
+        let style = indicatif::ProgressStyle::with_template(
+            "{prefix:>12} [{bar:40}] {percent:>3}% {msg} (eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ");
         let bars: Vec<indicatif::ProgressBar> = plans
             .iter()
             .map(|p| {
@@ -360,6 +368,7 @@ pub fn run_default() -> CmdResult {
         explain: None,
         quiet: false,
         detail: false,
+        max_memory: None,
     })
 }
 
@@ -429,6 +438,10 @@ fn unmodelled_warning(site: &SiteConfig) -> Option<String> {
 pub fn check(args: &CheckArgs) -> CmdResult {
     let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
+    // check plans (and samples) every run: what `run` would refuse is refused here first.
+    let estimate = crate::budget::estimate(&s, &specs, None, threads_default())?;
+    let limit = crate::budget::memory_limit(args.max_memory);
+    crate::budget::refuse(&s, &estimate, limit)?;
     let mut runs: Vec<RunPlan> = Vec::new();
     let mut samples = Vec::new();
     let mut errors = Vec::new();
@@ -463,11 +476,25 @@ pub fn check(args: &CheckArgs) -> CmdResult {
         samples,
     };
     let text = match args.format {
-        Format::Text => report.to_text(),
+        Format::Text => {
+            let mut t = report.to_text();
+            t.push_str(&format!(
+                "\nEstimate (before running; limit {}, --max-memory)\n  {}\n{}",
+                crate::units::format_bytes(limit),
+                estimate.summary(),
+                estimate.terms_text()
+            ));
+            crate::report::wrap_prose(&t)
+        }
         Format::Json => report.to_json(),
     };
     write_output(None, text.as_bytes())?;
     Ok(())
+}
+
+/// Runs side by side by default: one per core.
+fn threads_default() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `hbase-emu keys --scenario FILE`
@@ -722,6 +749,14 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
             let s = load_scenario(path, args.seed)?;
             let spec = select(&s, std::slice::from_ref(name))?[0];
             let g = plan::build_generator(&s, spec)?;
+            let mut first = Vec::new();
+            g.key_checked(s.workload.first_id, &mut first)?;
+            crate::budget::check_samples(
+                args.samples.min(s.workload.rows),
+                first.len() as u64,
+                crate::budget::memory_limit(None),
+                "--samples",
+            )?;
             presplit::sampled(
                 g.inner.as_ref(),
                 (s.workload.first_id, s.workload.rows),

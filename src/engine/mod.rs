@@ -252,10 +252,9 @@ pub fn run_with_progress(
     Ok(engine.finish())
 }
 
-/// The scale guard for `scenario`: real rows per flush (flush size / a row's memstore heap) and
-/// per region at the split size (`max_filesize` / the largest store's bytes per row, after the
-/// family's compression), with the key length of the workload's first row.
-pub fn scale_guard(scenario: &Scenario, generator: &Generator) -> scale::ScaleGuard {
+/// The memstore heap of one real row and its largest store's bytes (after the family's
+/// compression), with the key length of the workload's first row.
+pub fn row_footprint(scenario: &Scenario, generator: &Generator) -> (u64, f64) {
     let s = &scenario.settings;
     let w = &scenario.workload;
     let fams = &scenario.table.families;
@@ -283,6 +282,15 @@ pub fn scale_guard(scenario: &Scenario, generator: &Generator) -> scale::ScaleGu
         heap_row += cells * cell::heap_size(len, layout);
         largest_store_row = largest_store_row.max((cells * len) as f64 * f.compression_ratio);
     }
+    (heap_row, largest_store_row)
+}
+
+/// The scale guard for `scenario`: real rows per flush (flush size / a row's memstore heap) and
+/// per region at the split size (`max_filesize` / the largest store's bytes per row, after the
+/// family's compression), with the key length of the workload's first row.
+pub fn scale_guard(scenario: &Scenario, generator: &Generator) -> scale::ScaleGuard {
+    let s = &scenario.settings;
+    let (heap_row, largest_store_row) = row_footprint(scenario, generator);
     scale::ScaleGuard {
         flush_rows: s.flush_size / heap_row.max(1),
         split_rows: (s.max_filesize as f64 / largest_store_row.max(1.0)) as u64,

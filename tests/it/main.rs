@@ -13,6 +13,7 @@ mod engine_step;
 mod hardening;
 mod html_browser;
 mod keygen_props;
+mod limits;
 mod policies_props;
 mod presplit_api;
 mod report_render;
