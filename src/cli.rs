@@ -80,7 +80,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = RunFormat::Text)]
     pub format: RunFormat,
     /// Also write report.txt, report.json, regions.csv, servers.csv, splits.csv and timeline.csv
-    /// into this directory (created if missing), and report.html with --format html.
+    /// into this directory (created if missing), and report.html with regions.html (every region,
+    /// sortable) with --format html.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Override the scenario's seed.
@@ -121,7 +122,7 @@ pub struct ReportArgs {
     #[arg(long, value_enum, default_value_t = RunFormat::Html)]
     pub format: RunFormat,
     /// Write the format's files into this directory (created if missing) instead of standard
-    /// output: report.html, report.txt, report.json, or the four CSV files.
+    /// output: report.html and regions.html, report.txt, report.json, or the four CSV files.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Text on standard output: add the long tables (report.txt always has them).

@@ -273,11 +273,11 @@ fn show_progress(bar: &indicatif::ProgressBar, p: engine::Progress) {
 }
 
 fn write_html(report: &crate::report::run::Report, set: &mut FileSet) -> Result<(), InputError> {
-    let path = set.write(
-        "report.html",
-        crate::report::html::render(report).as_bytes(),
-    )?;
-    eprintln!("wrote {}", path.display());
+    // report.html links to regions.html (every region, sortable): both belong to the set.
+    for (name, page) in crate::report::html::pages(report) {
+        let path = set.write(name, page.as_bytes())?;
+        eprintln!("wrote {}", path.display());
+    }
     Ok(())
 }
 

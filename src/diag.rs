@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
 
 /// The text of an input file, kept so errors can show the offending line.
@@ -257,24 +256,31 @@ impl InputError {
         })
     }
 
-    /// Renders the error with a source snippet when the source is known (for the terminal).
+    /// Renders the error with a source snippet when the source is known (for the terminal). A
+    /// long value is named once, shortened (see [`shorten_values`]), and a long source line is
+    /// shown as a window around the error's column.
     pub fn render(&self) -> String {
         let (Some(src), Some(span), Some(file)) = (&self.source, &self.span, &self.file) else {
             return format!("error: {self}\n");
         };
-        let file = SimpleFile::new(file.display().to_string(), src.as_ref());
-        let mut span = span.clone();
-        span.end = span.end.min(src.len()).max(span.start);
+        let problem = shorten_values(&self.problem);
         let mut message = String::new();
         if let Some(field) = &self.field {
-            message.push_str(&format!("`{field}`: "));
+            message.push_str(&format!("`{}`: ", shorten_values(field)));
         }
-        message.push_str(&self.problem);
+        message.push_str(&problem);
+        // The label repeats the problem only when that repeats no shortened value.
+        let label = if matches!(problem, std::borrow::Cow::Borrowed(_)) {
+            self.problem.clone()
+        } else {
+            String::new()
+        };
+        let file = Snippet::new(file.display().to_string(), src, span.clone());
         let mut diagnostic = Diagnostic::error().with_message(message).with_labels(vec![
-            Label::primary((), span).with_message(self.problem.clone()),
+            Label::primary((), file.span.clone()).with_message(label),
         ]);
         if let Some(exp) = &self.expected {
-            diagnostic = diagnostic.with_notes(vec![format!("expected {exp}")]);
+            diagnostic = diagnostic.with_notes(vec![format!("expected {}", shorten_values(exp))]);
         }
         let config = term::Config::default();
         match term::emit_into_string(&config, &file, &diagnostic) {
@@ -284,17 +290,195 @@ impl InputError {
     }
 }
 
+/// Runs of this many characters or more without a space are shortened in error messages.
+const LONG_VALUE_CHARS: usize = 64;
+/// How many characters of a shortened value are kept.
+const SHORT_VALUE_KEEP: usize = 40;
+
+/// `text` with every run of [`LONG_VALUE_CHARS`] or more characters without a space, quote or
+/// backtick (a pasted 100,000-digit number, a 20,000-part dotted key) cut to its first
+/// [`SHORT_VALUE_KEEP`] characters, `…` and its length, so an error stays readable. Borrowed when
+/// nothing is long.
+pub fn shorten_values(text: &str) -> std::borrow::Cow<'_, str> {
+    let sep = |c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ',' | ';');
+    let long = text
+        .split(sep)
+        .any(|run| run.len() >= LONG_VALUE_CHARS && run.chars().count() >= LONG_VALUE_CHARS);
+    if !long {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(256);
+    let mut run_start = 0;
+    let flush = |out: &mut String, run: &str| {
+        let n = run.chars().count();
+        if n >= LONG_VALUE_CHARS {
+            out.extend(run.chars().take(SHORT_VALUE_KEEP));
+            out.push_str(&format!("…({} chars)", crate::units::thousands(n as u128)));
+        } else {
+            out.push_str(run);
+        }
+    };
+    for (i, c) in text.char_indices() {
+        if sep(c) {
+            flush(&mut out, &text[run_start..i]);
+            out.push(c);
+            run_start = i + c.len_utf8();
+        }
+    }
+    flush(&mut out, &text[run_start..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Lines longer than this are shown as a window around the error's column.
+const SNIPPET_LINE_CHARS: usize = 160;
+/// Characters of a long line kept before the error's column.
+const SNIPPET_BEFORE: usize = 40;
+/// Characters of a long line kept from the error's column on.
+const SNIPPET_AFTER: usize = 80;
+
+/// The source as codespan sees it: the whole file, or, when the error's line is long, only a
+/// window of that line (with `…` where it was cut) that still reports the real line and column.
+struct Snippet<'a> {
+    name: String,
+    text: std::borrow::Cow<'a, str>,
+    /// Span of the error inside `text`.
+    span: Range<usize>,
+    /// For a window: the real 0-based line index and the characters cut before the window
+    /// (less the one `…` put in their place).
+    window: Option<(usize, usize)>,
+}
+
+impl<'a> Snippet<'a> {
+    fn new(name: String, src: &'a str, span: Range<usize>) -> Snippet<'a> {
+        let mut start = span.start.min(src.len());
+        while !src.is_char_boundary(start) {
+            start -= 1;
+        }
+        let end = span.end.min(src.len()).max(start);
+        let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = src[start..].find('\n').map_or(src.len(), |i| start + i);
+        let line = &src[line_start..line_end];
+        if line.len() <= SNIPPET_LINE_CHARS || line.chars().count() <= SNIPPET_LINE_CHARS {
+            let mut end = end;
+            while !src.is_char_boundary(end) {
+                end += 1;
+            }
+            return Snippet {
+                name,
+                text: std::borrow::Cow::Borrowed(src),
+                span: start..end,
+                window: None,
+            };
+        }
+        let col = src[line_start..start].chars().count();
+        let skip = col.saturating_sub(SNIPPET_BEFORE);
+        let byte_at = |chars: usize| {
+            line.char_indices()
+                .nth(chars)
+                .map_or(line.len(), |(i, _)| i)
+        };
+        let (from, to) = (byte_at(skip), byte_at(col + SNIPPET_AFTER));
+        let mut text = String::with_capacity(to - from + 8);
+        if skip > 0 {
+            text.push('…');
+        }
+        let lead = text.len();
+        text.push_str(&line[from..to]);
+        let cut_after = to < line.len();
+        if cut_after {
+            text.push('…');
+        }
+        let s = lead + (start - line_start - from);
+        let e =
+            (lead + end.min(line_end).saturating_sub(line_start + from)).clamp(s, lead + to - from);
+        let line_index = src[..line_start].bytes().filter(|&b| b == b'\n').count();
+        Snippet {
+            name,
+            text: std::borrow::Cow::Owned(text),
+            span: s..e,
+            window: Some((line_index, skip.saturating_sub(usize::from(skip > 0)))),
+        }
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Snippet<'_> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.text)
+    }
+
+    fn line_index(
+        &'a self,
+        (): (),
+        byte_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.text[..byte_index.min(self.text.len())]
+            .bytes()
+            .filter(|&b| b == b'\n')
+            .count())
+    }
+
+    fn line_number(
+        &'a self,
+        (): (),
+        line_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.window.map_or(line_index, |(l, _)| l) + 1)
+    }
+
+    fn column_number(
+        &'a self,
+        (): (),
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let range = self.line_range((), line_index)?;
+        let col = codespan_reporting::files::column_index(&self.text, range, byte_index);
+        Ok(col + 1 + self.window.map_or(0, |(_, shift)| shift))
+    }
+
+    fn line_range(
+        &'a self,
+        (): (),
+        line_index: usize,
+    ) -> Result<Range<usize>, codespan_reporting::files::Error> {
+        let mut start = 0;
+        for _ in 0..line_index {
+            match self.text[start..].find('\n') {
+                Some(i) => start += i + 1,
+                None => {
+                    return Err(codespan_reporting::files::Error::LineTooLarge {
+                        given: line_index,
+                        max: 0,
+                    });
+                }
+            }
+        }
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| start + i + 1);
+        Ok(start..end)
+    }
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(loc) = self.location() {
             write!(f, "{loc}: ")?;
         }
         if let Some(field) = &self.field {
-            write!(f, "`{field}`: ")?;
+            write!(f, "`{}`: ", shorten_values(field))?;
         }
-        write!(f, "{}", self.problem)?;
+        write!(f, "{}", shorten_values(&self.problem))?;
         if let Some(exp) = &self.expected {
-            write!(f, "; expected {exp}")?;
+            write!(f, "; expected {}", shorten_values(exp))?;
         }
         Ok(())
     }
@@ -327,6 +511,46 @@ mod tests {
             "s.toml:2:5: `b`: not a size; expected a size like 2GB"
         );
         assert!(e.render().contains("s.toml:2:5"));
+    }
+}
+
+#[cfg(test)]
+mod shorten_tests {
+    use super::*;
+
+    #[test]
+    fn long_runs_are_cut_to_forty_characters_and_their_length() {
+        let digits = "7".repeat(100);
+        let message = format!("size `{digits}` is too large");
+        let shown = shorten_values(&message);
+        assert_eq!(
+            shown,
+            format!("size `{}…(100 chars)` is too large", "7".repeat(40))
+        );
+        assert!(matches!(
+            shorten_values("short `x` stays"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_with_the_real_line_and_column() {
+        let line = format!("k = \"{}\"", "9".repeat(5_000));
+        let src = SourceText::from_string("w.toml", format!("a = 1\n{line}\nb = 2\n"));
+        let at = 6 + 3000;
+        let e = InputError::new("bad").at(&src, at..at + 5);
+        let shown = e.render();
+        assert!(shown.contains("w.toml:2:3001"), "{shown}");
+        assert!(shown.lines().all(|l| l.chars().count() < 200), "{shown}");
+        assert!(shown.contains('…'), "{shown}");
+        // The caret sits under the 41st character of the window (after the leading `…`).
+        let snippet = shown
+            .lines()
+            .find(|l| l.contains("…9"))
+            .expect("window line");
+        let caret = shown.lines().find(|l| l.contains('^')).expect("caret line");
+        let col = |l: &str, c: char| l.chars().position(|x| x == c).expect("found");
+        assert_eq!(col(caret, '^'), col(snippet, '…') + 41, "{shown}");
     }
 }
 

@@ -24,11 +24,18 @@ fn main() -> ExitCode {
         // Standard output closed by its reader (`| head`): a normal end, not an error.
         Err(errors) if errors.0.iter().any(|e| e.is_broken_pipe()) => ExitCode::SUCCESS,
         Err(errors) => {
+            // The same problem found once per generator (a shared pre-split) is shown once.
+            let mut shown: Vec<String> = Vec::new();
             for e in &errors.0 {
+                let one_line = e.to_string();
+                if shown.contains(&one_line) {
+                    continue;
+                }
+                shown.push(one_line);
                 eprint!("{}", hbase_emu::diag::escape_controls(&e.render()));
             }
-            if errors.0.len() > 1 {
-                eprintln!("error: {} problems found", errors.0.len());
+            if shown.len() > 1 {
+                eprintln!("error: {} problems found", shown.len());
             }
             ExitCode::from(2)
         }

@@ -59,12 +59,19 @@ fn locate(scenario: &Scenario, e: InputError) -> InputError {
         Some(f) => f.to_string(),
         None => "table.presplit".to_string(),
     };
+    // A problem with the row range points at the row's own value.
+    let row = match field.as_str() {
+        "table.presplit.first_row" => scenario.table.row_spans[0].clone(),
+        "table.presplit.last_row" => scenario.table.row_spans[1].clone(),
+        _ => None,
+    };
     let e = e.field(field);
     // Spans from the split algorithms are relative to their own inputs, not to the scenario.
     if e.file.is_some() {
         e
     } else {
-        e.at(&scenario.source, scenario.table.presplit_span.clone())
+        let span = row.unwrap_or_else(|| scenario.table.presplit_span.clone());
+        e.at(&scenario.source, span)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The HTML report: one self-contained page (inline CSS and SVG, no scripts, no network) with a
 //! comparison of the generators first, then one section of charts and tables per generator.
-//! Chart ids are stable and listed in docs/REPORT.md.
+//! Chart ids are stable and listed in docs/REPORT.md. An `--out` set adds regions.html, every
+//! region in one sortable table per generator (its few lines of inline script are the only ones).
 
 use std::fmt::Write;
 
@@ -33,8 +34,24 @@ font-style:italic}svg.chart{display:block;margin:8px 0;max-width:100%;height:aut
 .meta{color:#555;font-size:13px}details{margin:8px 0}summary{cursor:pointer;font-weight:bold;\
 font-size:15px;margin:18px 0 6px}.panels svg.chart{margin:2px 0}";
 
-/// Renders the whole report as one HTML document.
+/// The full region table's page, written beside report.html in an `--out` set.
+pub const REGIONS_PAGE: &str = "regions.html";
+
+/// Renders the whole report as one HTML document (standalone: it links to no other file).
 pub fn render(report: &Report) -> String {
+    render_page(report, false)
+}
+
+/// The pages of an `--out` set with their file names: report.html, whose region tables link to
+/// [`REGIONS_PAGE`], and that page with every region of every run.
+pub fn pages(report: &Report) -> [(&'static str, String); 2] {
+    [
+        ("report.html", render_page(report, true)),
+        (REGIONS_PAGE, render_regions(report)),
+    ]
+}
+
+fn render_page(report: &Report, linked: bool) -> String {
     let sc = &report.scenario;
     let mut o = String::with_capacity(256 * 1024);
     let _ = write!(
@@ -56,7 +73,7 @@ pub fn render(report: &Report) -> String {
     );
     comparison(&mut o, report);
     for (i, run) in report.runs.iter().enumerate() {
-        section(&mut o, report, i, run);
+        section(&mut o, report, i, run, linked);
     }
     o.push_str("</body></html>\n");
     o
@@ -236,7 +253,7 @@ fn end_seconds(run: &RunJson) -> f64 {
     .fold(0.0, f64::max)
 }
 
-fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
+fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: bool) {
     let id = |name: &str| format!("gen-{i}-{name}");
     let s = &run.summary;
     let _ = write!(
@@ -433,7 +450,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson) {
             markers: if mf > 0.0 { &markers } else { &[] },
         }));
     }
-    region_tables(o, run, &id);
+    region_tables(o, run, &id, linked.then_some(i));
     logs(o, run, &id);
 }
 
@@ -591,7 +608,13 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
     }
 }
 
-fn region_tables(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
+/// `page_anchor`: the run's index when report.html sits beside [`REGIONS_PAGE`] (an `--out` set).
+fn region_tables(
+    o: &mut String,
+    run: &RunJson,
+    id: &dyn Fn(&str) -> String,
+    page_anchor: Option<usize>,
+) {
     if run.regions.is_empty() {
         return;
     }
@@ -654,12 +677,18 @@ fn region_tables(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         }
         o.push_str("</tbody></table>\n");
     }
-    full_region_table(o, run, total, id);
+    full_region_table(o, run, total, id, page_anchor);
 }
 
 /// Every region in key order, collapsed; a run with more than [`FULL_TABLE_ROWS`] regions says
 /// so and points at regions.csv, which keeps the headline page under 1 MB.
-fn full_region_table(o: &mut String, run: &RunJson, total: u64, id: &dyn Fn(&str) -> String) {
+fn full_region_table(
+    o: &mut String,
+    run: &RunJson,
+    total: u64,
+    id: &dyn Fn(&str) -> String,
+    page_anchor: Option<usize>,
+) {
     let n = run.regions.len();
     let shown = n.min(FULL_TABLE_ROWS);
     let what = if shown == n {
@@ -671,6 +700,14 @@ fn full_region_table(o: &mut String, run: &RunJson, total: u64, id: &dyn Fn(&str
             thousands(n as u128)
         )
     };
+    if let Some(i) = page_anchor {
+        let _ = writeln!(
+            o,
+            "<p><a href=\"{REGIONS_PAGE}#gen-{i}\">All {} regions of this run in one sortable \
+             table</a> ({REGIONS_PAGE}).</p>",
+            thousands(n as u128)
+        );
+    }
     let _ = write!(
         o,
         "<details><summary>{what}, in key order</summary>\n<table id=\"{}\"><thead><tr>\
@@ -695,6 +732,92 @@ fn full_region_table(o: &mut String, run: &RunJson, total: u64, id: &dyn Fn(&str
         );
     }
     o.push_str("</tbody></table></details>\n");
+}
+
+/// Sorts a table by the clicked column (again: the other way). A cell's `data-v` is its value
+/// when the shown text is formatted (sizes, keys); numbers with thousands separators and `%`
+/// compare as numbers.
+const SORT_JS: &str = "document.querySelectorAll('table.sortable th').forEach(function(h,c){\
+h.onclick=function(){var t=h.closest('table'),b=t.tBodies[0],r=Array.from(b.rows),\
+d=h.dataset.d=h.dataset.d==='1'?'-1':'1',v=function(x){var e=x.cells[c];\
+var s=e.dataset.v!==undefined?e.dataset.v:e.textContent,n=Number(s.replace(/[,%]/g,''));\
+return s!==''&&!isNaN(n)?n:s};r.sort(function(x,y){var a=v(x),z=v(y);\
+return (typeof a===typeof z?(a<z?-1:a>z?1:0):typeof a==='number'?-1:1)*d});\
+r.forEach(function(x){b.appendChild(x)})}})";
+
+/// The page of every region of every run, one sortable table per run (an `--out` set's
+/// regions.html; report.html shows the first [`FULL_TABLE_ROWS`] of each run). Self-contained:
+/// inline CSS and a few lines of inline script, no network.
+pub fn render_regions(report: &Report) -> String {
+    let sc = &report.scenario;
+    let regions: usize = report.runs.iter().map(|r| r.regions.len()).sum();
+    let mut o = String::with_capacity(1024 + regions * 240);
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>hbase-emu: {} (all regions)</title><style>{CSS}th{{cursor:pointer}}</style></head>\
+         <body>\n<h1>{}: all regions</h1>\n<p class=\"meta\">Scenario <code>{}</code>, seed {}. \
+         Every region at the end of each run, in key order; click a column header to sort by it \
+         (again to reverse). Back to <a href=\"report.html\">the report</a>.</p>\n",
+        esc(&sc.name),
+        esc(&sc.name),
+        esc(&sc.path),
+        sc.seed
+    );
+    for (i, run) in report.runs.iter().enumerate() {
+        let total = run
+            .regions
+            .iter()
+            .map(|r| r.writes_over_run())
+            .sum::<u64>()
+            .max(1);
+        let _ = write!(
+            o,
+            "<h2 id=\"gen-{i}\">{}: {} regions</h2>\n<table class=\"sortable\" \
+             id=\"gen-{i}-regions\"><thead><tr><th>#</th><th>start key</th><th>end key</th>\
+             <th>server</th><th>store size</th><th>files</th><th>rows</th><th>writes over the run</th>\
+             <th>share</th><th>write requests</th><th>memstore</th><th>× smallest</th><th>gen</th>\
+             </tr></thead><tbody>\n",
+            esc(&run.generator),
+            thousands(run.regions.len() as u128)
+        );
+        // Closing tags of cells and rows are optional in HTML: leaving them out keeps this short.
+        for (n, r) in run.regions.iter().enumerate() {
+            let writes = r.writes_over_run();
+            let _ = writeln!(
+                o,
+                "<tr><td>{}<td class=\"key\" data-v=\"{}\">{}<td class=\"key\" data-v=\"{}\">{}\
+                 <td>{}<td data-v=\"{}\">{}<td>{}<td>{}<td>{}<td>{:.2}%<td>{}<td data-v=\"{}\">{}\
+                 <td>{:.2}<td>{}",
+                n + 1,
+                esc(&r.start),
+                key_or(&r.start, "(table start)"),
+                // The table end sorts after every key.
+                if r.end.is_empty() {
+                    "\u{10ffff}".to_string()
+                } else {
+                    esc(&r.end)
+                },
+                key_or(&r.end, "(table end)"),
+                esc(&r.server),
+                r.store_bytes,
+                format_bytes(r.store_bytes),
+                r.store_files,
+                thousands(r.rows as u128),
+                thousands(writes as u128),
+                writes as f64 / total as f64 * 100.0,
+                thousands(r.write_requests as u128),
+                r.memstore_bytes,
+                format_bytes(r.memstore_bytes),
+                r.ratio_to_smallest,
+                r.generation
+            );
+        }
+        o.push_str("</tbody></table>\n");
+    }
+    let _ = write!(o, "<script>{SORT_JS}</script>\n</body></html>\n");
+    o
 }
 
 /// An escaped key, or `empty` (HBase's empty start/end key means unbounded).

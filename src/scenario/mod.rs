@@ -223,6 +223,9 @@ pub struct Table {
     pub presplit: Presplit,
     /// Where `[table.presplit]` is in the scenario file (for errors found when planning).
     pub presplit_span: Range<usize>,
+    /// Where the `first_row` and `last_row` values are, when given (errors about the range
+    /// point at the value rather than the section).
+    pub row_spans: [Option<Range<usize>>; 2],
 }
 
 /// `[table.presplit]`, validated.
@@ -488,11 +491,36 @@ impl Checker<'_> {
     }
 
     fn size(&mut self, q: &Spanned<Quantity>, field: &str) -> Option<u64> {
+        self.whole(q, field, "bytes", units::SIZE_EXPECTED)?;
         self.quantity(q, field, units::parse_size, units::SIZE_EXPECTED)
     }
 
     fn count(&mut self, q: &Spanned<Quantity>, field: &str) -> Option<u64> {
+        self.whole(q, field, "a count", units::COUNT_EXPECTED)?;
         self.quantity(q, field, units::parse_count, units::COUNT_EXPECTED)
+    }
+
+    /// A bare fraction (`heap = 0.5`) is not a number of bytes or things: say so rather than let
+    /// it round to zero and be reported as zero.
+    fn whole(
+        &mut self,
+        q: &Spanned<Quantity>,
+        field: &str,
+        of: &str,
+        expected: &str,
+    ) -> Option<()> {
+        match q.get_ref() {
+            Quantity::Float(f) if f.is_finite() && f.fract() != 0.0 => {
+                self.err(
+                    q.span(),
+                    field,
+                    format!("{f} is not a whole number: {of} without a unit are whole"),
+                    format!("{expected}; a fraction needs a unit, e.g. \"1.5GB\""),
+                );
+                None
+            }
+            _ => Some(()),
+        }
     }
 
     fn quantity(
@@ -987,8 +1015,58 @@ fn place_table_attribute_error(src: &SourceText, rt: &raw::RawTable, e: InputErr
     placed
 }
 
+/// The TOML reader's nesting limit: at most this many levels of arrays and inline tables, and
+/// at most this many parts in a dotted key (toml 1.x, `LIMIT` of its parser).
+pub const TOML_NESTING_LIMIT: usize = 80;
+
 fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
     let message = e.message().trim().to_string();
+    if src.text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return ScenarioErrors(vec![
+            InputError::new("the scenario file is empty")
+                .at(src, 0..0)
+                .expected(
+                    "a scenario: `name = …`, a [cluster] and a [workload] table and at least one \
+                     [[generator]] (docs/SCENARIO.md)",
+                ),
+        ]);
+    }
+    // TOML allows no raw control character but tab and line ends; the reader's own message for
+    // one ("string values must be quoted") does not say what it saw.
+    if let Some(at) = first_control_character(&src.text)
+        && e.span().is_none_or(|s| at <= s.end)
+    {
+        let c = src.text[at..].chars().next().unwrap_or('\0');
+        return ScenarioErrors(vec![
+            InputError::new(format!(
+                "a raw control character (U+{:04X}) is not allowed in TOML",
+                c as u32
+            ))
+            .at(src, at..at + c.len_utf8())
+            .expected(format!(
+                "text without control characters (inside a quoted string write \\u{:04X})",
+                c as u32
+            )),
+        ]);
+    }
+    // A dotted key with too many parts comes without a position: find it.
+    if message == "recursion limit" {
+        return ScenarioErrors(vec![too_long_dotted_key(src)]);
+    }
+    if message.starts_with("cannot recurse further") {
+        let span = e.span().unwrap_or(0..0);
+        let mut err = InputError::new(format!(
+            "arrays and inline tables are nested too deeply here (more than {TOML_NESTING_LIMIT} levels)"
+        ))
+        .at(src, span.clone())
+        .expected(format!(
+            "at most {TOML_NESTING_LIMIT} levels of nested arrays and inline tables (the TOML reader's limit)"
+        ));
+        if let Some(f) = field_at(&src.text, span.start) {
+            err = err.field(f);
+        }
+        return ScenarioErrors(vec![err]);
+    }
     let mut span = e.span().unwrap_or(0..0);
     // serde names the expectation inside the message already ("unknown field `x`, expected one of ...").
     let (problem, expected) = match message.split_once(", expected ") {
@@ -1044,6 +1122,13 @@ fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
     {
         expected = Some(format!("{x}, written without quotes"));
     }
+    if problem == "integer number overflowed" && expected.is_none() {
+        expected =
+            Some("an integer of at most 9223372036854775807 (TOML integers are 64-bit)".into());
+    }
+    if problem == "floating-point number overflowed" && expected.is_none() {
+        expected = Some("a number of magnitude below 1.8e308 (a 64-bit float)".into());
+    }
     let mut err = InputError::new(problem).at(src, span);
     if let Some(f) = field {
         err = err.field(f);
@@ -1052,6 +1137,71 @@ fn toml_error(src: &SourceText, e: &toml::de::Error) -> ScenarioErrors {
         err = err.expected(x);
     }
     ScenarioErrors(vec![err])
+}
+
+/// Byte offset of the first control character TOML forbids (all but tab, LF and CR before LF).
+fn first_control_character(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    text.char_indices()
+        .find(|&(i, c)| {
+            c.is_control()
+                && c != '\t'
+                && c != '\n'
+                && !(c == '\r' && bytes.get(i + 1) == Some(&b'\n'))
+        })
+        .map(|(i, _)| i)
+}
+
+/// The error for a dotted key of more than [`TOML_NESTING_LIMIT`] parts, placed at the first
+/// key (or table header) that has that many dots outside quotes; the start of the file if none
+/// is found (the reader and this scan disagree).
+fn too_long_dotted_key(src: &SourceText) -> InputError {
+    let text = &src.text;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_start();
+        let lead = line.len() - body.len();
+        let (key, key_at) = match body.strip_prefix("[[").or_else(|| body.strip_prefix('[')) {
+            Some(rest) => (rest, lead + body.len() - rest.len()),
+            None => (body, lead),
+        };
+        let mut quote = None;
+        let mut parts = 1usize;
+        let mut end = key.len();
+        for (i, c) in key.char_indices() {
+            match (quote, c) {
+                (Some(q), _) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '.') => parts += 1,
+                (None, '=' | ']' | '#' | '\n') => {
+                    end = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if parts > TOML_NESTING_LIMIT {
+            let start = offset + key_at;
+            let span = start..start + key[..end].trim_end().len();
+            return InputError::new(format!(
+                "this dotted key has {} parts: it nests tables too deeply",
+                units::thousands(parts as u128)
+            ))
+            .at(src, span)
+            .expected(format!(
+                "a key of at most {TOML_NESTING_LIMIT} dotted parts (the TOML reader's nesting limit)"
+            ));
+        }
+        offset += line.len();
+    }
+    InputError::new(format!(
+        "a dotted key nests tables too deeply (more than {TOML_NESTING_LIMIT} parts)"
+    ))
+    .at(src, 0..0)
+    .expected(format!(
+        "keys of at most {TOML_NESTING_LIMIT} dotted parts (the TOML reader's nesting limit)"
+    ))
 }
 
 /// serde's expectation in words people use (`i64` ⇒ "an integer").
@@ -1120,6 +1270,7 @@ fn table(
             attributes: TableAttributes::default(),
             presplit: Presplit::None,
             presplit_span: 0..0,
+            row_spans: [None, None],
         });
     };
     let rt = raw.get_ref();
@@ -1467,12 +1618,20 @@ fn table(
         return None;
     }
     let presplit_span = rt.presplit.as_ref().map_or(raw.span(), |p| p.span());
+    let row_spans = rt.presplit.as_ref().map_or([None, None], |p| {
+        let p = p.get_ref();
+        [
+            p.first_row.as_ref().map(|r| r.span()),
+            p.last_row.as_ref().map(|r| r.span()),
+        ]
+    });
     Some(Table {
         name,
         families,
         attributes,
         presplit: presplit?,
         presplit_span,
+        row_spans,
     })
 }
 
@@ -1710,6 +1869,7 @@ fn presplit(
                 return None;
             };
             let mut bytes = Vec::new();
+            let mut seen = std::collections::HashMap::new();
             for k in keys.get_ref() {
                 if let Some(esc) = lower_case_escape(k.get_ref()) {
                     let (line, col) = ck.src.line_col(k.span().start);
@@ -1733,7 +1893,8 @@ fn presplit(
                     );
                     return None;
                 }
-                if let Some(prev) = bytes.iter().position(|x: &Vec<u8>| *x == b) {
+                // A map, not a scan: 300,000 keys took minutes comparing each with all before.
+                if let Some(&prev) = seen.get(&b) {
                     ck.err(
                         k.span(),
                         "table.presplit.keys",
@@ -1746,6 +1907,7 @@ fn presplit(
                     );
                     return None;
                 }
+                seen.insert(b.clone(), bytes.len());
                 bytes.push(b);
             }
             if bytes.is_empty() {

@@ -1532,6 +1532,63 @@ fn run_html_and_csv_out_then_report_from_json() {
         .stdout(predicate::str::contains("Comparison"));
 }
 
+/// `--format html --out DIR` also writes DIR/regions.html: a row for every region of regions.csv,
+/// listed in the set's manifest like every other file, and linked from report.html; `report
+/// --format html --out` writes it too.
+#[test]
+fn html_out_writes_regions_html_with_every_region_and_lists_it_in_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let scenario = root().join("tests/data/small.toml");
+    bin()
+        .args([
+            "run",
+            "--scale",
+            "4",
+            "--threads",
+            "1",
+            "--format",
+            "html",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg(&scenario)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(out.join("regions.html")).expect("regions.html");
+    let csv = std::fs::read_to_string(out.join("regions.csv")).unwrap();
+    let regions = csv.lines().count() - 1;
+    assert!(regions > 2, "{csv}");
+    assert_eq!(page.matches("<tr><td>").count(), regions);
+    let manifest = std::fs::read_to_string(out.join("manifest.txt")).unwrap();
+    let listed = manifest
+        .lines()
+        .find(|l| l.ends_with(" regions.html"))
+        .unwrap_or_else(|| panic!("regions.html not in {manifest}"));
+    assert!(
+        listed.contains(&format!(" {} regions.html", page.len())),
+        "{listed}"
+    );
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("href=\"regions.html#gen-0\""));
+
+    let again = dir.path().join("again");
+    bin()
+        .arg("report")
+        .arg(out.join("report.json"))
+        .args(["--format", "html", "--out"])
+        .arg(&again)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(again.join("regions.html")).unwrap(),
+        page
+    );
+    let manifest = std::fs::read_to_string(again.join("manifest.txt")).unwrap();
+    assert!(manifest.contains(" regions.html\n"), "{manifest}");
+}
+
 #[test]
 fn timings_are_a_json_key_only_when_asked_for() {
     let scenario = root().join("tests/data/small.toml");

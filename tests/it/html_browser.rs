@@ -111,3 +111,61 @@ fn assert_not_blank(path: &Path) {
     assert!(distinct.len() > 20, "only {} colours", distinct.len());
     assert!(dark > 1000, "almost nothing drawn");
 }
+
+/// regions.html in headless Chromium: clicking the "store size" header sorts the rows by size
+/// (ascending, then descending on a second click), with no console errors.
+#[test]
+fn regions_page_sorts_by_a_clicked_column_in_headless_chromium() {
+    if !Path::new(CHROMIUM).exists() {
+        common::skipped(
+            "html_browser::regions_page_sorts_by_a_clicked_column_in_headless_chromium",
+            &format!("{CHROMIUM} not found (.ci/run installs it)"),
+        );
+        return;
+    }
+    let report = common::small_report();
+    let [_, (_, page)] = hbase_emu::report::html::pages(&report);
+    let sizes = |dom: &str| -> Vec<u64> {
+        let table = dom.split("id=\"gen-0-regions\"").nth(1).expect("table");
+        let table = table.split("</table>").next().expect("closed");
+        table
+            .split("<tr>")
+            .skip(2) // before the header row, the header row
+            .map(|row| {
+                // data-v of start key, end key, then store size.
+                let v = row.split("data-v=\"").nth(3).expect("store size cell");
+                v[..v.find('"').expect("quoted")].parse().expect("bytes")
+            })
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (clicks, descending) in [(1, false), (2, true)] {
+        let click = "document.querySelectorAll('#gen-0-regions th')[4].click();".repeat(clicks);
+        let clicked = page.replace("</body>", &format!("<script>{click}</script></body>"));
+        let file = dir.path().join(format!("regions-{clicks}.html"));
+        std::fs::write(&file, clicked).unwrap();
+        let out = chromium(
+            &dir.path().join(format!("profile-{clicks}")),
+            &["--dump-dom"],
+            &format!("file://{}", file.display()),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "chromium failed: {stderr}");
+        assert!(console_errors(&stderr).is_empty(), "{stderr}");
+        let got = sizes(&String::from_utf8_lossy(&out.stdout));
+        let mut want = got.clone();
+        want.sort_unstable();
+        if descending {
+            want.reverse();
+        }
+        assert_eq!(got.len(), report.runs[0].regions.len());
+        assert_eq!(got, want, "{clicks} click(s)");
+    }
+    // Key order is neither sorted way unless every size is equal: make sure they are not.
+    let sizes: Vec<u64> = report.runs[0]
+        .regions
+        .iter()
+        .map(|r| r.store_bytes)
+        .collect();
+    assert!(sizes.iter().any(|&s| s != sizes[0]), "{sizes:?}");
+}

@@ -12,6 +12,7 @@ mod engine_props;
 mod engine_step;
 mod hardening;
 mod html_browser;
+mod input_errors;
 mod keygen_props;
 mod limits;
 mod policies_props;

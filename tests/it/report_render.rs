@@ -302,3 +302,38 @@ fn section<'a>(page: &'a str, open: &str, close: &str) -> &'a str {
     let end = page[at..].find(close).map_or(page.len(), |e| at + e);
     &page[at..end]
 }
+
+/// regions.html: one sortable table per generator with a row for every region (as many as
+/// regions.csv has), escaped keys, nothing fetched from the network; report.html in an `--out`
+/// set links to it, a standalone report.html does not.
+#[test]
+fn the_regions_page_has_every_region_of_every_run_and_report_html_links_to_it() {
+    let mut r = common::small_report();
+    // A key that must be escaped in HTML.
+    r.runs[0].regions[0].end = "<b>&\"x".to_string();
+    let [(report_name, report_page), (regions_name, page)] = html::pages(&r);
+    assert_eq!(
+        (report_name, regions_name),
+        ("report.html", html::REGIONS_PAGE)
+    );
+    let csv_rows = r.regions_csv().lines().count() - 1;
+    assert_eq!(page.matches("<tr><td>").count(), csv_rows);
+    for (i, run) in r.runs.iter().enumerate() {
+        assert!(page.contains(&format!("<h2 id=\"gen-{i}\">")));
+        assert!(report_page.contains(&format!("href=\"regions.html#gen-{i}\"")));
+        let table = page
+            .split(&format!("id=\"gen-{i}-regions\""))
+            .nth(1)
+            .and_then(|t| t.split("</table>").next())
+            .expect("the run's table");
+        assert_eq!(table.matches("<tr><td>").count(), run.regions.len());
+    }
+    assert_eq!(page.matches("class=\"sortable\"").count(), r.runs.len());
+    assert!(page.contains("&lt;b&gt;&amp;&quot;x"), "keys are escaped");
+    assert!(!page.contains("<b>&"));
+    for external in ["http://", "https://", " src=", "<link"] {
+        assert!(!page.contains(external), "{external}");
+    }
+    assert!(page.contains("<script>") && page.contains("onclick"));
+    assert!(!html::render(&r).contains("regions.html"));
+}
