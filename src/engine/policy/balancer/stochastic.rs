@@ -1698,11 +1698,8 @@ mod scaling {
         }
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
         assert!(close(w.costs[COUNT], array_cost(&counts)));
-        for k in 0..4 {
-            assert!(
-                close(w.costs[READ + k], array_cost(&sums[k])),
-                "load cost {k}"
-            );
+        for (k, sum) in sums.iter().enumerate() {
+            assert!(close(w.costs[READ + k], array_cost(sum)), "load cost {k}");
         }
         let moved = (0..w.num_regions())
             .filter(|&r| w.initial[r] != w.server_of[r])
