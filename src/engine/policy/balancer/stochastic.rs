@@ -344,9 +344,16 @@ struct Walk {
     quiet_len: Vec<u32>,
     /// Regions with no read, write or memstore load (only their store files weigh).
     quiet: Vec<bool>,
-    /// Per ordered server pair (this, other), cumulative probability that a step proposes
-    /// an action that might lower the cost, and the split of that pair's mass by pattern.
+    /// Running total of the pair masses (see [`PairMass`]) at the end of each `this` row, in
+    /// row-major pair order: n entries, filled by [`possible_steps`](Walk::possible_steps).
+    row_end: Vec<f64>,
+    /// Every ordered pair's [`PairMass`], row-major, only while the cluster has at most
+    /// [`FULL_TABLE_PAIRS`] pairs; larger clusters recompute the one row a draw lands in, so
+    /// memory stays linear in servers.
     pairs: Vec<PairMass>,
+    /// (Load generator probability, Random generator probability of one ordered pair) of the
+    /// current table.
+    pair_probs: (f64, f64),
     /// Layout region positions (key order) of each walk region.
     pos: Vec<usize>,
     moved: usize,
@@ -368,7 +375,13 @@ struct Walk {
     /// recomputed only when an action is accepted.
     most: Vec<usize>,
     fewest: Vec<usize>,
+    /// Membership flags of `most` and `fewest`, per server.
+    is_most: Vec<bool>,
+    is_fewest: Vec<bool>,
 }
+
+/// Largest pair table kept whole (80 bytes a pair: about 5 MB, i.e. up to 256 servers).
+const FULL_TABLE_PAIRS: usize = 1 << 16;
 
 /// One ordered server pair's share of the walk's possibly-improving proposals.
 #[derive(Debug, Clone, Copy)]
@@ -468,7 +481,9 @@ impl Walk {
             slot,
             quiet_len,
             quiet,
+            row_end: Vec::new(),
             pairs: Vec::new(),
+            pair_probs: (0.0, 0.0),
             pos,
             moved: 0,
             region_costs,
@@ -488,6 +503,8 @@ impl Walk {
             move_delta: [0.0; 5],
             most: Vec::new(),
             fewest: Vec::new(),
+            is_most: Vec::new(),
+            is_fewest: Vec::new(),
         };
         walk.compute();
         walk
@@ -497,7 +514,9 @@ impl Walk {
         self.server_of.len()
     }
 
-    /// Recomputes every function's cost (lazily per array) and the weighted total.
+    /// Recomputes every function's cost (lazily per array), the weighted total and the Load
+    /// generator's extremes; the proposal table is [`possible_steps`](Walk::possible_steps)'
+    /// job, needed only once the walk runs.
     fn compute(&mut self) {
         let mut c = [0.0; 9];
         c[COUNT] = self.count_cost.cost();
@@ -529,34 +548,46 @@ impl Walk {
         self.fewest = (0..self.on.len())
             .filter(|&s| self.on[s].len() == lo)
             .collect();
-        self.possible_steps();
+        self.is_most.clear();
+        self.is_most.extend(self.on.iter().map(|l| l.len() == hi));
+        self.is_fewest.clear();
+        self.is_fewest.extend(self.on.iter().map(|l| l.len() == lo));
     }
 
     /// Probability that the Load generator picks `other` once it picked `this`
     /// ([`pick_cached`](Walk::pick_cached): uniform over the fewest-region servers but `this`,
-    /// or over the servers with the fewest regions among the rest).
-    fn load_other(&self, this: usize, other: usize) -> f64 {
-        let f = self.fewest.len() - usize::from(self.fewest.contains(&this));
+    /// or over the servers with the fewest regions among the rest). `rest` is
+    /// [`rest_fewest`](Walk::rest_fewest)`(this)`, computed once per row.
+    fn load_other(&self, this: usize, other: usize, rest: Option<(usize, usize)>) -> f64 {
+        let f = self.fewest.len() - usize::from(self.is_fewest[this]);
         if f > 0 {
-            return if self.fewest.contains(&other) {
+            return if self.is_fewest[other] {
                 1.0 / f as f64
             } else {
                 0.0
             };
         }
+        match rest {
+            Some((lo, ties)) if self.on[other].len() == lo => 1.0 / ties as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// When `this` is the only fewest-region server: the lowest count among the others and
+    /// how many have it (what [`load_other`](Walk::load_other) falls back on).
+    fn rest_fewest(&self, this: usize) -> Option<(usize, usize)> {
+        if self.fewest.len() - usize::from(self.is_fewest[this]) > 0 {
+            return None;
+        }
         let n = self.on.len();
         let lo = (0..n)
             .filter(|&s| s != this)
             .map(|s| self.on[s].len())
-            .min();
+            .min()?;
         let ties = (0..n)
-            .filter(|&s| s != this && Some(self.on[s].len()) == lo)
+            .filter(|&s| s != this && self.on[s].len() == lo)
             .count();
-        if Some(self.on[other].len()) == lo {
-            1.0 / ties as f64
-        } else {
-            0.0
-        }
+        Some((lo, ties))
     }
 
     /// The most one action between servers `a` and `b` can lower the weighted store-file
@@ -606,14 +637,20 @@ impl Walk {
         }
     }
 
-    /// Fills [`pairs`](Walk::pairs): for each ordered server pair, the probability that one
+    /// Fills the proposal table: for each ordered server pair, the probability that one
     /// step of the walk (generator, servers, regions as [`next_action`](Walk::next_action)
     /// draws them) proposes an action outside the classes [`quiet_bound`](Walk::quiet_bound)
     /// proves cannot lower the cost. Those steps are rejected whatever they pick, so
     /// [`run`](Walk::run) skips them in one geometric draw: the walk's law is unchanged.
+    ///
+    /// The running total is summed pair by pair in row-major order whatever is kept, so a
+    /// cluster too large for the whole table ([`FULL_TABLE_PAIRS`]) draws exactly as the whole
+    /// table would: it keeps each row's end ([`row_end`](Walk::row_end)) and
+    /// [`possible_action`](Walk::possible_action) resumes the sum from the start of one row.
     fn possible_steps(&mut self) {
         let n = self.on.len();
         self.pairs.clear();
+        self.row_end.clear();
         if n < 2 {
             return;
         }
@@ -623,92 +660,147 @@ impl Walk {
         } else {
             load / (load + random)
         };
-        let p_random_pair = (1.0 - p_load) / (n * (n - 1)) as f64;
+        self.pair_probs = (p_load, (1.0 - p_load) / (n * (n - 1)) as f64);
+        let full = n * (n - 1) <= FULL_TABLE_PAIRS;
+        let mut pairs = std::mem::take(&mut self.pairs);
         let mut cumulative = 0.0;
         for this in 0..n {
-            let p_this_load = if self.most.contains(&this) {
-                p_load / self.most.len() as f64
-            } else {
+            cumulative = self.row(this, cumulative, |p| {
+                if full {
+                    pairs.push(p);
+                }
+                false
+            });
+            self.row_end.push(cumulative);
+        }
+        self.pairs = pairs;
+    }
+
+    /// The pair masses of row `this` in order, the running total resumed from `cumulative`;
+    /// `visit` sees each pair and stops the row by returning true. Returns the running total
+    /// after the last pair visited.
+    fn row(
+        &self,
+        this: usize,
+        mut cumulative: f64,
+        mut visit: impl FnMut(PairMass) -> bool,
+    ) -> f64 {
+        let n = self.on.len();
+        let (p_load, p_random_pair) = self.pair_probs;
+        let p_this_load = if self.is_most[this] {
+            p_load / self.most.len() as f64
+        } else {
+            0.0
+        };
+        let rest = if p_this_load > 0.0 {
+            self.rest_fewest(this)
+        } else {
+            None
+        };
+        let tc = self.on[this].len();
+        // pick_action's chances of picking a region on `this` at all, and a quiet home one.
+        let qa = if tc == 0 {
+            0.0
+        } else {
+            f64::from(self.quiet_len[this]) / tc as f64
+        };
+        for other in 0..n {
+            if other == this {
+                continue;
+            }
+            let mut p_pair = p_random_pair;
+            if p_this_load > 0.0 {
+                p_pair += p_this_load * self.load_other(this, other, rest);
+            }
+            let oc = self.on[other].len();
+            // pick_action's chances of picking no region on each side.
+            let pa = if tc == 0 {
                 0.0
+            } else if tc > oc {
+                1.0
+            } else {
+                0.5
             };
-            for other in 0..n {
-                if other == this {
-                    continue;
-                }
-                let mut p_pair = p_random_pair;
-                if p_this_load > 0.0 {
-                    p_pair += p_this_load * self.load_other(this, other);
-                }
-                let (tc, oc) = (self.on[this].len(), self.on[other].len());
-                // pick_action's chances of picking no region on each side.
-                let pa = if tc == 0 {
-                    0.0
-                } else if tc > oc {
-                    1.0
-                } else {
-                    0.5
-                };
-                let pb = if oc == 0 {
-                    0.0
-                } else if tc <= oc {
-                    1.0
-                } else {
-                    0.5
-                };
-                let qa = if tc == 0 {
-                    0.0
-                } else {
-                    f64::from(self.quiet_len[this]) / tc as f64
-                };
-                let qb = if oc == 0 {
-                    0.0
-                } else {
-                    f64::from(self.quiet_len[other]) / oc as f64
-                };
-                let keep = |hopeless: bool| if hopeless { 0.0 } else { 1.0 };
-                let qq_hopeless = self.quiet_bound(4, None, this, other) >= 0.0;
-                let patterns = [
-                    pa * qa * pb * qb * keep(qq_hopeless),
-                    pa * qa * pb * (1.0 - qb),
-                    pa * (1.0 - qa) * pb * qb,
-                    pa * (1.0 - qa) * pb * (1.0 - qb),
-                    pa * qa
-                        * (1.0 - pb)
-                        * keep(self.quiet_bound(3, Some((this, other)), this, other) >= 0.0),
-                    pa * (1.0 - qa) * (1.0 - pb),
-                    (1.0 - pa)
-                        * pb
-                        * qb
-                        * keep(self.quiet_bound(3, Some((other, this)), other, this) >= 0.0),
-                    (1.0 - pa) * pb * (1.0 - qb),
-                ]
-                .map(|m| m * p_pair);
-                cumulative += patterns.iter().sum::<f64>();
-                self.pairs.push(PairMass {
-                    this: this as u32,
-                    other: other as u32,
-                    cumulative,
-                    patterns,
-                });
+            let pb = if oc == 0 {
+                0.0
+            } else if tc <= oc {
+                1.0
+            } else {
+                0.5
+            };
+            let qb = if oc == 0 {
+                0.0
+            } else {
+                f64::from(self.quiet_len[other]) / oc as f64
+            };
+            let keep = |hopeless: bool| if hopeless { 0.0 } else { 1.0 };
+            let qq_hopeless = self.quiet_bound(4, None, this, other) >= 0.0;
+            let patterns = [
+                pa * qa * pb * qb * keep(qq_hopeless),
+                pa * qa * pb * (1.0 - qb),
+                pa * (1.0 - qa) * pb * qb,
+                pa * (1.0 - qa) * pb * (1.0 - qb),
+                pa * qa
+                    * (1.0 - pb)
+                    * keep(self.quiet_bound(3, Some((this, other)), this, other) >= 0.0),
+                pa * (1.0 - qa) * (1.0 - pb),
+                (1.0 - pa)
+                    * pb
+                    * qb
+                    * keep(self.quiet_bound(3, Some((other, this)), other, this) >= 0.0),
+                (1.0 - pa) * pb * (1.0 - qb),
+            ]
+            .map(|m| m * p_pair);
+            cumulative += patterns.iter().sum::<f64>();
+            let stop = visit(PairMass {
+                this: this as u32,
+                other: other as u32,
+                cumulative,
+                patterns,
+            });
+            if stop {
+                break;
             }
         }
+        cumulative
     }
 
     /// Probability that a step proposes a possibly improving action.
     fn p_possible(&self) -> f64 {
-        self.pairs.last().map_or(0.0, |p| p.cumulative.min(1.0))
+        self.row_end.last().map_or(0.0, |c| c.min(1.0))
+    }
+
+    /// The pair whose share of the running total holds `u` (the last pair when `u` is past
+    /// the total), from the whole table or by resuming one row's sum.
+    fn pair_at(&self, u: f64) -> Option<PairMass> {
+        if !self.pairs.is_empty() {
+            let at = self
+                .pairs
+                .partition_point(|p| p.cumulative <= u)
+                .min(self.pairs.len() - 1);
+            return Some(self.pairs[at]);
+        }
+        let n = self.row_end.len();
+        if n < 2 {
+            return None;
+        }
+        // Totals only grow, so the first pair past `u` is in the first row ending past it.
+        let row = self.row_end.partition_point(|&c| c <= u).min(n - 1);
+        let start = if row == 0 { 0.0 } else { self.row_end[row - 1] };
+        let mut hit = None;
+        self.row(row, start, |p| {
+            hit = Some(p);
+            p.cumulative > u
+        });
+        hit
     }
 
     /// One proposal drawn from the possibly improving ones (in proportion to how likely
     /// [`next_action`](Walk::next_action) is to propose each).
     fn possible_action(&self, rng: &mut Rng) -> Option<Action> {
-        let total = self.pairs.last()?.cumulative;
+        let total = *self.row_end.last()?;
         let u = rng.unit() * total;
-        let at = self
-            .pairs
-            .partition_point(|p| p.cumulative <= u)
-            .min(self.pairs.len() - 1);
-        let pair = &self.pairs[at];
+        let pair = self.pair_at(u)?;
         let mass: f64 = pair.patterns.iter().sum();
         let mut v = rng.unit() * mass;
         let mut pattern = PATTERNS[3];
@@ -821,6 +913,7 @@ impl Walk {
     fn run(&mut self, steps: u64, rng: &mut Rng) -> (u64, u64) {
         let mut accepted = 0;
         let mut used = 0u64;
+        self.possible_steps();
         loop {
             let p = self.p_possible();
             if p <= 0.0 {
@@ -844,6 +937,7 @@ impl Walk {
             if self.improves(action) {
                 self.apply(action);
                 self.compute();
+                self.possible_steps();
                 accepted += 1;
             }
             if used >= steps {
@@ -1107,7 +1201,7 @@ mod tests {
         }
     }
 
-    fn view(counts: &[usize]) -> ClusterView {
+    pub(super) fn view(counts: &[usize]) -> ClusterView {
         let mut regions = Vec::new();
         for (s, &c) in counts.iter().enumerate() {
             for _ in 0..c {
@@ -1370,6 +1464,7 @@ mod skipping {
                 done += 1;
             }
         }
+        walk.possible_steps();
         walk
     }
 
@@ -1522,5 +1617,213 @@ mod walk_speed {
         }
         let ns = t.elapsed().as_nanos() as f64 / (runs as f64 * 1e6);
         eprintln!("{ns:.1} ns/step, {moves} moves; {}", b.last_reason);
+    }
+}
+
+#[cfg(test)]
+mod scaling {
+    //! The walk's per-server structures against from-scratch computations: HBase's
+    //! `BalancerClusterState` keeps per-server region lists and counts and its cost functions
+    //! (`StochasticLoadBalancer`'s `CostFunction`s over `DoubleArrayCost`) update per-server
+    //! arrays on `regionMoved`; the proposal table resumed row by row must draw exactly as the
+    //! whole table.
+    use super::*;
+    use crate::engine::policy::balancer::RegionLoad;
+    use crate::engine::policy::balancer::Rng;
+    use crate::engine::policy::balancer::cost::array_cost;
+    use proptest::prelude::{ProptestConfig, prop_assert_eq, proptest};
+
+    /// `servers` servers with `per` regions each on average (uneven), random store file sizes,
+    /// every `active`-th region written between the two load samples.
+    fn cluster(
+        seed: u64,
+        servers: usize,
+        per: usize,
+        active: usize,
+    ) -> (ClusterView, StochasticBalancer) {
+        let mut rng = Rng::new(seed, 17);
+        let mut regions = Vec::new();
+        for s in 0..servers {
+            for _ in 0..per / 2 + rng.below(per + 1) {
+                let id = regions.len();
+                regions.push(RegionLoad {
+                    storefile_bytes: (rng.below(4000) as u64) << 20,
+                    ..super::tests::region(id, s)
+                });
+            }
+        }
+        let mut view = ClusterView {
+            servers: (0..servers).collect(),
+            regions,
+            now_ms: 0,
+            offpeak: false,
+        };
+        let mut b =
+            StochasticBalancer::new(&crate::engine::policy::balancer::test_settings(), seed);
+        for k in 0..2u64 {
+            for r in view.regions.iter_mut().filter(|r| r.id % active == 1) {
+                r.write_requests += 500 * k * (r.id as u64 % 7 + 1);
+                r.memstore_bytes = (k * 30) << 20;
+            }
+            b.record_loads(&view);
+        }
+        (view, b)
+    }
+
+    fn walk(view: &ClusterView, b: &StochasticBalancer) -> Walk {
+        Walk::new(view, &Layout::new(view), |id| b.history(id), &b.params)
+    }
+
+    /// The costs, extremes and quiet lists the walk keeps incrementally, recomputed from the
+    /// region → server assignment alone.
+    fn assert_matches_scratch(w: &Walk) {
+        let n = w.on.len();
+        let mut counts = vec![0.0; n];
+        let mut sums = vec![vec![0.0; n]; 4];
+        for (r, &s) in w.server_of.iter().enumerate() {
+            counts[s as usize] += 1.0;
+            for (k, sum) in sums.iter_mut().enumerate() {
+                sum[s as usize] += w.region_costs[r][k];
+            }
+            assert_eq!(
+                w.on[s as usize][w.slot[r] as usize] as usize, r,
+                "slot of {r}"
+            );
+            let quiet_home = w.quiet[r] && w.initial[r] == s;
+            assert_eq!(
+                w.slot[r] < w.quiet_len[s as usize],
+                quiet_home,
+                "class of {r}"
+            );
+        }
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        assert!(close(w.costs[COUNT], array_cost(&counts)));
+        for (k, sum) in sums.iter().enumerate() {
+            assert!(close(w.costs[READ + k], array_cost(sum)), "load cost {k}");
+        }
+        let moved = (0..w.num_regions())
+            .filter(|&r| w.initial[r] != w.server_of[r])
+            .count();
+        assert_eq!(w.moved, moved);
+        assert_eq!(
+            w.costs[MOVE],
+            move_cost(moved, w.num_regions(), w.max_move_percent)
+        );
+        let hi = w.on.iter().map(Vec::len).max().unwrap_or(0);
+        let lo = w.on.iter().map(Vec::len).min().unwrap_or(0);
+        for s in 0..n {
+            assert_eq!(w.is_most[s], w.on[s].len() == hi);
+            assert_eq!(w.is_fewest[s], w.on[s].len() == lo);
+            assert_eq!(w.most.contains(&s), w.is_most[s]);
+            assert_eq!(w.fewest.contains(&s), w.is_fewest[s]);
+        }
+    }
+
+    /// The row-by-row table (what clusters above [`FULL_TABLE_PAIRS`] use) picks the same pair
+    /// as the whole table for every `u`, including each pair's boundary and just past it.
+    fn assert_rows_draw_as_table(w: &Walk) {
+        assert!(!w.pairs.is_empty());
+        let mut rows = w.clone();
+        rows.pairs.clear();
+        assert_eq!(rows.p_possible(), w.p_possible());
+        let total = *w.row_end.last().expect("rows");
+        let mut us = vec![0.0, total, total * 2.0];
+        for p in &w.pairs {
+            us.extend([
+                p.cumulative,
+                p.cumulative * (1.0 - 1e-16),
+                ulp_up(p.cumulative),
+            ]);
+        }
+        for u in us {
+            let (a, b) = (w.pair_at(u).expect("pair"), rows.pair_at(u).expect("pair"));
+            assert_eq!(
+                (a.this, a.other, a.cumulative),
+                (b.this, b.other, b.cumulative),
+                "u {u}"
+            );
+            assert_eq!(a.patterns, b.patterns);
+        }
+        let (mut ra, mut rb) = (Rng::new(5, 6), Rng::new(5, 6));
+        for _ in 0..200 {
+            let (a, b) = (w.possible_action(&mut ra), rows.possible_action(&mut rb));
+            assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        }
+    }
+
+    fn ulp_up(x: f64) -> f64 {
+        f64::from_bits(x.to_bits() + 1)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// `BalancerClusterState.doAction`/`regionMoved` kept incrementally equals the state
+        /// and `StochasticLoadBalancer` costs computed from scratch, after every accepted action
+        /// of a walk on a random cluster; the row-by-row proposal table draws as the whole one.
+        #[test]
+        fn incremental_state_matches_scratch_on_random_clusters(
+            seed in 0u64..1_000, servers in 2usize..14, per in 1usize..12, active in 2usize..9,
+        ) {
+            let (view, b) = cluster(seed, servers, per, active);
+            let mut w = walk(&view, &b);
+            assert_matches_scratch(&w);
+            let mut rng = Rng::new(seed, 3);
+            for _ in 0..12 {
+                if let Some(a) = w.next_action(&mut rng) {
+                    w.apply(a);
+                    w.compute();
+                    assert_matches_scratch(&w);
+                }
+            }
+            w.possible_steps();
+            prop_assert_eq!(w.row_end.len(), servers);
+            assert_rows_draw_as_table(&w);
+        }
+    }
+
+    /// `StochasticLoadBalancer.balanceCluster` on 300 servers (over [`FULL_TABLE_PAIRS`]): the
+    /// walk keeps one running total per server, no pair table, and still plans.
+    #[test]
+    fn large_cluster_walk_keeps_no_pair_table() {
+        let (mut view, b) = cluster(4, 300, 6, 5);
+        // One idle server makes the gate fire.
+        for r in view.regions.iter_mut().filter(|r| r.server == 299) {
+            r.server = 0;
+        }
+        let mut w = walk(&view, &b);
+        w.possible_steps();
+        assert!(w.pairs.is_empty() && w.pairs.capacity() == 0);
+        assert_eq!(w.row_end.len(), 300);
+        assert!(w.p_possible() > 0.0);
+        let p = StochasticParams {
+            max_steps: 5_000,
+            ..b.params.clone()
+        };
+        let mut bal = StochasticBalancer { params: p, ..b };
+        let plan = bal.plan(&view).expect("idle server");
+        assert!(!plan.moves.is_empty(), "{}", plan.reason);
+        assert!(plan.moves.iter().any(|m| m.to == 299), "{}", plan.reason);
+    }
+
+    /// A 10,000-server cluster (`BalancerClusterState` of HBase's documented maximum): the
+    /// state and the gate are built in memory linear in servers and regions; a balanced
+    /// cluster never builds the proposal table (HBase's `needsBalance` comes before the walk).
+    #[test]
+    fn ten_thousand_servers_build_in_linear_memory() {
+        let n = 10_000;
+        let view = super::tests::view(&vec![3; n]);
+        let mut b = StochasticBalancer::new(&crate::engine::policy::balancer::test_settings(), 1);
+        b.record_loads(&view);
+        let w = walk(&view, &b);
+        assert_eq!(w.on.len(), n);
+        assert_eq!(w.num_regions(), 3 * n);
+        assert!(
+            w.pairs.capacity() == 0 && w.row_end.capacity() == 0,
+            "no table before the walk"
+        );
+        assert!(w.is_most.len() == n && w.is_fewest.len() == n);
+        assert!(b.plan(&view).is_none(), "{}", b.last_reason());
+        assert!(b.last_reason().contains("balanced"), "{}", b.last_reason());
     }
 }
