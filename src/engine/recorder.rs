@@ -66,12 +66,15 @@ impl Engine {
         self.rec.next_slice_end = self.rec.window_end.min(self.rec.heat_end);
     }
 
-    /// Servers alive and not draining.
+    /// Servers that can take writes: alive and not draining; a server added during the load
+    /// counts once it hosts a region. Until the balancer moves regions to it, counting it would
+    /// halve the fair share and call an even load over the other servers a hotspot (a server
+    /// of the initial cluster with no region of the table still counts: that is imbalance).
     pub(crate) fn servers_taking_regions(&self) -> u32 {
         self.state
             .servers
             .iter()
-            .filter(|s| s.accepts_regions())
+            .filter(|s| s.accepts_regions() && (s.joined_ns == 0 || s.online_regions > 0))
             .count() as u32
     }
 
