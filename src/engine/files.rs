@@ -192,7 +192,8 @@ impl Drop for Builder {
 }
 
 /// Builds the store file of a flush snapshot. Rows are thinned to about one per data block when
-/// an emulated row is smaller than a block, so store files hold O(blocks) keys (docs/MODEL.md).
+/// an emulated row is smaller than a block, and to at most [`storefile::MAX_FILE_KEYS`], so
+/// store files hold a bounded number of keys (docs/MODEL.md).
 pub(crate) fn write_file(
     snap: &Memstore,
     shape: CellShape,
@@ -206,8 +207,16 @@ pub(crate) fn write_file(
         return None;
     }
     let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
-    let thin = (format.block_size / row_bytes.max(1)).max(1) as usize;
-    let mut b = HFileBuilder::new(shape, format, scale * thin as u64);
+    let per_block = (format.block_size / row_bytes.max(1)).max(1) as usize;
+    // One key per data block, at most MAX_FILE_KEYS: each kept row stands for an equal share of
+    // the snapshot's rows, rounded (as a compaction's output) so the file's row count is within
+    // half a row per kept key of the snapshot's.
+    let thin = per_block.max(keys.len().div_ceil(storefile::MAX_FILE_KEYS));
+    let kept = keys.len().div_ceil(thin) as u64;
+    let real = keys.len() as u64 * scale;
+    let file_scale = ((real + kept / 2) / kept).max(1);
+    let mut b = HFileBuilder::new(shape, format, file_scale);
+    b.reserve(keys.len().div_ceil(thin), keys[0].len());
     for k in keys.iter().step_by(thin) {
         b.append(k);
     }
@@ -219,4 +228,55 @@ pub(crate) fn write_file(
         major: false,
         kind: FileKind::Real,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::state::memstore::Put;
+
+    /// `HStore.flushCache` at `--scale 1` with a large memstore: the flushed file keeps at most
+    /// `MAX_FILE_KEYS` evenly spaced rows and still stands for every flushed row.
+    #[test]
+    fn a_large_flush_is_sampled_and_keeps_its_row_count() {
+        let mut snap = Memstore::default();
+        let put = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: 1000,
+            heap_bytes: 1100,
+        };
+        let n = 100_000u64;
+        // Hashed-like order: the flush sorts.
+        for i in 0..n {
+            snap.add(&(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_be_bytes(), put, 0, 0);
+        }
+        let shape = CellShape {
+            family_len: 1,
+            qualifier_len: 1,
+            value_len: 960,
+            columns: 1,
+        };
+        let format = FileFormat {
+            block_size: 65536,
+            compression_ratio: 1.0,
+            index_block_max_size: 131072,
+            index_block_min_entries: 16,
+            row_bloom: true,
+        };
+        let f = write_file(&snap, shape, format, 1, 9, 0).expect("rows");
+        assert!(f.file.emulated_rows() <= storefile::MAX_FILE_KEYS);
+        let kept = f.file.emulated_rows() as u64;
+        assert!(f.rows().abs_diff(n) <= kept / 2, "{} of {n}", f.rows());
+        let rows: Vec<&[u8]> = f.visible_emulated_rows().collect();
+        assert!(rows.windows(2).all(|w| w[0] < w[1]));
+        // A small flush keeps one key per data block (65 rows of 1 KB): 8 keys for 500 rows.
+        let mut small = Memstore::default();
+        for i in 0..500u64 {
+            small.add(&i.to_be_bytes(), put, 0, 0);
+        }
+        let g = write_file(&small, shape, format, 1, 9, 0).expect("rows");
+        assert_eq!(g.file.emulated_rows(), 8);
+        assert!(g.rows().abs_diff(500) <= 4, "{}", g.rows());
+    }
 }

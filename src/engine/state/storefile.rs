@@ -177,6 +177,13 @@ impl StoreFile {
     }
 }
 
+/// The most index points (emulated rows) a store file keeps. A file stands for its rows through
+/// an evenly spaced sample of them, so memory and the cost of merging files grow with the number
+/// of files (events), not with the bytes loaded. The midkey is then within `rows / (2 ×
+/// MAX_FILE_KEYS)` rows of the full index's, and a key range's row count within `rows /
+/// MAX_FILE_KEYS` (tests in `storefile/tests.rs`); at the default scale a file rarely holds more.
+pub const MAX_FILE_KEYS: usize = 1024;
+
 /// Writes the compaction of `inputs` as one new file, or `None` when no row is visible.
 ///
 /// Rows: the inputs' visible rows merged in key order. With VERSIONS=1 a row present in several
@@ -184,9 +191,10 @@ impl StoreFile {
 /// keep only the newest (`ScanQueryMatcher` / `ColumnTracker.checkVersions` with maxVersions 1,
 /// `MinorCompactionScanQueryMatcher`), so each distinct row is written once.
 ///
-/// Thinning: like flushed files, the output keeps about one emulated row per data block (so a
-/// store file holds O(blocks) keys however often it is rewritten), and each kept row stands for
-/// an equal share of the inputs' real rows (`StoreFile::rows`). Cells are written with the
+/// Thinning: like flushed files, the output keeps about one emulated row per data block, at most
+/// [`MAX_FILE_KEYS`] (so a store file holds a bounded number of keys however often it is
+/// rewritten), and each kept row stands for an equal share of the inputs' real rows
+/// (`StoreFile::rows`). Cells are written with the
 /// builder's default mvcc length, as flushed files are.
 pub fn compact(inputs: &[&StoreFile], shape: CellShape, format: FileFormat) -> Option<HFile> {
     let rows = merge_rows(inputs);
@@ -202,13 +210,15 @@ pub fn compact(inputs: &[&StoreFile], shape: CellShape, format: FileFormat) -> O
             + shape.qualifier_len as u128
             + shape.value_len as u128
             + 20);
-    let blocks = (real * bytes_per_row / format.block_size.max(1) as u128).max(1);
+    let blocks = (real * bytes_per_row / format.block_size.max(1) as u128)
+        .clamp(1, MAX_FILE_KEYS as u128);
     let thin = (rows.len() as u128).div_ceil(blocks).max(1) as usize;
     let kept = rows.len().div_ceil(thin);
     // Rounded, not floored: a floor loses up to one real row per kept key in every
     // compaction, and repeated compactions compounded that into a visible loss.
     let scale = ((real + kept as u128 / 2) / kept as u128).max(1) as u64;
     let mut builder = HFileBuilder::new(shape, format, scale);
+    builder.reserve(kept, rows[0].len());
     for r in rows.iter().step_by(thin) {
         builder.append(r);
     }

@@ -270,7 +270,8 @@ pub struct HFile {
     format: FileFormat,
     scale: u64,
     keys: Vec<u8>,
-    offs: Vec<u64>,
+    /// Row `i` is `keys[offs[i]..offs[i + 1]]` (a file keeps at most `MAX_FILE_KEYS` rows).
+    offs: Vec<u32>,
     runs: Vec<Run>,
     data_blocks: u64,
     data_bytes: u64,
@@ -328,6 +329,14 @@ impl HFileBuilder {
         self
     }
 
+    /// Reserves room for `rows` more rows of about `key_len` bytes each (a capacity hint: a
+    /// compaction knows how many rows it keeps).
+    pub fn reserve(&mut self, rows: usize, key_len: usize) {
+        self.file.keys.reserve(rows.saturating_mul(key_len));
+        self.file.offs.reserve(rows);
+        self.file.runs.reserve(rows);
+    }
+
     /// Emulated rows appended so far.
     pub fn len(&self) -> usize {
         self.file.emulated_rows()
@@ -352,7 +361,10 @@ impl HFileBuilder {
             row.len() as u64
         };
         self.file.keys.extend_from_slice(row);
-        self.file.offs.push(self.file.keys.len() as u64);
+        // The engine keeps at most MAX_FILE_KEYS rows of at most 32 KiB (HBase's row length
+        // limit) per file, far below 4 GiB of keys.
+        debug_assert!(self.file.keys.len() <= u32::MAX as usize);
+        self.file.offs.push(self.file.keys.len() as u32);
         let i = n_rows as u64;
 
         let shape = self.file.shape;
@@ -460,6 +472,10 @@ impl HFileBuilder {
             fmt.compression_ratio,
         );
         self.file.index_levels = levels;
+        // Files live long: give back the builders' growth slack.
+        self.file.keys.shrink_to_fit();
+        self.file.offs.shrink_to_fit();
+        self.file.runs.shrink_to_fit();
         let shape = self.file.shape;
         let last_row = self.file.row(n - 1).len() as u64;
         let last_key = last_row + shape.family_len as u64 + shape.qualifier_len as u64 + KEY_INFRA;
@@ -608,7 +624,7 @@ impl HFile {
     /// Heap bytes this model holds (row arena, offsets, block runs).
     pub fn heap_bytes(&self) -> usize {
         self.keys.capacity()
-            + self.offs.capacity() * size_of::<u64>()
+            + self.offs.capacity() * size_of::<u32>()
             + self.runs.capacity() * size_of::<Run>()
     }
     /// Row part of data block `b`'s index key (`getMidpoint(lastCellOfPreviousBlock, firstCellInBlock)`).

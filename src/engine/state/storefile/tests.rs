@@ -625,3 +625,48 @@ proptest! {
         }
     }
 }
+
+/// `HFileBlockIndex.BlockIndexReader.midkey` and a Reference's row count
+/// (`HalfStoreFileReader`) on a sampled file stay within the stated bound of the full index's:
+/// a compaction of a file with 64× more rows than [`MAX_FILE_KEYS`] keeps at most that many
+/// rows, its midkey within `rows / MAX_FILE_KEYS` rows of the full file's, and the rows a
+/// Reference sees within `2 × rows / MAX_FILE_KEYS` of the exact count.
+#[test]
+fn sampled_index_bounds_midkey_and_range_errors() {
+    let n = 64 * MAX_FILE_KEYS as u64;
+    let rows: Vec<Vec<u8>> = (0..n).map(|i| (i * 7).to_be_bytes().to_vec()).collect();
+    // Index keys may be shortened separators (`getMidpoint`): pad them to rank them.
+    let rank = |key: &[u8]| {
+        let mut b = [0u8; 8];
+        b[..key.len().min(8)].copy_from_slice(&key[..key.len().min(8)]);
+        u64::from_be_bytes(b).div_ceil(7)
+    };
+    let full = store(build(&rows, SHAPE_1K, fmt(), 1, 0));
+    let sampled = compact(&[&full], SHAPE_1K, fmt()).unwrap();
+    assert!(sampled.emulated_rows() <= MAX_FILE_KEYS);
+    assert!(sampled.rows().abs_diff(n) <= sampled.emulated_rows() as u64 / 2);
+    let bound = n / MAX_FILE_KEYS as u64;
+    let exact_mid = rank(&full.file.midkey_row().unwrap());
+    let sampled_mid = rank(&sampled.midkey_row().unwrap());
+    assert!(
+        exact_mid.abs_diff(sampled_mid) <= bound,
+        "midkey rank {sampled_mid} vs {exact_mid}"
+    );
+    let sampled = store(sampled);
+    for (lo, hi) in [(0, n / 3), (n / 7, n / 2), (n / 2, n), (n / 5, n / 5 + n / 100)] {
+        let (start, end) = ((lo * 7).to_be_bytes(), (hi * 7).to_be_bytes());
+        let half = |f: &StoreFile| StoreFile {
+            kind: FileKind::Reference {
+                start: start.to_vec(),
+                end: end.to_vec(),
+            },
+            ..f.clone()
+        };
+        assert_eq!(half(&full).rows(), hi - lo);
+        let got = half(&sampled).rows();
+        assert!(
+            got.abs_diff(hi - lo) <= 2 * bound,
+            "[{lo}, {hi}): {got} rows"
+        );
+    }
+}
