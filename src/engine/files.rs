@@ -249,7 +249,12 @@ mod tests {
         let n = 100_000u64;
         // Hashed-like order: the flush sorts.
         for i in 0..n {
-            snap.add(&(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_be_bytes(), put, 0, 0);
+            snap.add(
+                &(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_be_bytes(),
+                put,
+                0,
+                0,
+            );
         }
         let shape = CellShape {
             family_len: 1,

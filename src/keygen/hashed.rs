@@ -171,18 +171,10 @@ impl RowKeyGenerator for Md5Prefix {
         push_id(out, id, self.decimal, self.width);
     }
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
-        let mut buf = Vec::with_capacity(64);
-        batched(
-            |push| ids.for_each(|id| push(id, &id.to_be_bytes())),
-            |id, d, f| {
-                buf.clear();
-                push_hex_prefix(&mut buf, d, self.hex_chars);
-                buf.extend_from_slice(&self.separator);
-                push_id(&mut buf, id, self.decimal, self.width);
-                f(id, &buf);
-            },
-            f,
-        );
+        self.batch_keys(ids, f);
+    }
+    fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
+        self.batch_keys(ids.iter().copied(), f);
     }
     fn describe(&self) -> String {
         format!(
@@ -195,6 +187,24 @@ impl RowKeyGenerator for Md5Prefix {
                 "8 bytes BE"
             }
         )
+    }
+}
+
+impl Md5Prefix {
+    /// The keys of `ids`, hashed a batch of ids at a time.
+    fn batch_keys(&self, ids: impl Iterator<Item = u64>, f: &mut dyn FnMut(u64, &[u8])) {
+        let mut buf = Vec::with_capacity(64);
+        batched(
+            |push| ids.for_each(|id| push(id, &id.to_be_bytes())),
+            |id, d, f| {
+                buf.clear();
+                push_hex_prefix(&mut buf, d, self.hex_chars);
+                buf.extend_from_slice(&self.separator);
+                push_id(&mut buf, id, self.decimal, self.width);
+                f(id, &buf);
+            },
+            f,
+        );
     }
 }
 
@@ -214,28 +224,36 @@ impl RowKeyGenerator for Md5Legacy {
         out.extend_from_slice(&digits[..n]);
     }
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
-        let mut buf = Vec::with_capacity(32);
-        batched(
-            |push| {
-                ids.for_each(|id| {
-                    let (digits, n) = enc::decimal_bytes(id);
-                    push(id, &digits[..n]);
-                })
-            },
-            |id, d, f| {
-                buf.clear();
-                let h = u32::from_be_bytes([d[0], d[1], d[2], d[3]]) & 0x7FFF_FFFF;
-                push_hex_u64(&mut buf, u64::from(h), 8, false);
-                buf.push(b'_');
-                push_decimal(&mut buf, id, 0, b'0');
-                f(id, &buf);
-            },
-            f,
-        );
+        legacy_batch_keys(ids, f);
+    }
+    fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
+        legacy_batch_keys(ids.iter().copied(), f);
     }
     fn describe(&self) -> String {
         "md5-legacy: %08x of (MD5(decimal id)[0..4] & 0x7FFFFFFF) + \"_\" + decimal id".into()
     }
+}
+
+/// `md5-legacy` keys of `ids`, hashed a batch of ids at a time.
+fn legacy_batch_keys(ids: impl Iterator<Item = u64>, f: &mut dyn FnMut(u64, &[u8])) {
+    let mut buf = Vec::with_capacity(32);
+    batched(
+        |push| {
+            ids.for_each(|id| {
+                let (digits, n) = enc::decimal_bytes(id);
+                push(id, &digits[..n]);
+            })
+        },
+        |id, d, f| {
+            buf.clear();
+            let h = u32::from_be_bytes([d[0], d[1], d[2], d[3]]) & 0x7FFF_FFFF;
+            push_hex_u64(&mut buf, u64::from(h), 8, false);
+            buf.push(b'_');
+            push_decimal(&mut buf, id, 0, b'0');
+            f(id, &buf);
+        },
+        f,
+    );
 }
 
 #[cfg(test)]
@@ -339,6 +357,19 @@ mod tests {
             for ids in [0..1, 5..21, 1020..1049, 99_999_990..100_000_007] {
                 assert_keys_into_consistent(g.inner.as_ref(), ids);
             }
+            // Scattered ids (a scaled run's samples), in a batch longer than the SIMD lanes.
+            let ids: Vec<u64> = (0..37u64).map(|i| i * 1_074 + (i * i) % 7).collect();
+            let mut got = Vec::new();
+            g.inner.keys_of(&ids, &mut |id, k| got.push((id, k.to_vec())));
+            let want: Vec<(u64, Vec<u8>)> = ids
+                .iter()
+                .map(|&id| {
+                    let mut b = Vec::new();
+                    g.inner.key_into(id, &mut b);
+                    (id, b)
+                })
+                .collect();
+            assert_eq!(got, want, "{text}");
         }
     }
 

@@ -69,6 +69,17 @@ pub trait RowKeyGenerator: Send + Sync {
             f(id, &buf);
         }
     }
+
+    /// Visits the keys of `ids` (any ids, in the given order: a scaled run's sampled ids).
+    /// Generators that hash each id on its own override this to hash several ids at once.
+    fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
+        let mut buf = Vec::with_capacity(64);
+        for &id in ids {
+            buf.clear();
+            self.key_into(id, &mut buf);
+            f(id, &buf);
+        }
+    }
 }
 
 /// What a generator needs besides its own spec.

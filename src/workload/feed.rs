@@ -58,11 +58,26 @@ fn make(
         }
         return Ok(());
     }
-    let mut buf = Vec::with_capacity(64);
-    for b in from..to {
-        generator.key_checked(sampling.id(b), &mut buf)?;
-        arena.extend_from_slice(&buf);
-        ends.push(arena.len() as u32);
+    // Sampled ids, a few at a time so hashing generators can batch them (`keys_of`).
+    let mut ids = [0u64; 64];
+    let mut bad: Option<u64> = None;
+    let mut b = from;
+    while b < to {
+        let n = ((to - b) as usize).min(ids.len());
+        for (i, slot) in ids[..n].iter_mut().enumerate() {
+            *slot = sampling.id(b + i as u64);
+        }
+        generator.inner.keys_of(&ids[..n], &mut |id, key| {
+            if key.is_empty() || key.len() > MAX_ROW_LENGTH {
+                bad.get_or_insert(id);
+            }
+            push_key(arena, key);
+            ends.push(arena.len() as u32);
+        });
+        if let Some(id) = bad {
+            generator.key_checked(id, &mut Vec::new())?;
+        }
+        b += n as u64;
     }
     Ok(())
 }

@@ -210,8 +210,8 @@ pub fn compact(inputs: &[&StoreFile], shape: CellShape, format: FileFormat) -> O
             + shape.qualifier_len as u128
             + shape.value_len as u128
             + 20);
-    let blocks = (real * bytes_per_row / format.block_size.max(1) as u128)
-        .clamp(1, MAX_FILE_KEYS as u128);
+    let blocks =
+        (real * bytes_per_row / format.block_size.max(1) as u128).clamp(1, MAX_FILE_KEYS as u128);
     let thin = (rows.len() as u128).div_ceil(blocks).max(1) as usize;
     let kept = rows.len().div_ceil(thin);
     // Rounded, not floored: a floor loses up to one real row per kept key in every

@@ -653,7 +653,12 @@ fn sampled_index_bounds_midkey_and_range_errors() {
         "midkey rank {sampled_mid} vs {exact_mid}"
     );
     let sampled = store(sampled);
-    for (lo, hi) in [(0, n / 3), (n / 7, n / 2), (n / 2, n), (n / 5, n / 5 + n / 100)] {
+    for (lo, hi) in [
+        (0, n / 3),
+        (n / 7, n / 2),
+        (n / 2, n),
+        (n / 5, n / 5 + n / 100),
+    ] {
         let (start, end) = ((lo * 7).to_be_bytes(), (hi * 7).to_be_bytes());
         let half = |f: &StoreFile| StoreFile {
             kind: FileKind::Reference {
