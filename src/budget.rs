@@ -50,19 +50,19 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
 // `/usr/bin/time -f %M` and located with heaptrack (docs/PERFORMANCE.md, "Memory estimate"):
 /// Fixed cost of one run (engine, recorder, key feed, report): tiny runs peak at ~6 MB.
 pub const RUN_BASE_BYTES: u64 = 8 << 20;
-/// Per emulated row, besides its key share: 100 M partition rows at `--scale 1` (few rows start
-/// a block) peak at 318 MB, ~3 B a row.
-pub const ROW_BYTES: u64 = 3;
-/// A row's key costs key length / this (memstore entries and file key arenas hold a share of
-/// the keys at a time): 1 M uniform keys at `--scale 1` peak at 22.6 MB with 16-byte keys and
-/// at 102 MB with 256-byte keys, (102 − 22.6) MB / 1 M / 240 B ≈ 1/3; the 100 M 16-byte
-/// partition keys hold less (≤ 3 B a row in all). 1/5 keeps both within 2×.
-pub const KEY_SHARE_DIVISOR: u64 = 5;
-/// Per emulated row that starts a data block (a block run in its store file, and the files'
-/// key and offset arenas that grow with it, twice over while a compaction rewrites them;
-/// heaptrack: compaction outputs hold the peak): the headline's sequential run (4 M emulated
-/// rows of 1.1 MB, each starting blocks) peaks at 607 MB, (607 − 8 − 12) MB / 4 M ≈ 147 B.
-pub const RUN_BYTES: u64 = 147;
+/// Per emulated row held in a memstore, besides its key: the arena's end offset, and the
+/// snapshot's sort order and radix buffer while it flushes. Memstores hold at most the global
+/// memstore, and in practice about a flush size per region:
+/// 100 M hashed rows at `--scale 1` over 10 regions peak at 237 MB, 100 M partition rows over
+/// 20 regions at 307 MB (16-byte keys; ~5 M rows held, ≈ 50 B a row with the key).
+pub const ROW_BYTES: u64 = 32;
+/// Store files per region the estimate allows for (a store's files and, while a compaction
+/// runs or the discharger has not yet run, its inputs too).
+pub const FILES_PER_REGION: u64 = 8;
+/// Per store-file key, besides the key: its offset (4 B) and block run (16 B), twice over while
+/// a compaction writes its output beside its inputs: the headline's hashed run (~4 M keys of
+/// 16 B at `--scale` 1,074) peaks at 337 MB, its sequential run (8-byte keys) at 133 MB.
+pub const RUN_BYTES: u64 = 40;
 /// Per region (state, routing entry, counters, report row), besides its two boundary keys:
 /// 1 M uniform pre-split regions with 300,000 rows peak at 1.49 GB.
 pub const REGION_BYTES: u64 = 1_500;
@@ -72,9 +72,14 @@ pub const SAMPLE_BYTES: u64 = 24;
 pub const TIMELINE_BYTES: u64 = 64;
 /// Per ordered server pair kept by the stochastic balancer's walk (`stochastic.rs`, `pairs`).
 pub const BALANCER_PAIR_BYTES: u64 = 80;
-/// Emulated rows handled per second of wall clock by one run (the headline: 12 M emulated rows
-/// in 23 s on one thread of the reference 2-core machine).
-pub const ROWS_PER_SECOND: u64 = 500_000;
+/// Servers up to which the walk keeps its whole pair table (`FULL_TABLE_PAIRS` = 65,536 pairs).
+pub const BALANCER_TABLE_SERVERS: u64 = 256;
+/// Per server beyond the pair table: row totals, load flags and cost terms.
+pub const BALANCER_SERVER_BYTES: u64 = 64;
+/// Emulated rows handled per second of wall clock by one run, a low figure: the headline's
+/// scaled runs handle ~1.7 M a second of CPU (12 M emulated rows in ~7 s), exact runs ~8 M
+/// (100 M hashed rows in 12.6 s) on the reference 2-core machine.
+pub const ROWS_PER_SECOND: u64 = 2_000_000;
 
 /// The most emulated rows one invocation may handle (all generators): beyond this the run
 /// would take days; `--scale` or `workload.data` lowers it.
@@ -105,9 +110,10 @@ pub const MIN_GLOBAL_MEMSTORE_ROWS: u64 = 100;
 pub enum Term {
     /// Fixed cost per run.
     Base,
-    /// Emulated rows alive × (bytes per row + key length).
+    /// Emulated rows held in memstores × (bytes per row + key length).
     Rows,
-    /// Emulated rows that start a data block × bytes per block run.
+    /// Store-file keys (one per data block, at most `MAX_FILE_KEYS` per file) × (bytes per key
+    /// + key length).
     Blocks,
     /// Regions at the end × (bytes per region + two keys).
     Regions,
@@ -135,8 +141,8 @@ impl Term {
     pub fn name(self) -> &'static str {
         match self {
             Term::Base => "base",
-            Term::Rows => "emulated rows",
-            Term::Blocks => "block runs",
+            Term::Rows => "memstore rows",
+            Term::Blocks => "store-file keys",
             Term::Regions => "regions",
             Term::Samples => "pre-split samples",
             Term::Timeline => "timeline",
@@ -157,7 +163,7 @@ impl Term {
             ),
             Term::Blocks => (
                 "--scale",
-                "a coarser --scale, less `workload.data` or a larger family `block_size`",
+                "a coarser --scale, shorter keys, less `workload.data` or a larger family `block_size`",
             ),
             Term::Regions => (
                 "table.presplit.regions",
@@ -173,19 +179,22 @@ impl Term {
     }
 }
 
-/// Memory per emulated row with a `key`-byte key. Beyond [`LONG_KEY`] every byte counts twice
-/// (measured: 300,000 uniform 32 KB keys at `--scale 1` passed 6.5 GB within 20 s, unfinished;
-/// a compaction holds its inputs' and output's keys at once).
+/// Memory per memstore row with a `key`-byte key. Beyond [`LONG_KEY`] every byte counts twice
+/// more (measured: 300,000 uniform 32 KB keys at `--scale 1` passed 6.5 GB within 20 s,
+/// unfinished; a flush holds the snapshot's keys and their sorted copy at once).
 pub fn row_key_bytes(key: u64) -> u64 {
-    ROW_BYTES + key / KEY_SHARE_DIVISOR + key.saturating_sub(LONG_KEY).saturating_mul(2)
+    ROW_BYTES + key + key.saturating_sub(LONG_KEY).saturating_mul(2)
 }
 
-/// The balancer's state: ~[`BALANCER_PAIR_BYTES`] per ordered server pair today (kept in one
-/// function so a linear balancer changes one line).
+/// The balancer's state: the walk keeps its proposal table whole (~[`BALANCER_PAIR_BYTES`] per
+/// ordered server pair) up to [`BALANCER_TABLE_SERVERS`] servers, and one row total per server
+/// beyond (`stochastic.rs`, `FULL_TABLE_PAIRS`), plus per-server cost terms.
 pub fn balancer_bytes(servers: u64) -> u64 {
-    servers
-        .saturating_mul(servers)
+    let whole = servers.min(BALANCER_TABLE_SERVERS);
+    whole
+        .saturating_mul(whole)
         .saturating_mul(BALANCER_PAIR_BYTES)
+        .saturating_add(servers.saturating_mul(BALANCER_SERVER_BYTES))
 }
 
 /// The inputs of one run's estimate, read from the scenario and the built generator.
@@ -197,6 +206,9 @@ pub struct RunInputs {
     pub key_len: u64,
     /// Real rows per emulated row.
     pub scale: u64,
+    /// Memstore heap of one real row (cells with their heap overhead), bytes; 0 = estimate from
+    /// the store bytes.
+    pub row_heap: u64,
 }
 
 /// The estimate of one generator's run.
@@ -300,7 +312,7 @@ impl Estimate {
     pub fn summary(&self) -> String {
         format!(
             "estimate: peak memory {} ({} run(s) at once), {} emulated rows, {} flushes, \
-             {} splits, about {}",
+             {} splits, {}",
             format_bytes(self.memory_bytes()),
             self.at_once,
             thousands(u128::from(self.emulated_rows())),
@@ -308,7 +320,10 @@ impl Estimate {
             thousands(self.runs.iter().map(|r| u128::from(r.splits)).sum()),
             match self.seconds() {
                 0 => "under a second".to_string(),
-                secs => crate::units::format_duration_ms(secs.saturating_mul(1000)),
+                secs => format!(
+                    "about {}",
+                    crate::units::format_duration_ms(secs.saturating_mul(1000))
+                ),
             },
         )
     }
@@ -394,10 +409,34 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
     let flushes =
         (store / u128::from(s.settings.flush_size.max(1))).min(u128::from(u64::MAX)) as u64;
     let clamp = |v: u128| v.min(u128::from(u64::MAX)) as u64;
+    // Memstores: about a flush size per region (rows are held until the flush that writes them
+    // ends), within the global memstore of every server; each emulated row there stands for
+    // `scale` real rows.
+    let global = s.settings.global_memstore_bytes.unwrap_or(
+        (s.cluster.heap_bytes as f64 * f64::from(s.settings.global_memstore_fraction)) as u64,
+    );
+    let memstore_bytes = (u128::from(global) * u128::from(servers))
+        .min(u128::from(regions) * u128::from(s.settings.flush_size));
+    let real_row = if inputs.row_heap > 0 {
+        u128::from(inputs.row_heap)
+    } else {
+        (store / u128::from(w.rows.max(1))).max(1)
+    };
+    let memstore_rows =
+        (memstore_bytes / (real_row * u128::from(inputs.scale.max(1)))).min(u128::from(emulated));
+    // Store files: one key per data block, at most MAX_FILE_KEYS per file.
+    let file_keys = blocks.min(u128::from(emulated)).min(
+        u128::from(regions)
+            * u128::from(FILES_PER_REGION)
+            * crate::engine::state::storefile::MAX_FILE_KEYS as u128,
+    );
     let memory = [
         RUN_BASE_BYTES,
-        clamp(u128::from(emulated) * u128::from(row_key_bytes(key))),
-        clamp(blocks.min(u128::from(emulated)) * u128::from(RUN_BYTES)),
+        clamp(memstore_rows * u128::from(row_key_bytes(key))),
+        clamp(
+            file_keys
+                * u128::from(RUN_BYTES + key + key.saturating_sub(LONG_KEY).saturating_mul(2)),
+        ),
         clamp(u128::from(regions) * u128::from(REGION_BYTES + 2 * key)),
         clamp(u128::from(samples) * u128::from(SAMPLE_BYTES + key)),
         clamp(
@@ -449,6 +488,7 @@ pub fn estimate(
                 generator: g.name.clone(),
                 key_len,
                 scale: k,
+                row_heap,
             },
         ));
     }
@@ -552,7 +592,10 @@ pub fn refuse(s: &Scenario, e: &Estimate, limit: u64) -> Result<(), InputError> 
         let (field, lower) = t.knob();
         let longest = e.runs.iter().max_by_key(|r| r.key_len);
         let keys = match longest {
-            Some(r) if r.key_len >= LONG_KEY && matches!(t, Term::Rows | Term::Samples) => {
+            Some(r)
+                if r.key_len >= LONG_KEY
+                    && matches!(t, Term::Rows | Term::Blocks | Term::Samples) =>
+            {
                 format!(
                     ", with {}-byte keys of generator `{}`",
                     r.key_len, r.generator
@@ -687,6 +730,7 @@ mod tests {
             generator: "g".into(),
             key_len,
             scale,
+            row_heap: 0,
         }
     }
 
@@ -702,15 +746,15 @@ mod tests {
         let e = estimate_run(&s, &inputs(16, 1));
         let at = |t: Term| e.memory[Term::ALL.iter().position(|x| *x == t).unwrap()];
         assert_eq!(at(Term::Base), RUN_BASE_BYTES);
-        assert_eq!(
-            at(Term::Rows),
-            1_000_000 * (ROW_BYTES + 16 / KEY_SHARE_DIVISOR)
-        );
+        // 1 M rows of 1 KB fit in the memstores of 20 regions: all held at once at worst.
+        assert_eq!(at(Term::Rows), 1_000_000 * (ROW_BYTES + 16));
         assert_eq!(at(Term::Samples), 1000 * (SAMPLE_BYTES + 16));
         assert_eq!(at(Term::Balancer), balancer_bytes(10));
+        // Linear beyond the servers whose pair table the walk keeps whole.
         assert_eq!(
             balancer_bytes(10_000),
-            10_000 * 10_000 * BALANCER_PAIR_BYTES
+            BALANCER_TABLE_SERVERS * BALANCER_TABLE_SERVERS * BALANCER_PAIR_BYTES
+                + 10_000 * BALANCER_SERVER_BYTES
         );
         assert_eq!(e.emulated_rows, 1_000_000);
         assert!(e.regions >= 20);

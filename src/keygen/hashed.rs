@@ -360,7 +360,8 @@ mod tests {
             // Scattered ids (a scaled run's samples), in a batch longer than the SIMD lanes.
             let ids: Vec<u64> = (0..37u64).map(|i| i * 1_074 + (i * i) % 7).collect();
             let mut got = Vec::new();
-            g.inner.keys_of(&ids, &mut |id, k| got.push((id, k.to_vec())));
+            g.inner
+                .keys_of(&ids, &mut |id, k| got.push((id, k.to_vec())));
             let want: Vec<(u64, Vec<u8>)> = ids
                 .iter()
                 .map(|&id| {

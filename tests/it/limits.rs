@@ -76,29 +76,34 @@ fn a_one_byte_heap_is_refused_naming_cluster_heap() {
     assert_refused(&["check", p.to_str().unwrap()], "cluster.heap", "1 B");
 }
 
-/// 10,000 RegionServers: the stochastic balancer's per-pair state (`StochasticLoadBalancer`)
-/// is the term; `check` states it, and a limit below it refuses naming the servers.
+/// 10,000 RegionServers: the stochastic balancer's walk keeps its pair table
+/// (`StochasticLoadBalancer`) whole only up to 256 servers and per-server totals beyond, so its
+/// term is linear; `check` states it, and the run fits a small limit.
 #[test]
-fn ten_thousand_regionservers_are_estimated_and_refused_under_the_limit() {
+fn ten_thousand_regionservers_are_estimated_with_a_linear_balancer_term() {
     let d = tempfile::tempdir().expect("tempdir");
     let p = scenario(d.path(), "regionservers = 10000", "", ROWS, SEQ);
     let ps = p.to_str().unwrap();
     let (code, out, err) = run(&["check", "--max-memory", "64GB", ps]);
     assert_eq!(code, 0, "{err}");
+    let want = format!(
+        "balancer {}",
+        hbase_emu::units::format_bytes(budget::balancer_bytes(10_000))
+    );
     assert!(
-        out.contains("Estimate") && out.contains("balancer 7.45 GiB"),
-        "{out}"
+        out.contains("Estimate") && out.contains(&want),
+        "{want}: {out}"
     );
-    assert_refused(
-        &["run", "--quiet", "--max-memory", "4GB", ps],
-        "cluster.regionservers",
-        "over the limit of 4.00 GiB",
-    );
+    assert!(budget::balancer_bytes(10_000) < 8 << 20);
+    let text = std::fs::read_to_string(&p).expect("read");
+    let (s, e) = estimate(&text, None);
+    assert!(budget::refuse(&s, &e, 256 << 20).is_ok(), "{}", e.summary());
 }
 
-/// 10,000 servers × 1 M pre-split regions.
+/// 10,000 servers × 1 M pre-split regions: the regions term (~1.4 GiB) fits the reference
+/// machine; under a 1 GB limit it is refused naming the pre-split.
 #[test]
-fn ten_thousand_servers_by_a_million_regions_is_refused_at_8_gb() {
+fn ten_thousand_servers_by_a_million_regions_is_refused_under_its_regions_term() {
     let d = tempfile::tempdir().expect("tempdir");
     let p = scenario(
         d.path(),
@@ -108,8 +113,8 @@ fn ten_thousand_servers_by_a_million_regions_is_refused_at_8_gb() {
         SEQ,
     );
     assert_refused(
-        &["run", "--quiet", "--max-memory", "8GB", p.to_str().unwrap()],
-        "cluster.regionservers",
+        &["run", "--quiet", "--max-memory", "1GB", p.to_str().unwrap()],
+        "table.presplit.regions",
         "regions",
     );
 }
@@ -158,9 +163,11 @@ fn a_sampled_presplit_of_32_kb_keys_is_refused_naming_samples() {
 }
 
 /// 1 PB at the automatic scale: the scale guard keeps a flush at 100 emulated rows, so the run
-/// would hold ~10⁹ emulated rows; at `--scale 1` it would emulate 10¹² rows.
+/// handles ~10⁹ emulated rows. Store files keep a bounded number of keys and regions stop at
+/// `hbase.regionserver.regionSplitLimit`, so its memory is bounded: it is a long run (announced,
+/// with an ETA), not refused. At `--scale 1` it would emulate 10¹² rows: refused.
 #[test]
-fn a_petabyte_is_refused_at_the_automatic_scale_and_at_scale_1() {
+fn a_petabyte_is_long_at_the_automatic_scale_and_refused_at_scale_1() {
     let d = tempfile::tempdir().expect("tempdir");
     let p = scenario(
         d.path(),
@@ -169,11 +176,23 @@ fn a_petabyte_is_refused_at_the_automatic_scale_and_at_scale_1() {
         "data = \"1PB\"\nrow = { value = \"1KB\" }\nrate = \"1GB/s\"",
         SEQ,
     );
+    let s = hbase_emu::scenario::load(&p).unwrap_or_else(|e| panic!("{e}"));
+    let specs: Vec<_> = s.generators.iter().collect();
+    let auto = budget::estimate(&s, &specs, None, 1).unwrap_or_else(|e| panic!("{e}"));
+    assert!(auto.emulated_rows() > 100_000_000, "{}", auto.summary());
+    assert!(
+        auto.seconds() > budget::LONG_RUN_SECONDS,
+        "{}",
+        auto.summary()
+    );
+    assert!(auto.memory_bytes() < 4 << 30, "{}", auto.summary());
+    assert!(budget::refuse(&s, &auto, 8 << 30).is_ok());
+    // With a small memory limit it is refused, naming the limit.
     let ps = p.to_str().unwrap();
     assert_refused(
-        &["run", "--quiet", "--max-memory", "16GB", ps],
+        &["run", "--quiet", "--max-memory", "64MB", ps],
         "--scale",
-        "over the limit of 16.00 GiB",
+        "over the limit of 64.00 MiB",
     );
     assert_refused(
         &["run", "--quiet", "--scale", "1", ps],
