@@ -675,3 +675,38 @@ fn sampled_index_bounds_midkey_and_range_errors() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The compaction's k-way merge (`StoreScanner` over the inputs' scanners, VERSIONS = 1)
+    /// gives the sorted distinct rows, by its prefix-keyed heap or by concatenating inputs
+    /// that do not overlap.
+    #[test]
+    fn merge_is_the_sorted_distinct_union(
+        files in proptest::collection::vec(
+            proptest::collection::btree_set(proptest::collection::vec(any::<u8>(), 1..12), 1..60),
+            1..6,
+        ),
+        disjoint in any::<bool>(),
+    ) {
+        let files: Vec<Vec<Vec<u8>>> = if disjoint {
+            // Prefix each file's rows with its index: ranges that do not overlap.
+            files.iter().enumerate().map(|(i, f)| {
+                f.iter().map(|r| { let mut k = vec![i as u8]; k.extend(r); k }).collect()
+            }).collect()
+        } else {
+            files.into_iter().map(|f| f.into_iter().collect()).collect()
+        };
+        let stores: Vec<StoreFile> = files
+            .iter()
+            .map(|rows| store(build(rows, SHAPE_1K, fmt(), 1, 0)))
+            .collect();
+        let refs: Vec<&StoreFile> = stores.iter().rev().collect();
+        let got: Vec<Vec<u8>> = merge_rows(&refs).into_iter().map(<[u8]>::to_vec).collect();
+        let mut want: Vec<Vec<u8>> = files.into_iter().flatten().collect();
+        want.sort();
+        want.dedup();
+        prop_assert_eq!(got, want);
+    }
+}
