@@ -137,17 +137,26 @@ impl SizeBreakdown {
     }
 }
 
-/// A run of data blocks that start inside one emulated row.
+/// A run of data blocks that start inside one emulated row. Packed to 12 bytes: a file keeps one
+/// per kept row, and the headline holds millions of them.
 #[derive(Debug, Clone, Copy)]
+#[repr(C, packed(4))]
 struct Run {
     /// Index of the first data block starting in this row.
     first_block: u64,
     /// Emulated row index; top bit set when the first block starts at the row's first cell
-    /// (its index key is then the fake key between the previous row and this one).
-    row_and_flag: u64,
+    /// (its index key is then the fake key between the previous row and this one). A file keeps
+    /// far fewer than 2³¹ rows (the engine at most `MAX_FILE_KEYS`).
+    row_and_flag: u32,
 }
 
-const RUN_FLAG: u64 = 1 << 63;
+const RUN_FLAG: u32 = 1 << 31;
+
+/// Bytes one block run takes (for the memory test).
+#[cfg(test)]
+pub(crate) fn run_size() -> usize {
+    size_of::<Run>()
+}
 
 /// The data block index as HBase's `BlockIndexWriter` builds it, tracked by sizes only.
 #[derive(Debug, Clone, Default)]
@@ -365,6 +374,7 @@ impl HFileBuilder {
         // limit) per file, far below 4 GiB of keys.
         debug_assert!(self.file.keys.len() <= u32::MAX as usize);
         self.file.offs.push(self.file.keys.len() as u32);
+        debug_assert!(n_rows < RUN_FLAG as usize, "a file keeps fewer than 2^31 rows");
         let i = n_rows as u64;
 
         let shape = self.file.shape;
@@ -435,11 +445,11 @@ impl HFileBuilder {
             .file
             .runs
             .last()
-            .is_some_and(|r| r.row_and_flag & !RUN_FLAG == i);
+            .is_some_and(|r| u64::from(r.row_and_flag & !RUN_FLAG) == i);
         if !same_row {
             self.file.runs.push(Run {
                 first_block,
-                row_and_flag: i | if f == 0 { RUN_FLAG } else { 0 },
+                row_and_flag: i as u32 | if f == 0 { RUN_FLAG } else { 0 },
             });
         }
         self.index.add_checked(self.pending_key, 1);

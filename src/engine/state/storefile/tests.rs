@@ -710,3 +710,9 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+#[test]
+fn a_block_run_takes_twelve_bytes() {
+    // One per kept row of every store file: the headline holds millions.
+    assert_eq!(super::hfile::run_size(), 12);
+}
