@@ -1,5 +1,6 @@
-//! The exact mode's per-row path piece by piece: routing a key among N regions and adding rows
-//! to a memstore then sorting it for a flush (key generation per kind is `benches/keygen.rs`).
+//! The exact mode's per-row path piece by piece: routing a key among N regions, adding rows to a
+//! memstore then sorting it for a flush, building the flush's store file and merging store files
+//! in a compaction (key generation per kind is `benches/keygen.rs`).
 //!
 //! `cargo bench --bench hotpath`. Figures go to docs/PERFORMANCE.md.
 
@@ -10,6 +11,9 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 
 use hbase_emu::engine::state::Router;
 use hbase_emu::engine::state::memstore::{Memstore, Put};
+use hbase_emu::engine::state::storefile::{
+    self, CellShape, FileFormat, FileKind, HFileBuilder, StoreFile,
+};
 use hbase_emu::keygen::{self, BuildContext, GeneratorSpec};
 
 const KEYS: u64 = 131_072;
@@ -96,9 +100,72 @@ fn memstore(c: &mut Criterion) {
     group.finish();
 }
 
+const SHAPE: CellShape = CellShape {
+    family_len: 1,
+    qualifier_len: 1,
+    value_len: 1000,
+    columns: 1,
+};
+const FORMAT: FileFormat = FileFormat {
+    block_size: 65536,
+    compression_ratio: 1.0,
+    index_block_max_size: 131072,
+    index_block_min_entries: 16,
+    row_bloom: true,
+};
+
+/// Flush build: a sorted snapshot of `KEYS` rows written as one HFile model (every row, as at
+/// `--scale 1` before sampling); compaction merge: four such files (interleaved hashed keys, or
+/// consecutive sequential ranges) merged and sampled to `MAX_FILE_KEYS` keys.
+fn storefiles(c: &mut Criterion) {
+    let mut group = c.benchmark_group("storefile");
+    group.throughput(Throughput::Elements(KEYS));
+    for kind in ["hashed", "sequential"] {
+        let mut ks = keys(kind);
+        ks.sort_unstable();
+        group.bench_function(BenchmarkId::new("flush_build", kind), |b| {
+            b.iter(|| {
+                let mut w = HFileBuilder::new(SHAPE, FORMAT, 1);
+                w.reserve(ks.len(), ks[0].len());
+                for k in &ks {
+                    w.append(k);
+                }
+                black_box(w.finish().map(|f| f.length()))
+            })
+        });
+        let files: Vec<StoreFile> = (0..4)
+            .map(|i| {
+                let mut w = HFileBuilder::new(SHAPE, FORMAT, 1);
+                let part: Vec<&Vec<u8>> = if kind == "hashed" {
+                    ks.iter().skip(i).step_by(4).collect()
+                } else {
+                    ks[i * ks.len() / 4..(i + 1) * ks.len() / 4]
+                        .iter()
+                        .collect()
+                };
+                for k in part {
+                    w.append(k);
+                }
+                StoreFile {
+                    file: std::sync::Arc::new(w.finish().expect("rows")),
+                    seq_id: i as u64,
+                    created_ms: 0,
+                    major: false,
+                    kind: FileKind::Real,
+                }
+            })
+            .collect();
+        let refs: Vec<&StoreFile> = files.iter().collect();
+        group.bench_function(BenchmarkId::new("compaction_merge", kind), |b| {
+            b.iter(|| black_box(storefile::compact(&refs, SHAPE, FORMAT).map(|f| f.length())))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = routing, memstore
+    targets = routing, memstore, storefiles
 }
 criterion_main!(benches);

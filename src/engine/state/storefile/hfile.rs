@@ -374,7 +374,10 @@ impl HFileBuilder {
         // limit) per file, far below 4 GiB of keys.
         debug_assert!(self.file.keys.len() <= u32::MAX as usize);
         self.file.offs.push(self.file.keys.len() as u32);
-        debug_assert!(n_rows < RUN_FLAG as usize, "a file keeps fewer than 2^31 rows");
+        debug_assert!(
+            n_rows < RUN_FLAG as usize,
+            "a file keeps fewer than 2^31 rows"
+        );
         let i = n_rows as u64;
 
         let shape = self.file.shape;
