@@ -262,13 +262,7 @@ mod tests {
             value_len: 960,
             columns: 1,
         };
-        let format = FileFormat {
-            block_size: 65536,
-            compression_ratio: 1.0,
-            index_block_max_size: 131072,
-            index_block_min_entries: 16,
-            row_bloom: true,
-        };
+        let format = storefile::test_format();
         let f = write_file(&snap, shape, format, 1, 9, 0).expect("rows");
         assert!(f.file.emulated_rows() <= storefile::MAX_FILE_KEYS);
         let kept = f.file.emulated_rows() as u64;

@@ -23,6 +23,22 @@ struct KeyChunk {
     ends: Vec<u32>,
 }
 
+/// Appends `key` to the chunk, remembering the first id whose key breaks HBase's row limits
+/// (its error is re-derived through the checked path).
+fn push_checked(
+    arena: &mut Vec<u8>,
+    ends: &mut Vec<u32>,
+    bad: &mut Option<u64>,
+    id: u64,
+    key: &[u8],
+) {
+    if key.is_empty() || key.len() > MAX_ROW_LENGTH {
+        bad.get_or_insert(id);
+    }
+    push_key(arena, key);
+    ends.push(arena.len() as u32);
+}
+
 /// Fills `out` with the keys of chunk `c` (its buffers reused: fresh ones would page-fault on
 /// every chunk).
 fn make(
@@ -46,11 +62,7 @@ fn make(
         generator
             .inner
             .keys_into(first..sampling.first_id + to, &mut |id, key| {
-                if key.is_empty() || key.len() > MAX_ROW_LENGTH {
-                    bad.get_or_insert(id);
-                }
-                push_key(arena, key);
-                ends.push(arena.len() as u32);
+                push_checked(arena, ends, &mut bad, id, key)
             });
         if let Some(id) = bad {
             // Re-derive the key through the checked path for the error message.
@@ -68,11 +80,7 @@ fn make(
             *slot = sampling.id(b + i as u64);
         }
         generator.inner.keys_of(&ids[..n], &mut |id, key| {
-            if key.is_empty() || key.len() > MAX_ROW_LENGTH {
-                bad.get_or_insert(id);
-            }
-            push_key(arena, key);
-            ends.push(arena.len() as u32);
+            push_checked(arena, ends, &mut bad, id, key)
         });
         if let Some(id) = bad {
             generator.key_checked(id, &mut Vec::new())?;

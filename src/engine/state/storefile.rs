@@ -274,6 +274,18 @@ fn prefix8(row: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// HBase's default family format (64 KB blocks, 128 KB index chunks, ROW bloom), for tests.
+#[cfg(test)]
+pub(crate) fn test_format() -> FileFormat {
+    FileFormat {
+        block_size: 65536,
+        compression_ratio: 1.0,
+        index_block_max_size: 131072,
+        index_block_min_entries: 16,
+        row_bloom: true,
+    }
+}
+
 /// A one-row real file with sequence id `seq`, for unit tests of the policies.
 #[cfg(test)]
 pub(crate) fn test_file(seq: u64) -> StoreFile {
@@ -283,14 +295,7 @@ pub(crate) fn test_file(seq: u64) -> StoreFile {
         value_len: 1000,
         columns: 1,
     };
-    let format = FileFormat {
-        block_size: 65536,
-        compression_ratio: 1.0,
-        index_block_max_size: 131072,
-        index_block_min_entries: 16,
-        row_bloom: true,
-    };
-    let mut b = HFileBuilder::new(shape, format, 1);
+    let mut b = HFileBuilder::new(shape, test_format(), 1);
     b.append(&seq.to_be_bytes());
     StoreFile {
         file: Arc::new(b.finish().expect("one row")),
