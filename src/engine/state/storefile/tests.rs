@@ -13,13 +13,7 @@ const SHAPE_1K: CellShape = CellShape {
 };
 
 fn fmt() -> FileFormat {
-    FileFormat {
-        block_size: 65536,
-        compression_ratio: 1.0,
-        index_block_max_size: 131072,
-        index_block_min_entries: 16,
-        row_bloom: true,
-    }
+    test_format()
 }
 
 fn build(rows: &[Vec<u8>], shape: CellShape, format: FileFormat, scale: u64, seq: u64) -> HFile {
