@@ -62,7 +62,7 @@ pub const FILES_PER_REGION: u64 = 8;
 /// Per store-file key, besides the key: its offset (4 B) and block run (16 B), twice over while
 /// a compaction writes its output beside its inputs: the headline's hashed run (~4 M keys of
 /// 16 B at `--scale` 1,074) peaks at 337 MB, its sequential run (8-byte keys) at 133 MB.
-pub const RUN_BYTES: u64 = 40;
+pub const FILE_KEY_BYTES: u64 = 40;
 /// Per region (state, routing entry, counters, report row), besides its two boundary keys:
 /// 1 M uniform pre-split regions with 300,000 rows peak at 1.49 GB.
 pub const REGION_BYTES: u64 = 1_500;
@@ -111,10 +111,10 @@ pub enum Term {
     /// Fixed cost per run.
     Base,
     /// Emulated rows held in memstores × (bytes per row + key length).
-    Rows,
+    MemstoreRows,
     /// Store-file keys (one per data block, at most `MAX_FILE_KEYS` per file) × (bytes per key
     /// + key length).
-    Blocks,
+    FileKeys,
     /// Regions at the end × (bytes per region + two keys).
     Regions,
     /// Sampled pre-split keys × (key length + entry).
@@ -129,8 +129,8 @@ impl Term {
     /// Every term, in report order.
     pub const ALL: [Term; 7] = [
         Term::Base,
-        Term::Rows,
-        Term::Blocks,
+        Term::MemstoreRows,
+        Term::FileKeys,
         Term::Regions,
         Term::Samples,
         Term::Timeline,
@@ -141,8 +141,8 @@ impl Term {
     pub fn name(self) -> &'static str {
         match self {
             Term::Base => "base",
-            Term::Rows => "memstore rows",
-            Term::Blocks => "store-file keys",
+            Term::MemstoreRows => "memstore rows",
+            Term::FileKeys => "store-file keys",
             Term::Regions => "regions",
             Term::Samples => "pre-split samples",
             Term::Timeline => "timeline",
@@ -157,11 +157,11 @@ impl Term {
                 "[[generator]]",
                 "run fewer generators at once (--generator, --threads)",
             ),
-            Term::Rows => (
+            Term::MemstoreRows => (
                 "--scale",
                 "a coarser --scale (or `workload.scale`), shorter keys or less `workload.data`",
             ),
-            Term::Blocks => (
+            Term::FileKeys => (
                 "--scale",
                 "a coarser --scale, shorter keys, less `workload.data` or a larger family `block_size`",
             ),
@@ -435,7 +435,7 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
         clamp(memstore_rows * u128::from(row_key_bytes(key))),
         clamp(
             file_keys
-                * u128::from(RUN_BYTES + key + key.saturating_sub(LONG_KEY).saturating_mul(2)),
+                * u128::from(FILE_KEY_BYTES + key + key.saturating_sub(LONG_KEY).saturating_mul(2)),
         ),
         clamp(u128::from(regions) * u128::from(REGION_BYTES + 2 * key)),
         clamp(u128::from(samples) * u128::from(SAMPLE_BYTES + key)),
@@ -594,7 +594,7 @@ pub fn refuse(s: &Scenario, e: &Estimate, limit: u64) -> Result<(), InputError> 
         let keys = match longest {
             Some(r)
                 if r.key_len >= LONG_KEY
-                    && matches!(t, Term::Rows | Term::Blocks | Term::Samples) =>
+                    && matches!(t, Term::MemstoreRows | Term::FileKeys | Term::Samples) =>
             {
                 format!(
                     ", with {}-byte keys of generator `{}`",
@@ -747,7 +747,7 @@ mod tests {
         let at = |t: Term| e.memory[Term::ALL.iter().position(|x| *x == t).unwrap()];
         assert_eq!(at(Term::Base), RUN_BASE_BYTES);
         // 1 M rows of 1 KB fit in the memstores of 20 regions: all held at once at worst.
-        assert_eq!(at(Term::Rows), 1_000_000 * (ROW_BYTES + 16));
+        assert_eq!(at(Term::MemstoreRows), 1_000_000 * (ROW_BYTES + 16));
         assert_eq!(at(Term::Samples), 1000 * (SAMPLE_BYTES + 16));
         assert_eq!(at(Term::Balancer), balancer_bytes(10));
         // Linear beyond the servers whose pair table the walk keeps whole.

@@ -1481,27 +1481,23 @@ fn report_names_file_line_and_column_of_bad_json() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("nope.json"));
 }
 
+/// Runs the small scenario at scale 4 with `--format html --out OUT`; nothing on standard output.
+fn run_small_html_out(out: &Path) {
+    bin()
+        .args(["run", "--scale", "4", "--threads", "1", "--format", "html"])
+        .args(["--quiet", "--out"])
+        .arg(out)
+        .arg(root().join("tests/data/small.toml"))
+        .assert()
+        .success()
+        .stdout("");
+}
+
 #[test]
 fn run_html_and_csv_out_then_report_from_json() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let scenario = root().join("tests/data/small.toml");
-    bin()
-        .args([
-            "run",
-            "--scale",
-            "4",
-            "--threads",
-            "1",
-            "--format",
-            "html",
-            "--out",
-        ])
-        .arg(&out)
-        .arg(&scenario)
-        .assert()
-        .success()
-        .stdout("");
+    run_small_html_out(&out);
     for f in [
         "report.html",
         "report.json",
@@ -1539,23 +1535,7 @@ fn run_html_and_csv_out_then_report_from_json() {
 fn html_out_writes_regions_html_with_every_region_and_lists_it_in_the_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let scenario = root().join("tests/data/small.toml");
-    bin()
-        .args([
-            "run",
-            "--scale",
-            "4",
-            "--threads",
-            "1",
-            "--format",
-            "html",
-            "--quiet",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .arg(&scenario)
-        .assert()
-        .success();
+    run_small_html_out(&out);
     let page = std::fs::read_to_string(out.join("regions.html")).expect("regions.html");
     let csv = std::fs::read_to_string(out.join("regions.csv")).unwrap();
     let regions = csv.lines().count() - 1;
