@@ -11,6 +11,7 @@ pub mod commands;
 pub mod config;
 pub mod diag;
 pub mod engine;
+pub mod experiment;
 pub mod hardware;
 pub mod keygen;
 pub mod keynotation;
