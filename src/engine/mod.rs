@@ -519,6 +519,8 @@ impl Engine {
                 compactions: std::collections::BTreeMap::new(),
                 client: Default::default(),
                 procedure_workers: Vec::new(),
+                placement_epoch: 0,
+                by_server: Default::default(),
             },
             now: 0,
             queue: EventQueue::new(),

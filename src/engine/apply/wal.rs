@@ -16,16 +16,17 @@ impl Engine {
     #[cold]
     #[inline(never)]
     pub(crate) fn roll_wal(&mut self, server: usize) {
+        self.state.regions_on(server);
         let State {
             regions,
-            routing,
+            by_server,
             servers,
             ..
         } = &mut self.state;
         let mut held = Vec::new();
-        for id in routing.ids() {
+        for &id in by_server.on(server) {
             let r = &mut regions[id];
-            if r.server == server && r.write_requests > r.wal_seen {
+            if r.write_requests > r.wal_seen {
                 held.push((id, r.write_requests));
                 r.wal_seen = r.write_requests;
             }
@@ -34,13 +35,16 @@ impl Engine {
         wal.rolled.push_back(WalFile {
             number: wal.current,
             regions: held,
+            settled: 0,
         });
         wal.current += 1;
         wal.appended = 0;
         wal.rolls += 1;
         wal.last_roll_ns = self.now;
-        wal.rolled
-            .retain(|f| !policy::archivable(f, |r| regions[r].wal_flushed));
+        for f in wal.rolled.iter_mut() {
+            f.settled = policy::first_unflushed(f, |r| regions[r].wal_flushed);
+        }
+        wal.rolled.retain(|f| f.settled < f.regions.len());
         wal.files_peak = wal.files_peak.max(wal.files());
         self.rec.stats.wal_rolls += 1;
         let force = policy::to_force_flush(wal, self.cfg.wal_max_logs, |r| regions[r].wal_flushed);

@@ -5,11 +5,15 @@
 use crate::engine::state::wal::{Wal, WalFile};
 
 /// A rolled file can go once every region with edits in it has flushed them
-/// (`SequenceIdAccounting.areAllLower`).
-pub(crate) fn archivable(file: &WalFile, flushed: impl Fn(usize) -> u64) -> bool {
-    file.regions
+/// (`SequenceIdAccounting.areAllLower`): when this returns `regions.len()`. The first of `file`'s regions, from `file.settled` on, that has not flushed its edits in the
+/// file (`regions.len()` when all have). A region's flushed sequence id only grows, so entries
+/// before `settled` stay flushed: each roll re-checks only from where the last one stopped.
+pub(crate) fn first_unflushed(file: &WalFile, flushed: impl Fn(usize) -> u64) -> usize {
+    let from = file.settled.min(file.regions.len());
+    file.regions[from..]
         .iter()
-        .all(|&(r, highest)| flushed(r) >= highest)
+        .position(|&(r, highest)| flushed(r) < highest)
+        .map_or(file.regions.len(), |i| from + i)
 }
 
 /// With more rolled files than `max_logs`, the regions whose edits in the oldest file are not
@@ -26,8 +30,7 @@ pub(crate) fn to_force_flush(
     let Some(oldest) = wal.rolled.front() else {
         return Vec::new();
     };
-    oldest
-        .regions
+    oldest.regions[oldest.settled.min(oldest.regions.len())..]
         .iter()
         .filter(|&&(r, highest)| flushed(r) < highest)
         .map(|&(r, _)| r)
@@ -38,10 +41,15 @@ pub(crate) fn to_force_flush(
 mod tests {
     use super::*;
 
+    fn archivable(file: &WalFile, flushed: impl Fn(usize) -> u64) -> bool {
+        first_unflushed(file, flushed) == file.regions.len()
+    }
+
     fn file(number: u64, regions: &[(usize, u64)]) -> WalFile {
         WalFile {
             number,
             regions: regions.to_vec(),
+            settled: 0,
         }
     }
 
@@ -55,6 +63,19 @@ mod tests {
         let flushed = [10u64, 5];
         assert!(archivable(&f, |r| flushed[r]));
         assert!(archivable(&file(1, &[]), |_| 0), "an empty file goes");
+    }
+
+    /// The cursor only skips entries already flushed: the answer is the same as a full scan.
+    #[test]
+    fn first_unflushed_resumes_from_the_settled_entries() {
+        let mut f = file(0, &[(0, 3), (1, 5), (2, 7)]);
+        let flushed = [3u64, 4, 9];
+        assert_eq!(first_unflushed(&f, |r| flushed[r]), 1);
+        f.settled = 1;
+        assert_eq!(first_unflushed(&f, |r| flushed[r]), 1);
+        let flushed = [3u64, 5, 9];
+        assert_eq!(first_unflushed(&f, |r| flushed[r]), 3);
+        assert!(archivable(&f, |r| flushed[r]));
     }
 
     /// `AbstractFSWAL.findRegionsToForceFlush`: only above maxlogs rolled files, and only the

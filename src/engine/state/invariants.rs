@@ -113,6 +113,24 @@ impl State {
                 ));
             }
         }
+        // The per-server lists, when they claim to be current, group the routing table.
+        if self.by_server.built_for
+            == Some((self.routing.epoch(), self.placement_epoch, self.servers.len()))
+        {
+            for (i, _) in self.servers.iter().enumerate() {
+                let fresh: Vec<usize> = self
+                    .routing
+                    .ids()
+                    .filter(|&id| self.regions[id].server == i)
+                    .collect();
+                if self.by_server.on(i) != fresh.as_slice() {
+                    return Err(format!(
+                        "server {i}'s cached region list {:?} is stale: it hosts {fresh:?}",
+                        self.by_server.on(i)
+                    ));
+                }
+            }
+        }
         for r in &self.regions {
             for (f, st) in r.stores.iter().enumerate() {
                 for run in &st.running {

@@ -34,4 +34,53 @@ pub(crate) struct State {
     pub(crate) client: client::ClientState,
     /// The master's procedure workers: when each is next free, ns.
     pub(crate) procedure_workers: Vec<u64>,
+    /// Bumped whenever a live region changes server (`move_done`): with the routing table's
+    /// epoch, it tells when `by_server` is stale.
+    pub(crate) placement_epoch: u64,
+    /// Live regions grouped by the server they are assigned to, in key order: a cache for the
+    /// per-server scans (global memstore pressure, WAL rolls), which would otherwise walk every
+    /// region of the cluster for one server's.
+    pub(crate) by_server: ByServer,
+}
+
+/// Live regions per server (see `State::by_server`), rebuilt on demand by `State::regions_on`.
+#[derive(Debug, Default)]
+pub(crate) struct ByServer {
+    /// (routing epoch, placement epoch, servers) the lists were built for.
+    pub(super) built_for: Option<(u64, u64, usize)>,
+    /// Region ids per server, in key order.
+    lists: Vec<Vec<usize>>,
+}
+
+impl ByServer {
+    /// `server`'s regions as last built: call `State::regions_on` first (it refreshes them);
+    /// this form lets a caller borrow the regions beside the list.
+    pub(crate) fn on(&self, server: usize) -> &[usize] {
+        self.lists.get(server).map_or(&[], Vec::as_slice)
+    }
+}
+
+impl State {
+    /// Brings `by_server` up to date and returns the live regions assigned to `server` (open
+    /// or not), in key order: the regions `routing.ids()` yields whose `server` is `server`, in
+    /// the same order.
+    pub(crate) fn regions_on(&mut self, server: usize) -> &[usize] {
+        let key = (
+            self.routing.epoch(),
+            self.placement_epoch,
+            self.servers.len(),
+        );
+        let b = &mut self.by_server;
+        if b.built_for != Some(key) {
+            b.lists.resize_with(self.servers.len(), Vec::new);
+            for l in &mut b.lists {
+                l.clear();
+            }
+            for id in self.routing.ids() {
+                b.lists[self.regions[id].server].push(id);
+            }
+            b.built_for = Some(key);
+        }
+        &b.lists[server]
+    }
 }

@@ -122,6 +122,8 @@ pub(crate) struct RoutingTable {
     hi: u64,
     /// The top-16-bit table over `prefixes`, rebuilt on the first search after a change.
     index: Prefix16,
+    /// Changes so far (push, split, merge): lets caches built over the table know they are stale.
+    epoch: u64,
 }
 
 impl RoutingTable {
@@ -133,7 +135,13 @@ impl RoutingTable {
             lo: u64::MAX,
             hi: 0,
             index: Prefix16::default(),
+            epoch: 0,
         }
+    }
+
+    /// Changes so far: equal epochs mean the same entries.
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// Appends a region starting at `start` (the table is built in key order).
@@ -188,6 +196,7 @@ impl RoutingTable {
 
     /// Drops the caches (entries moved).
     fn forget(&mut self) {
+        self.epoch += 1;
         self.lo = u64::MAX;
         self.hi = 0;
         self.index = Prefix16::default();

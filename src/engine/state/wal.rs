@@ -14,6 +14,9 @@ pub struct WalFile {
     pub number: u64,
     /// (region id, highest sequence id in this file).
     pub regions: Vec<(usize, u64)>,
+    /// How many leading `regions` are known to have flushed their edits in this file (a
+    /// region's flushed sequence id only grows, so they stay flushed).
+    pub settled: usize,
 }
 
 /// One RegionServer's WAL.
