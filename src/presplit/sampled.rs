@@ -79,39 +79,53 @@ impl Sample {
         let m = samples.min(count);
         let mut arena: Vec<u8> = Vec::with_capacity((m as usize).saturating_mul(16));
         let mut entries: Vec<Entry> = Vec::with_capacity(m as usize);
-        let mut buf = Vec::with_capacity(64);
         let (c, mm) = (u128::from(count), u128::from(m));
-        for b in 0..mm {
-            let lo = b * c / mm;
-            let hi = (b + 1) * c / mm;
-            let offset = match jitter {
-                // hi > lo: m ≤ count, so every block holds at least one id.
-                Some(seed) => {
-                    let span = (hi - lo) as u64;
-                    lo as u64
-                        + crate::keygen::rng::below(
-                            crate::keygen::rng::draw(seed, SAMPLE_STREAM, b as u64),
-                            span,
-                        )
-                }
-                None => ((lo + hi) / 2) as u64,
-            };
-            let id = first_id + offset; // < first_id + count: no overflow
-            buf.clear();
-            generator.key_into(id, &mut buf);
-            if buf.len() > MAX_ROW_LENGTH {
-                return Err(InputError::new(format!(
-                    "the generator's key for row id {id} is {} bytes; HBase rows are at most \
-                     {MAX_ROW_LENGTH} bytes",
-                    buf.len()
-                )));
+        // Ids in batches, so generators that hash several ids at once (SIMD MD5) do.
+        const BATCH: u128 = 4096;
+        let mut ids = Vec::with_capacity(BATCH.min(mm) as usize);
+        let mut too_long: Option<(u64, usize)> = None;
+        let mut b0 = 0;
+        while b0 < mm && too_long.is_none() {
+            ids.clear();
+            for b in b0..(b0 + BATCH).min(mm) {
+                let lo = b * c / mm;
+                let hi = (b + 1) * c / mm;
+                let offset = match jitter {
+                    // hi > lo: m ≤ count, so every block holds at least one id.
+                    Some(seed) => {
+                        let span = (hi - lo) as u64;
+                        lo as u64
+                            + crate::keygen::rng::below(
+                                crate::keygen::rng::draw(seed, SAMPLE_STREAM, b as u64),
+                                span,
+                            )
+                    }
+                    None => ((lo + hi) / 2) as u64,
+                };
+                ids.push(first_id + offset); // < first_id + count: no overflow
             }
-            entries.push(Entry {
-                prefix: prefix_of(&buf),
-                offset: arena.len(),
-                len: buf.len() as u32,
+            b0 += BATCH;
+            generator.keys_of(&ids, &mut |id, key| {
+                if too_long.is_some() {
+                    return;
+                }
+                if key.len() > MAX_ROW_LENGTH {
+                    too_long = Some((id, key.len()));
+                    return;
+                }
+                entries.push(Entry {
+                    prefix: prefix_of(key),
+                    offset: arena.len(),
+                    len: key.len() as u32,
+                });
+                arena.extend_from_slice(key);
             });
-            arena.extend_from_slice(&buf);
+        }
+        if let Some((id, len)) = too_long {
+            return Err(InputError::new(format!(
+                "the generator's key for row id {id} is {len} bytes; HBase rows are at most \
+                 {MAX_ROW_LENGTH} bytes"
+            )));
         }
         let mut sample = Sample { arena, entries };
         let mut entries = std::mem::take(&mut sample.entries);
