@@ -111,7 +111,7 @@ impl StoreFile {
             return self.length();
         }
         let (lo, hi) = self.visible();
-        let (_, n) = self.file.index_range(&[], &[]);
+        let n = self.file.emulated_rows();
         if n == 0 {
             return 0;
         }
