@@ -285,25 +285,32 @@ impl Engine {
     /// server's throttle: min(ceiling, limit / compactions running on the server). A compaction
     /// whose rate changed (or that is new) gets a new completion event; the old one goes stale.
     pub(crate) fn rerate_compactions(&mut self, server: usize) {
+        let tokens: Vec<u64> = self
+            .state
+            .compactions
+            .iter()
+            .filter(|(_, c)| c.server == server)
+            .map(|(&t, _)| t)
+            .collect();
+        self.rerate_compactions_of(server, &tokens);
+    }
+
+    /// `rerate_compactions` given the server's running compactions (`tokens`, ascending).
+    pub(crate) fn rerate_compactions_of(&mut self, server: usize, tokens: &[u64]) {
         let s = &self.cfg.settings;
         let limit = self.state.servers[server]
             .compaction_limit
             .unwrap_or_else(|| throughput::initial_limit(s));
-        let active = self
-            .state
-            .compactions
-            .values()
-            .filter(|c| c.server == server)
-            .count();
+        let active = tokens.len();
         let share = throughput::per_compaction(s.compaction_throughput_controller, limit, active);
         let now = self.now;
         let mut due = Vec::new();
         let shares = self.shares(server);
         let replication = self.replication();
-        for (&token, c) in self.state.compactions.iter_mut() {
-            if c.server != server {
+        for &token in tokens {
+            let Some(c) = self.state.compactions.get_mut(&token) else {
                 continue;
-            }
+            };
             c.progress.advance(now);
             // The node's disks and NIC bound what the thread can do, then the throttle.
             let ceiling = crate::engine::policy::resources::compaction_ceiling(

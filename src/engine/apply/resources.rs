@@ -13,8 +13,16 @@ pub(crate) const RESOURCE_TICK_NS: u64 = NS_PER_S;
 impl Engine {
     /// `dfs.replication`, at most the live servers (HDFS cannot place more replicas).
     pub(crate) fn replication(&self) -> u32 {
-        let live = self.state.servers.iter().filter(|s| !s.dead).count() as u32;
-        self.cfg.settings.client.replication.min(live.max(1))
+        let want = self.cfg.settings.client.replication;
+        // Counting stops at `want` live servers: this runs per server per tick.
+        let live = self
+            .state
+            .servers
+            .iter()
+            .filter(|s| !s.dead)
+            .take(want as usize)
+            .count() as u32;
+        want.min(live.max(1))
     }
 
     /// The shares of `server`'s node now.
@@ -82,9 +90,14 @@ impl Engine {
             s.inbound = (repl - 1.0).max(0.0) * rest;
             s.forward = (repl - 2.0).max(0.0) * rest;
         }
+        // Each server's running compactions, in token order, found in one pass.
+        let mut running: Vec<Vec<u64>> = vec![Vec::new(); self.state.servers.len()];
+        for (&token, c) in &self.state.compactions {
+            running[c.server].push(token);
+        }
         for &i in &live {
             self.update_write_path(i);
-            self.rerate_compactions(i);
+            self.rerate_compactions_of(i, &running[i]);
         }
         if self.keep_periodic() {
             self.schedule(RESOURCE_TICK_NS, Event::ResourceTick);
