@@ -138,7 +138,7 @@ impl Engine {
         for id in self.state.routing.ids() {
             let r = &self.state.regions[id];
             let ss = &mut servers[r.server];
-            ss.store_bytes += r.store_bytes();
+            ss.store_bytes += r.counted_store_bytes();
             ss.memstore_bytes += r.memstore_data();
             ss.store_files += r.store_files() as u32;
         }

@@ -633,11 +633,13 @@ impl Engine {
                         rows: r,
                     });
                 }
+                st.recount();
             }
         }
         // Store files are ordered by sequence id (oldest first), whatever parent they came from.
         for st in &mut stores {
             st.files.sort_by_key(|h| h.file.seq_id);
+            st.recount();
         }
         let m = self.open_region(start.clone(), end, server, generation, None, nf);
         self.state.regions[m].stores = stores;

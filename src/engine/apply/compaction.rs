@@ -477,6 +477,7 @@ impl Engine {
                 st.files.drain(first..first + count);
             }
         }
+        st.recount();
         // Compactions of newer files of the store now find them `count − kept` places earlier.
         for other in &mut st.running {
             if other.first > first {

@@ -259,6 +259,7 @@ impl Engine {
                 written += file.length();
                 self.rec.stats.flushed_file_bytes += file.length();
                 r.stores[f].files.push(HeldFile { file, rows });
+                r.stores[f].recount();
                 flushed_stores.push(f);
             }
         }
@@ -327,6 +328,7 @@ impl Engine {
                     file,
                     rows: snap.rows,
                 });
+                store.recount();
             }
         }
         let server = r.server;

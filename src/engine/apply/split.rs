@@ -120,6 +120,8 @@ impl Engine {
                     rows_b += b_exact;
                 }
             }
+            sa.recount();
+            sb.recount();
             a_stores.push(sa);
             b_stores.push(sb);
         }

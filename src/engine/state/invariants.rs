@@ -133,6 +133,14 @@ impl State {
         }
         for r in &self.regions {
             for (f, st) in r.stores.iter().enumerate() {
+                if st.file_bytes != st.size() {
+                    return Err(format!(
+                        "region {} store {f} counts {} bytes of files, they hold {}",
+                        r.id,
+                        st.file_bytes,
+                        st.size()
+                    ));
+                }
                 for run in &st.running {
                     if !self.compactions.contains_key(&run.token) {
                         return Err(format!(

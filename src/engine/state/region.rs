@@ -37,6 +37,10 @@ pub struct Store {
     /// References compacted away but not yet archived by the `CompactedHFilesDischarger`: the
     /// store still `hasReferences()` (HBASE-20940) until the discharger chore runs.
     pub compacted_refs: u32,
+    /// `size()` as of the last `recount()`: the appliers recount after changing `files`, so the
+    /// timeline samples read one number per store instead of every file (the invariants check
+    /// it equals `size()`).
+    pub file_bytes: u64,
 }
 
 /// A store file as a store holds it: the file (whose keys are a sample of its rows) and the
@@ -68,6 +72,11 @@ impl Store {
     /// `HStore.getSize()`: the sum of the store files' `reader.length()` (memstore excluded).
     pub fn size(&self) -> u64 {
         self.files.iter().map(|f| f.file.length()).sum()
+    }
+
+    /// Brings `file_bytes` up to date after `files` changed.
+    pub fn recount(&mut self) {
+        self.file_bytes = self.size();
     }
 
     /// The store holds a Reference, live or compacted but not yet archived
@@ -246,6 +255,11 @@ impl Region {
     /// Store file bytes (sum of `HStore.getSize()`).
     pub fn store_bytes(&self) -> u64 {
         self.stores.iter().map(Store::size).sum()
+    }
+
+    /// `store_bytes()` from the stores' recounted totals (`Store::file_bytes`).
+    pub fn counted_store_bytes(&self) -> u64 {
+        self.stores.iter().map(|s| s.file_bytes).sum()
     }
 
     /// Number of store files over all stores.
