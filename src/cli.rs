@@ -1,5 +1,5 @@
 //! Command-line interface: the clap argument types. `commands` (and `advise`, which owns its
-//! arguments) run them; nothing below the binary and `commands` imports this module.
+//! arguments) run them, and `experiment::suite` runs `test`; nothing else imports this module.
 
 use std::path::PathBuf;
 
@@ -17,7 +17,8 @@ use crate::argval::{count_arg, sample_keys_arg, scale_arg, seed_arg, threads_arg
                   region size and RegionServer count.\n\nWith no command it runs the built-in headline \
                   scenario (4 TB, 10 RegionServers, 2 GB regions; sequential vs hashed vs salted keys) and \
                   prints the comparison.",
-    after_help = "Exit status: 0 ok, 2 usage or input error (the message names file, line, column and field)."
+    after_help = "Exit status: 0 ok, 1 an expectation of the scenario failed (`run`, `test`), 2 usage or \
+                  input error (the message names file, line, column and field)."
 )]
 pub struct Cli {
     /// What to do (default: `run` the built-in headline scenario).
@@ -30,6 +31,9 @@ pub struct Cli {
 pub enum Command {
     /// Run a scenario: emulate every generator's load and report regions, splits and load.
     Run(RunArgs),
+    /// Run every scenario (*.toml) of a folder as a test suite: each `[expect]` entry is a test
+    /// case; prints one line per case and writes JUnit XML with --junit.
+    Test(TestArgs),
     /// Validate a scenario and its config files and print the resolved plan.
     Check(CheckArgs),
     /// Print the first keys of each generator of a scenario.
@@ -111,6 +115,26 @@ pub struct RunArgs {
     /// --out always has them.
     #[arg(long)]
     pub detail: bool,
+}
+
+/// `test`
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Folder whose *.toml scenarios to run, in file-name order.
+    pub dir: PathBuf,
+    /// Write JUnit XML here (atomically): a testsuite per scenario, a testcase per design and
+    /// expectation.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Worker threads (default: the machine's cores). The verdicts do not depend on it.
+    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
+    pub threads: Option<u64>,
+    /// Real rows per emulated row for every scenario (default: each scenario's, else automatic).
+    #[arg(long, allow_negative_numbers = true, value_parser = scale_arg)]
+    pub scale: Option<u64>,
+    /// Refuse a scenario before running it when its memory estimate exceeds SIZE.
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = crate::argval::memory_arg)]
+    pub max_memory: Option<u64>,
 }
 
 /// `report`

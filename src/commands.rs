@@ -34,8 +34,11 @@ const HEADLINE_KEYS: &[&str] = &[
 
 type CmdResult = Result<(), ScenarioErrors>;
 
-fn load_scenario(path: &Path, seed: Option<u64>) -> Result<Scenario, ScenarioErrors> {
+/// Loads a scenario and checks its `[expect]` texts (the loader itself cannot: they name report
+/// figures, and the report depends on the scenario).
+pub fn load_scenario(path: &Path, seed: Option<u64>) -> Result<Scenario, ScenarioErrors> {
     let mut s = scenario::load(path)?;
+    crate::experiment::expect::compile(&s)?;
     if let Some(seed) = seed {
         s.seed = seed;
     }
@@ -102,8 +105,9 @@ fn name_generator(e: InputError, name: &str) -> InputError {
     }
 }
 
-/// `hbase-emu run SCENARIO`
-pub fn run(args: &RunArgs) -> CmdResult {
+/// `hbase-emu run SCENARIO`: `Ok(false)` when an expectation of the scenario failed (the
+/// report is written all the same; the binary exits 1).
+pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
     let explain = args
         .explain
         .as_deref()
@@ -115,99 +119,29 @@ pub fn run(args: &RunArgs) -> CmdResult {
     if let Some(w) = unmodelled_warning(&s.site) {
         eprintln!("warning: {w}");
     }
-    crate::budget::check(&s)?;
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
-    // Memory and work estimated before any allocation that scales with the input.
-    let estimate = crate::budget::estimate(&s, &specs, args.scale, threads)?;
-    crate::budget::refuse(&s, &estimate, crate::budget::memory_limit(args.max_memory))?;
-    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    if !args.quiet && !terminal && estimate.seconds() > crate::budget::LONG_RUN_SECONDS {
-        eprintln!("note: a long run; {}", estimate.summary());
-    }
+    let threads = args.threads.map_or_else(threads_default, |t| t as usize);
     // An unwritable --out is found before the emulation, not after it.
     if let Some(dir) = &args.out {
         check_writable(dir, "--out")?;
     }
-    // Plan every run first (errors before any work), then run generators side by side: each run
-    // is independent and deterministic, so running them in parallel changes nothing but time.
-    let plans: Vec<plan::RunPlan> = specs
-        .iter()
-        .map(|g| plan::plan_run(&s, g))
-        .collect::<Result<_, _>>()?;
-    let parallel = threads.min(plans.len()).max(1);
-    let per_run = (threads / parallel).max(1);
-    // A progress bar per run on stderr, only when it is a terminal and not --quiet.
-    let bars = (!args.quiet && terminal).then(|| {
-        let multi = indicatif::MultiProgress::new();
-        let style = indicatif::ProgressStyle::with_template(
-            "{prefix:>12} [{bar:40}] {percent:>3}% {msg} (eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> ");
-        let bars: Vec<indicatif::ProgressBar> = plans
-            .iter()
-            .map(|p| {
-                let b = multi.add(indicatif::ProgressBar::new(100));
-                b.set_style(style.clone());
-                b.set_prefix(p.generator.name.clone());
-                b.set_message("waiting");
-                b
-            })
-            .collect();
-        (multi, bars)
-    });
-    // Workers pop from the back: reversed, they take the runs in scenario order (the first
-    // generators are usually the slow, skewed designs; starting them first shortens the wall).
-    let queue = parking_lot::Mutex::new(plans.into_iter().enumerate().rev().collect::<Vec<_>>());
-    let done = parking_lot::Mutex::new(std::collections::BTreeMap::new());
-    std::thread::scope(|scope| {
-        for _ in 0..parallel {
-            scope.spawn(|| {
-                loop {
-                    let next = queue.lock().pop();
-                    let Some((i, plan)) = next else { break };
-                    let bar = bars.as_ref().map(|(_, b)| &b[i]);
-                    let started = std::time::Instant::now();
-                    let opts = engine::RunOptions {
-                        scale: args.scale,
-                        threads: per_run,
-                        // Measured on 2 vCPUs: a builder per run helps when runs share the
-                        // cores (a finished run's core then serves the others' file work).
-                        builder: threads >= 2,
-                    };
-                    let r = engine::run_with_progress(&s, plan, opts, &|p: engine::Progress| {
-                        if let Some(b) = bar {
-                            show_progress(b, p);
-                        }
-                    })
-                    .map(|r| (r, started.elapsed().as_secs_f64()));
-                    if let Some(b) = bar {
-                        b.finish();
-                    }
-                    done.lock().insert(i, r);
-                }
-            });
-        }
-    });
-    if let Some((multi, _)) = &bars {
-        let _ = multi.clear();
-    }
-    // In scenario order, whatever order the runs finished in.
-    let outcomes = done.into_inner().into_values();
-    let mut results = Vec::new();
-    let mut timings = Vec::new();
-    for o in outcomes {
-        let (r, secs) = o?;
-        if let Some(w) = &r.scale_warning {
-            eprintln!("warning: generator {}: {w}", r.generator);
-        }
-        timings.push((r.generator.clone(), secs));
-        results.push(r);
-    }
+    let expectations = crate::experiment::expect::compile(&s)?;
+    let opts = EmulateOptions {
+        scale: args.scale,
+        threads,
+        max_memory: args.max_memory,
+        quiet: args.quiet,
+    };
+    let (results, timings) = emulate(&s, &specs, &opts)?;
     let mut report = crate::report::run::build(&s, &results);
+    let all_hold = crate::experiment::expect::attach(&expectations, &mut report);
+    // Text shows the verdicts; other formats name the failures on standard error.
+    if !all_hold && (args.format != RunFormat::Text || args.out.is_some()) {
+        for r in &report.runs {
+            for e in r.expectations.iter().filter(|e| !e.holds) {
+                eprintln!("{}", crate::report::text::expectation_line(&r.generator, e));
+            }
+        }
+    }
     if args.timings {
         report.timings = Some(
             timings
@@ -248,7 +182,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
             // Pages are for browsers, not terminals: name the file instead of printing it.
             write_html(&report, &mut set)?;
             set.finish()?;
-            return Ok(());
+            return Ok(all_hold);
         }
         set.finish()?;
     }
@@ -259,7 +193,117 @@ pub fn run(args: &RunArgs) -> CmdResult {
         RunFormat::Html => crate::report::html::render(&report),
     };
     write_output(None, out.as_bytes())?;
-    Ok(())
+    Ok(all_hold)
+}
+
+/// How [`emulate`] runs a scenario's generators.
+pub struct EmulateOptions {
+    /// Real rows per emulated row (`None`: the scenario's, else automatic).
+    pub scale: Option<u64>,
+    /// Worker threads.
+    pub threads: usize,
+    /// `--max-memory`.
+    pub max_memory: Option<u64>,
+    /// No progress bars or notes on standard error.
+    pub quiet: bool,
+}
+
+/// Finished runs in scenario order, with each run's (generator, wall-clock seconds).
+pub type Emulated = (Vec<engine::RunResult>, Vec<(String, f64)>);
+
+/// Emulates the selected generators of a scenario side by side, after the budget checks:
+/// the results in scenario order, with each run's wall-clock seconds.
+pub fn emulate(
+    s: &Scenario,
+    specs: &[&GeneratorSpec],
+    opts: &EmulateOptions,
+) -> Result<Emulated, ScenarioErrors> {
+    crate::budget::check(s)?;
+    let threads = opts.threads;
+    // Memory and work estimated before any allocation that scales with the input.
+    let estimate = crate::budget::estimate(s, specs, opts.scale, threads)?;
+    crate::budget::refuse(s, &estimate, crate::budget::memory_limit(opts.max_memory))?;
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    if !opts.quiet && !terminal && estimate.seconds() > crate::budget::LONG_RUN_SECONDS {
+        eprintln!("note: a long run; {}", estimate.summary());
+    }
+    // Plan every run first (errors before any work), then run generators side by side: each run
+    // is independent and deterministic, so running them in parallel changes nothing but time.
+    let plans: Vec<plan::RunPlan> = specs
+        .iter()
+        .map(|g| plan::plan_run(s, g))
+        .collect::<Result<_, _>>()?;
+    let parallel = threads.min(plans.len()).max(1);
+    let per_run = (threads / parallel).max(1);
+    // A progress bar per run on stderr, only when it is a terminal and not --quiet.
+    let bars = (!opts.quiet && terminal).then(|| {
+        let multi = indicatif::MultiProgress::new();
+        let style = indicatif::ProgressStyle::with_template(
+            "{prefix:>12} [{bar:40}] {percent:>3}% {msg} (eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        let bars: Vec<indicatif::ProgressBar> = plans
+            .iter()
+            .map(|p| {
+                let b = multi.add(indicatif::ProgressBar::new(100));
+                b.set_style(style.clone());
+                b.set_prefix(p.generator.name.clone());
+                b.set_message("waiting");
+                b
+            })
+            .collect();
+        (multi, bars)
+    });
+    // Workers pop from the back: reversed, they take the runs in scenario order (the first
+    // generators are usually the slow, skewed designs; starting them first shortens the wall).
+    let queue = parking_lot::Mutex::new(plans.into_iter().enumerate().rev().collect::<Vec<_>>());
+    let done = parking_lot::Mutex::new(std::collections::BTreeMap::new());
+    std::thread::scope(|scope| {
+        for _ in 0..parallel {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().pop();
+                    let Some((i, plan)) = next else { break };
+                    let bar = bars.as_ref().map(|(_, b)| &b[i]);
+                    let started = std::time::Instant::now();
+                    let run_opts = engine::RunOptions {
+                        scale: opts.scale,
+                        threads: per_run,
+                        // Measured on 2 vCPUs: a builder per run helps when runs share the
+                        // cores (a finished run's core then serves the others' file work).
+                        builder: threads >= 2,
+                    };
+                    let r = engine::run_with_progress(s, plan, run_opts, &|p: engine::Progress| {
+                        if let Some(b) = bar {
+                            show_progress(b, p);
+                        }
+                    })
+                    .map(|r| (r, started.elapsed().as_secs_f64()));
+                    if let Some(b) = bar {
+                        b.finish();
+                    }
+                    done.lock().insert(i, r);
+                }
+            });
+        }
+    });
+    if let Some((multi, _)) = &bars {
+        let _ = multi.clear();
+    }
+    // In scenario order, whatever order the runs finished in.
+    let outcomes = done.into_inner().into_values();
+    let mut results = Vec::new();
+    let mut timings = Vec::new();
+    for o in outcomes {
+        let (r, secs) = o?;
+        if let Some(w) = &r.scale_warning {
+            eprintln!("warning: generator {}: {w}", r.generator);
+        }
+        timings.push((r.generator.clone(), secs));
+        results.push(r);
+    }
+    Ok((results, timings))
 }
 
 /// One update of a run's bar: emulated rows done, and the simulated time they reached.
@@ -355,7 +399,7 @@ pub fn report(args: &crate::cli::ReportArgs) -> CmdResult {
 }
 
 /// `hbase-emu` with no command: run the built-in headline scenario and print the comparison.
-pub fn run_default() -> CmdResult {
+pub fn run_default() -> Result<bool, ScenarioErrors> {
     run(&RunArgs {
         scenario: None,
         generators: Vec::new(),

@@ -9,18 +9,21 @@ use hbase_emu::commands;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ok(false): the work was done but an expectation failed (exit 1).
     let result = match cli.command {
         None => commands::run_default(),
         Some(Command::Run(a)) => commands::run(&a),
-        Some(Command::Check(a)) => commands::check(&a),
-        Some(Command::Keys(a)) => commands::keys(&a),
-        Some(Command::SplitKeys(a)) => commands::split_keys(&a),
-        Some(Command::Config(a)) => commands::config(&a),
-        Some(Command::Advise(a)) => hbase_emu::advise::advise(&a),
-        Some(Command::Report(a)) => commands::report(&a),
+        Some(Command::Test(a)) => hbase_emu::experiment::suite::test(&a),
+        Some(Command::Check(a)) => commands::check(&a).map(|()| true),
+        Some(Command::Keys(a)) => commands::keys(&a).map(|()| true),
+        Some(Command::SplitKeys(a)) => commands::split_keys(&a).map(|()| true),
+        Some(Command::Config(a)) => commands::config(&a).map(|()| true),
+        Some(Command::Advise(a)) => hbase_emu::advise::advise(&a).map(|()| true),
+        Some(Command::Report(a)) => commands::report(&a).map(|()| true),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
         // Standard output closed by its reader (`| head`): a normal end, not an error.
         Err(errors) if errors.0.iter().any(|e| e.is_broken_pipe()) => ExitCode::SUCCESS,
         Err(errors) => {

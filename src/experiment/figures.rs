@@ -2,7 +2,8 @@
 //! `region_sizes`, `balance` and `hotspots` objects: a short name (`cold_regions`) when one
 //! section has it, the qualified one (`hotspots.max_server_write_share`) always. `summary`
 //! wins a short name shared with another section (`max_server_write_share`,
-//! `blocked_seconds`), as it holds the headline figures.
+//! `blocked_seconds`), as it holds the headline figures. Two figures the report states only
+//! in parts follow, in section `derived`: `balanced` and `last_region_change` (see [`derived`]).
 
 use serde_json::Value;
 
@@ -50,7 +51,47 @@ pub fn all(run: &RunJson) -> Vec<Figure> {
             }
         }
     }
+    out.extend(derived(run));
     out
+}
+
+/// Figures computed from the report's lists, so expectations and sweeps can bound them:
+/// - `balanced`: the most regions on one online server over the mean per online server at the
+///   end (1 = even; 1 when no server is online);
+/// - `last_region_change`: when the last split or merge was requested, as a fraction of the
+///   ingest time (0 when none; above 1 when it came while the cluster settled after the load).
+pub fn derived(run: &RunJson) -> [Figure; 2] {
+    let online: Vec<usize> = run
+        .servers
+        .iter()
+        .filter(|s| s.online)
+        .map(|s| s.regions)
+        .collect();
+    let total: usize = online.iter().sum();
+    let balanced = match online.iter().max() {
+        Some(&max) if total > 0 => max as f64 * online.len() as f64 / total as f64,
+        _ => 1.0,
+    };
+    let last = run
+        .splits
+        .iter()
+        .map(|s| s.at_seconds)
+        .chain(run.merges.iter().map(|m| m.at_seconds))
+        .fold(0.0f64, f64::max);
+    let ingest = run.summary.sim_seconds;
+    let last_region_change = if ingest > 0.0 { last / ingest } else { 0.0 };
+    [
+        Figure {
+            section: "derived",
+            name: "balanced".to_string(),
+            value: balanced,
+        },
+        Figure {
+            section: "derived",
+            name: "last_region_change".to_string(),
+            value: last_region_change,
+        },
+    ]
 }
 
 /// Why a figure name did not resolve.
@@ -154,6 +195,40 @@ mod tests {
         assert_eq!(value(&run, "region_sizes.cold_regions"), Ok(7.0));
         assert!(is_known("balance.max_regions_per_server").is_ok());
         assert!(is_known("client.stall_seconds").is_ok());
+        assert!(is_known("balanced").is_ok());
+        assert!(is_known("derived.last_region_change").is_ok());
+    }
+
+    #[test]
+    fn derived_figures_from_servers_splits_and_merges() {
+        let mut run = template();
+        let server = |regions, online| {
+            let mut s: crate::report::run::ServerJson = serde_json::from_str(
+                r#"{"name":"rs","regions":0,"store_bytes":0,"write_requests":0,
+                    "write_share":0,"memstore_peak_bytes":0,"blocked_seconds":0}"#,
+            )
+            .expect("a server");
+            s.regions = regions;
+            s.online = online;
+            s
+        };
+        // 6 + 3 + 3 regions on the online servers: max 6 over a mean of 4; the dead one is out.
+        run.servers = vec![
+            server(6, true),
+            server(3, true),
+            server(3, true),
+            server(0, false),
+        ];
+        assert_eq!(value(&run, "balanced"), Ok(1.5));
+        assert_eq!(value(&run, "last_region_change"), Ok(0.0));
+        run.summary.sim_seconds = 200.0;
+        let split: crate::report::run::SplitJson = serde_json::from_str(
+            r#"{"at_seconds":50,"offline_seconds":1,"parent_start":"","parent_end":"",
+                "split_key":"k","server":"rs","parent_bytes":0,"generation":1}"#,
+        )
+        .expect("a split");
+        run.splits = vec![split];
+        assert_eq!(value(&run, "derived.last_region_change"), Ok(0.25));
     }
 
     #[test]

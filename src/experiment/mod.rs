@@ -2,4 +2,6 @@
 //! of scenario expectations, sweeps' `--subject-to` and report diffs).
 
 pub mod bound;
+pub mod expect;
 pub mod figures;
+pub mod suite;

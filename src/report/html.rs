@@ -72,6 +72,7 @@ fn render_page(report: &Report, linked: bool) -> String {
         esc(&sc.split_policy)
     );
     comparison(&mut o, report);
+    expectations(&mut o, report);
     for (i, run) in report.runs.iter().enumerate() {
         section(&mut o, report, i, run, linked);
     }
@@ -193,6 +194,36 @@ fn comparison(o: &mut String, report: &Report) {
         );
     }
     o.push_str("</ul>\n");
+}
+
+/// The scenario's expectations and their verdicts, one row per design and expectation (nothing
+/// when it has none).
+fn expectations(o: &mut String, report: &Report) {
+    if report.runs.iter().all(|r| r.expectations.is_empty()) {
+        return;
+    }
+    o.push_str(
+        "<h2 id=\"expectations\">Expectations</h2>\n<table id=\"expect-table\"><thead><tr>\
+         <th>design</th><th>expectation</th><th>value</th><th>verdict</th></tr></thead><tbody>\n",
+    );
+    for r in &report.runs {
+        for e in &r.expectations {
+            let value = match &e.note {
+                Some(n) => n.clone(),
+                None => crate::report::text::format_figure(e.value),
+            };
+            let _ = writeln!(
+                o,
+                "<tr><td>{}</td><td class=\"key\">{}</td><td>{}</td><td{}>{}</td></tr>",
+                esc(&r.generator),
+                esc(&e.text),
+                esc(&value),
+                if e.holds { " class=\"best\"" } else { "" },
+                if e.holds { "holds" } else { "FAILED" }
+            );
+        }
+    }
+    o.push_str("</tbody></table>\n");
 }
 
 /// Regions per server over time rebuilt from the final placement and the split, move and merge

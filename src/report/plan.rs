@@ -44,7 +44,16 @@ struct PlanJson<'a> {
     scenario: ScenarioJson<'a>,
     settings: Vec<SettingJson<'a>>,
     warnings: &'a [String],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    expectations: Vec<ExpectJson<'a>>,
     runs: Vec<RunJson>,
+}
+
+/// One `[expect]` entry as parsed (`design` is `all` for every design).
+#[derive(Serialize)]
+struct ExpectJson<'a> {
+    design: &'a str,
+    text: &'a str,
 }
 
 #[derive(Serialize)]
@@ -115,6 +124,14 @@ impl PlanReport<'_> {
                 })
                 .collect(),
             warnings: &self.warnings,
+            expectations: s
+                .expectations
+                .iter()
+                .map(|e| ExpectJson {
+                    design: e.design.as_deref().unwrap_or(crate::scenario::ALL_DESIGNS),
+                    text: &e.text,
+                })
+                .collect(),
             runs: self
                 .runs
                 .iter()
@@ -248,6 +265,13 @@ impl PlanReport<'_> {
         }
         for w in &self.warnings {
             o.push_str(&format!("warning: {w}\n"));
+        }
+        if !s.expectations.is_empty() {
+            o.push_str("\nExpectations (checked after `run`; it exits 1 when one fails)\n");
+            for e in &s.expectations {
+                let design = e.design.as_deref().unwrap_or(crate::scenario::ALL_DESIGNS);
+                o.push_str(&format!("  {design}: {}\n", e.text));
+            }
         }
         for (run, samples) in self.runs.iter().zip(&self.samples) {
             o.push_str(&format!(

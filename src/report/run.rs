@@ -196,6 +196,26 @@ pub struct RunJson {
     /// Balance figures.
     #[serde(default)]
     pub balance: BalanceJson,
+    /// The scenario's `[expect]` entries that apply to this design, with their outcomes, in
+    /// file order (left out when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expectations: Vec<ExpectationJson>,
+}
+
+/// One expectation's outcome on one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectationJson {
+    /// The figure it bounds (`last_region_change` for `steady`, `balanced` for `balanced`).
+    pub figure: String,
+    /// The expectation as written in the scenario.
+    pub text: String,
+    /// The figure's value in this run.
+    pub value: f64,
+    /// Whether it holds.
+    pub holds: bool,
+    /// For people: what the value means, when the text alone does not say (`steady`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Headline figures of a run.
@@ -974,6 +994,7 @@ fn run_json(r: &RunResult) -> RunJson {
             })
             .collect(),
         balance: balance_json(r, &region_count),
+        expectations: Vec::new(),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The text report for people: [`Report::to_text`].
 
-use crate::report::run::{RegionJson, Report, RunJson};
+use crate::report::run::{ExpectationJson, RegionJson, Report, RunJson};
 use crate::report::sparkline::regions_block;
 use crate::report::summary::verdict;
 use crate::report::{align_right, fit, table, wrap_prose};
@@ -139,10 +139,66 @@ impl Report {
                 ));
             }
         }
+        expectations_text(&mut o, &self.runs);
         for run in &self.runs {
             run_text(&mut o, run, sc.max_filesize, detail);
         }
         wrap_prose(&o)
+    }
+}
+
+/// The scenario's expectations with their verdicts (nothing when it has none).
+fn expectations_text(o: &mut String, runs: &[RunJson]) {
+    let total: usize = runs.iter().map(|r| r.expectations.len()).sum();
+    if total == 0 {
+        return;
+    }
+    o.push_str("\nExpectations\n");
+    let mut failed = 0;
+    for r in runs {
+        for e in &r.expectations {
+            failed += usize::from(!e.holds);
+            o.push_str(&format!("  {}\n", expectation_line(&r.generator, e)));
+        }
+    }
+    o.push_str(&format!(
+        "  {} of {total} hold{}\n",
+        total - failed,
+        if failed > 0 {
+            format!("; {failed} failed")
+        } else {
+            String::new()
+        }
+    ));
+}
+
+/// `ok      design: text  (value)` or `FAILED  …`: one expectation's verdict on one run.
+pub fn expectation_line(design: &str, e: &ExpectationJson) -> String {
+    let measured = match &e.note {
+        Some(n) => n.clone(),
+        None => format!("{} = {}", e.figure, format_figure(e.value)),
+    };
+    format!(
+        "{:<6}  {design}: {}  ({measured})",
+        if e.holds { "ok" } else { "FAILED" },
+        e.text
+    )
+}
+
+/// A figure's value as it reads best: whole numbers whole, others to four decimals.
+pub fn format_figure(v: f64) -> String {
+    if !v.is_finite() {
+        return "-".to_string();
+    }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        return format!("{}", v as i64);
+    }
+    let s = format!("{v:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
     }
 }
 
@@ -613,7 +669,16 @@ fn push_table(o: &mut String, t: &comfy_table::Table, total: usize, what: &str) 
 
 #[cfg(test)]
 mod tests {
-    use super::key_cell;
+    use super::{format_figure, key_cell};
+
+    #[test]
+    fn figures_read_whole_or_to_four_decimals() {
+        assert_eq!(format_figure(1800.0), "1800");
+        assert_eq!(format_figure(0.123456), "0.1235");
+        assert_eq!(format_figure(1.5), "1.5");
+        assert_eq!(format_figure(-0.00001), "0");
+        assert_eq!(format_figure(f64::NAN), "-");
+    }
 
     #[test]
     fn short_keys_stay_whole() {

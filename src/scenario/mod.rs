@@ -5,7 +5,10 @@
 //! reported together.
 
 mod events;
+mod expect;
 mod raw;
+
+pub use expect::{ALL_DESIGNS, ExpectationSpec};
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -442,6 +445,8 @@ pub struct Scenario {
     /// Things that are valid but probably not meant (e.g. `\\xff` in a split key, which HBase
     /// reads as text); `check` prints them.
     pub warnings: Vec<String>,
+    /// `[expect]` entries in file order (their texts are parsed by `experiment::expect`).
+    pub expectations: Vec<ExpectationSpec>,
 }
 
 /// All problems found in one scenario (at least one).
@@ -944,6 +949,12 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         );
     }
 
+    let designs: Vec<&str> = generators
+        .iter()
+        .map(|g| g.name.get_ref().as_str())
+        .collect();
+    let expectations = expect::expectations(&mut ck, &raw, &designs);
+
     if !ck.errors.is_empty() {
         return Err(ScenarioErrors(ck.errors));
     }
@@ -977,6 +988,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         generators,
         events,
         warnings: ck.warnings,
+        expectations,
         source: src,
     })
 }

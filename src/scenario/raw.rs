@@ -37,7 +37,12 @@ pub struct RawScenario {
     pub generator: Vec<Spanned<GeneratorSpec>>,
     #[serde(default)]
     pub event: Vec<Spanned<RawEvent>>,
+    /// `[expect]`: `all = [...]` and `DESIGN = [...]`, lists of expectation texts.
+    pub expect: Option<Spanned<RawExpect>>,
 }
+
+/// `[expect]`: a list of expectation texts per design (`all` or a generator name).
+pub type RawExpect = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>;
 
 /// `[cluster]`
 #[derive(Debug, Deserialize)]
