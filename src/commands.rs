@@ -116,12 +116,30 @@ pub fn run(args: &RunArgs) -> CmdResult {
         eprintln!("warning: {w}");
     }
     crate::budget::check(&s)?;
+    // The scenario under each assumption profile (just itself without --assumptions).
+    let profile_names = crate::experiment::assumptions::profile_names(&s, &args.assumptions)?;
+    let scenarios: Vec<Scenario> = profile_names
+        .iter()
+        .map(|n| {
+            let p = crate::experiment::profiles::profile(n).expect("names are validated");
+            crate::experiment::assumptions::scenario_for(&s, p)
+        })
+        .collect::<Result<_, _>>()?;
+    let typical = profile_names
+        .iter()
+        .position(|n| n == crate::experiment::profiles::TYPICAL)
+        .unwrap_or(0);
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
     // Memory and work estimated before any allocation that scales with the input.
-    let estimate = crate::budget::estimate(&s, &specs, args.scale, threads)?;
+    // Every profile's runs share the machine: estimate them as that many more generators.
+    let all_specs: Vec<&GeneratorSpec> = scenarios
+        .iter()
+        .flat_map(|_| specs.iter().copied())
+        .collect();
+    let estimate = crate::budget::estimate(&s, &all_specs, args.scale, threads)?;
     crate::budget::refuse(&s, &estimate, crate::budget::memory_limit(args.max_memory))?;
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if !args.quiet && !terminal && estimate.seconds() > crate::budget::LONG_RUN_SECONDS {
@@ -133,10 +151,12 @@ pub fn run(args: &RunArgs) -> CmdResult {
     }
     // Plan every run first (errors before any work), then run generators side by side: each run
     // is independent and deterministic, so running them in parallel changes nothing but time.
-    let plans: Vec<plan::RunPlan> = specs
-        .iter()
-        .map(|g| plan::plan_run(&s, g))
-        .collect::<Result<_, _>>()?;
+    let mut plans: Vec<(usize, plan::RunPlan)> = Vec::new();
+    for (p, sc) in scenarios.iter().enumerate() {
+        for g in &specs {
+            plans.push((p, plan::plan_run(sc, g)?));
+        }
+    }
     let parallel = threads.min(plans.len()).max(1);
     let per_run = (threads / parallel).max(1);
     // A progress bar per run on stderr, only when it is a terminal and not --quiet.
@@ -149,10 +169,14 @@ pub fn run(args: &RunArgs) -> CmdResult {
         .progress_chars("=> ");
         let bars: Vec<indicatif::ProgressBar> = plans
             .iter()
-            .map(|p| {
+            .map(|(prof, p)| {
                 let b = multi.add(indicatif::ProgressBar::new(100));
                 b.set_style(style.clone());
-                b.set_prefix(p.generator.name.clone());
+                b.set_prefix(if scenarios.len() > 1 {
+                    format!("{}@{}", p.generator.name, profile_names[*prof])
+                } else {
+                    p.generator.name.clone()
+                });
                 b.set_message("waiting");
                 b
             })
@@ -168,7 +192,7 @@ pub fn run(args: &RunArgs) -> CmdResult {
             scope.spawn(|| {
                 loop {
                     let next = queue.lock().pop();
-                    let Some((i, plan)) = next else { break };
+                    let Some((i, (prof, plan))) = next else { break };
                     let bar = bars.as_ref().map(|(_, b)| &b[i]);
                     let started = std::time::Instant::now();
                     let opts = engine::RunOptions {
@@ -178,11 +202,16 @@ pub fn run(args: &RunArgs) -> CmdResult {
                         // cores (a finished run's core then serves the others' file work).
                         builder: threads >= 2,
                     };
-                    let r = engine::run_with_progress(&s, plan, opts, &|p: engine::Progress| {
-                        if let Some(b) = bar {
-                            show_progress(b, p);
-                        }
-                    })
+                    let r = engine::run_with_progress(
+                        &scenarios[prof],
+                        plan,
+                        opts,
+                        &|p: engine::Progress| {
+                            if let Some(b) = bar {
+                                show_progress(b, p);
+                            }
+                        },
+                    )
                     .map(|r| (r, started.elapsed().as_secs_f64()));
                     if let Some(b) = bar {
                         b.finish();
@@ -196,18 +225,45 @@ pub fn run(args: &RunArgs) -> CmdResult {
         let _ = multi.clear();
     }
     // In scenario order, whatever order the runs finished in.
-    let outcomes = done.into_inner().into_values();
-    let mut results = Vec::new();
+    let outcomes: Vec<_> = done.into_inner().into_values().collect();
+    let mut by_profile: Vec<Vec<engine::RunResult>> =
+        scenarios.iter().map(|_| Vec::new()).collect();
     let mut timings = Vec::new();
-    for o in outcomes {
+    for (k, o) in outcomes.into_iter().enumerate() {
         let (r, secs) = o?;
-        if let Some(w) = &r.scale_warning {
-            eprintln!("warning: generator {}: {w}", r.generator);
+        let prof = k / specs.len();
+        // Other profiles' runs only feed the ranges: warn and time the typical ones.
+        if prof == typical {
+            if let Some(w) = &r.scale_warning {
+                eprintln!("warning: generator {}: {w}", r.generator);
+            }
+            timings.push((r.generator.clone(), secs));
         }
-        timings.push((r.generator.clone(), secs));
-        results.push(r);
+        by_profile[prof].push(r);
     }
-    let mut report = crate::report::run::build(&s, &results);
+    let results = std::mem::take(&mut by_profile[typical]);
+    let mut report = crate::report::run::build(&scenarios[typical], &results);
+    if scenarios.len() > 1 {
+        let reports: Vec<crate::report::run::Report> = scenarios
+            .iter()
+            .zip(&by_profile)
+            .enumerate()
+            .map(|(p, (sc, rs))| {
+                if p == typical {
+                    report.clone()
+                } else {
+                    crate::report::run::build(sc, rs)
+                }
+            })
+            .collect();
+        let profiles = profile_names
+            .iter()
+            .zip(&scenarios)
+            .map(|(n, sc)| crate::experiment::assumptions::profile_json(n, sc))
+            .collect();
+        let refs: Vec<&crate::report::run::Report> = reports.iter().collect();
+        report.assumption_ranges = Some(crate::experiment::assumptions::ranges(profiles, &refs));
+    }
     if args.timings {
         report.timings = Some(
             timings
@@ -369,6 +425,7 @@ pub fn run_default() -> CmdResult {
         quiet: false,
         detail: false,
         max_memory: None,
+        assumptions: Vec::new(),
     })
 }
 
@@ -937,5 +994,18 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
         }
     };
     write_output(None, text.as_bytes())?;
+    Ok(())
+}
+
+/// `hbase-emu diff OLD.json NEW.json`: what changed between two saved reports.
+pub fn diff(args: &crate::cli::DiffArgs) -> CmdResult {
+    let old = load_report(&args.old)?;
+    let new = load_report(&args.new)?;
+    let d = crate::experiment::diff::diff(&old, &new);
+    let out = match args.format {
+        Format::Text => crate::report::wrap_prose(&d.to_text()),
+        Format::Json => serde_json::to_string_pretty(&d).unwrap_or_default() + "\n",
+    };
+    write_output(None, out.as_bytes())?;
     Ok(())
 }

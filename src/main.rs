@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Some(Command::Config(a)) => commands::config(&a),
         Some(Command::Advise(a)) => hbase_emu::advise::advise(&a),
         Some(Command::Report(a)) => commands::report(&a),
+        Some(Command::Diff(a)) => commands::diff(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,8 @@
 //! Experiments over runs: named figures of a saved run and bounds on them (the building blocks
 //! of scenario expectations, sweeps' `--subject-to` and report diffs).
 
+pub mod assumptions;
 pub mod bound;
+pub mod diff;
 pub mod figures;
+pub mod profiles;

@@ -10,6 +10,7 @@ mod docs;
 mod engine;
 mod engine_props;
 mod engine_step;
+mod experiments;
 mod hardening;
 mod html_browser;
 mod input_errors;
