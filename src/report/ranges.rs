@@ -183,7 +183,8 @@ fn and_list(items: &[&str]) -> String {
     }
 }
 
-/// One line per ranking that changes: each distinct order with the profiles that give it.
+/// A ranking that changes: a heading, then each distinct order with the profiles that give it,
+/// one a line.
 pub fn ranking_line(r: &RankingJson) -> String {
     let mut groups: Vec<(&Vec<Vec<String>>, Vec<&str>)> = Vec::new();
     for p in &r.by_profile {
@@ -192,11 +193,18 @@ pub fn ranking_line(r: &RankingJson) -> String {
             None => groups.push((&p.order, vec![&p.profile])),
         }
     }
-    let parts: Vec<String> = groups
-        .iter()
-        .map(|(o, names)| format!("{} under {}", order_text(o), and_list(names)))
-        .collect();
-    format!("{} (lowest first): {}", label(&r.figure), parts.join("; "))
+    let mut out = format!(
+        "  Ranking changes on {} (lowest first):\n",
+        label(&r.figure)
+    );
+    for (o, names) in &groups {
+        out.push_str(&format!(
+            "    {} under {}\n",
+            order_text(o),
+            and_list(names)
+        ));
+    }
+    out
 }
 
 /// The text section: each design's varying figures as `typical [low … high]`, the figures the
@@ -232,11 +240,27 @@ pub fn text(r: &AssumptionRangesJson, detail: bool) -> String {
             .map(|f| label(&f.figure).chars().count())
             .max()
             .unwrap_or(0);
+        // A change the display rounds away reads as no change: name it apart.
+        let mut fine = Vec::new();
         for f in &shown {
+            let (lo, hi) = (
+                format_figure(&f.figure, f.min),
+                format_figure(&f.figure, f.max),
+            );
+            if lo == hi {
+                fine.push(label(&f.figure));
+            } else {
+                o.push_str(&format!(
+                    "    {:<width$}  {}\n",
+                    label(&f.figure),
+                    bracket(f)
+                ));
+            }
+        }
+        if !fine.is_empty() {
             o.push_str(&format!(
-                "    {:<width$}  {}\n",
-                label(&f.figure),
-                bracket(f)
+                "    varies below the precision shown: {}\n",
+                fine.join("; ")
             ));
         }
         let hidden = run.ranges.len() - shown.len();
@@ -268,7 +292,7 @@ pub fn text(r: &AssumptionRangesJson, detail: bool) -> String {
     if !ranked.is_empty() {
         let changed: Vec<&&RankingJson> = ranked.iter().filter(|k| k.changes).collect();
         for k in &changed {
-            o.push_str(&format!("  Ranking changes: {}\n", ranking_line(k)));
+            o.push_str(&ranking_line(k));
         }
         let steady: Vec<&str> = ranked
             .iter()
@@ -312,8 +336,8 @@ mod tests {
         };
         assert_eq!(
             ranking_line(&r),
-            "ingest time (lowest first): hashed < salted under typical and high; \
-             salted < hashed under low"
+            "  Ranking changes on ingest time (lowest first):\n    \
+             hashed < salted under typical and high\n    salted < hashed under low\n"
         );
     }
 
