@@ -47,6 +47,21 @@ pub enum Command {
     Advise(crate::advise::AdviseArgs),
     /// Render a saved JSON run report (`run --format json`) as HTML, CSV, text or JSON.
     Report(ReportArgs),
+    /// What changed between two saved JSON run reports: figures, regions, splits, write
+    /// shares, scenario and configuration.
+    Diff(DiffArgs),
+}
+
+/// `diff`
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The earlier report (`run --format json`, or DIR/report.json of `run --out DIR`).
+    pub old: PathBuf,
+    /// The later report.
+    pub new: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// Output format of `check`.
@@ -115,6 +130,11 @@ pub struct RunArgs {
     /// --out always has them.
     #[arg(long)]
     pub detail: bool,
+    /// Also run under these assumption profiles (comma-separated: low, typical, high; see
+    /// docs/CALIBRATION.md) and show each figure that moves as typical [lowest … highest].
+    /// Overrides the scenario's `[cluster] assumptions`.
+    #[arg(long, value_delimiter = ',', value_name = "PROFILES")]
+    pub assumptions: Vec<String>,
 }
 
 /// `test`

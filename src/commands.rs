@@ -120,6 +120,19 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
         eprintln!("warning: {w}");
     }
     let threads = args.threads.map_or_else(threads_default, |t| t as usize);
+    // The scenario under each assumption profile (just itself without --assumptions).
+    let profile_names = crate::experiment::assumptions::profile_names(&s, &args.assumptions)?;
+    let scenarios: Vec<Scenario> = profile_names
+        .iter()
+        .map(|n| {
+            let p = crate::experiment::profiles::profile(n).expect("names are validated");
+            crate::experiment::assumptions::scenario_for(&s, p)
+        })
+        .collect::<Result<_, _>>()?;
+    let typical = profile_names
+        .iter()
+        .position(|n| n == crate::experiment::profiles::TYPICAL)
+        .unwrap_or(0);
     // An unwritable --out is found before the emulation, not after it.
     if let Some(dir) = &args.out {
         check_writable(dir, "--out")?;
@@ -131,8 +144,37 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
         max_memory: args.max_memory,
         quiet: args.quiet,
     };
-    let (results, timings) = emulate(&s, &specs, &opts)?;
-    let mut report = crate::report::run::build(&s, &results);
+    let refs: Vec<&Scenario> = scenarios.iter().collect();
+    let labels: Vec<String> = if scenarios.len() > 1 {
+        profile_names.clone()
+    } else {
+        Vec::new()
+    };
+    let (mut by_profile, mut timings_by) = emulate_many(&refs, &labels, typical, &specs, &opts)?;
+    let results = std::mem::take(&mut by_profile[typical]);
+    let timings = std::mem::take(&mut timings_by[typical]);
+    let mut report = crate::report::run::build(&scenarios[typical], &results);
+    if scenarios.len() > 1 {
+        let reports: Vec<crate::report::run::Report> = scenarios
+            .iter()
+            .zip(&by_profile)
+            .enumerate()
+            .map(|(p, (sc, rs))| {
+                if p == typical {
+                    report.clone()
+                } else {
+                    crate::report::run::build(sc, rs)
+                }
+            })
+            .collect();
+        let profiles = profile_names
+            .iter()
+            .zip(&scenarios)
+            .map(|(n, sc)| crate::experiment::assumptions::profile_json(n, sc))
+            .collect();
+        let refs: Vec<&crate::report::run::Report> = reports.iter().collect();
+        report.assumption_ranges = Some(crate::experiment::assumptions::ranges(profiles, &refs));
+    }
     let all_hold = crate::experiment::expect::attach(&expectations, &mut report);
     // Text shows the verdicts; other formats name the failures on standard error.
     if !all_hold && (args.format != RunFormat::Text || args.out.is_some()) {
@@ -218,21 +260,54 @@ pub fn emulate(
     specs: &[&GeneratorSpec],
     opts: &EmulateOptions,
 ) -> Result<Emulated, ScenarioErrors> {
-    crate::budget::check(s)?;
+    let (mut results, mut timings) = emulate_many(&[s], &[], 0, specs, opts)?;
+    Ok((results.remove(0), timings.remove(0)))
+}
+
+/// Per scenario: its finished runs in generator order, and each run's (generator, seconds).
+pub type EmulatedMany = (Vec<Vec<engine::RunResult>>, Vec<Vec<(String, f64)>>);
+
+/// `emulate` for several variants of one scenario (the same generators under each), all runs
+/// in one queue so they share the cores: `labels` name the variants on the progress bars (none
+/// for one), and only variant `warn`'s scale warnings are printed.
+pub fn emulate_many(
+    scenarios: &[&Scenario],
+    labels: &[String],
+    warn: usize,
+    specs: &[&GeneratorSpec],
+    opts: &EmulateOptions,
+) -> Result<EmulatedMany, ScenarioErrors> {
+    let Some(&first) = scenarios.first() else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    for sc in scenarios {
+        crate::budget::check(sc)?;
+    }
     let threads = opts.threads;
-    // Memory and work estimated before any allocation that scales with the input.
-    let estimate = crate::budget::estimate(s, specs, opts.scale, threads)?;
-    crate::budget::refuse(s, &estimate, crate::budget::memory_limit(opts.max_memory))?;
+    // Memory and work estimated before any allocation that scales with the input: every
+    // variant's runs share the machine, so they count as that many more generators.
+    let all_specs: Vec<&GeneratorSpec> = scenarios
+        .iter()
+        .flat_map(|_| specs.iter().copied())
+        .collect();
+    let estimate = crate::budget::estimate(first, &all_specs, opts.scale, threads)?;
+    crate::budget::refuse(
+        first,
+        &estimate,
+        crate::budget::memory_limit(opts.max_memory),
+    )?;
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if !opts.quiet && !terminal && estimate.seconds() > crate::budget::LONG_RUN_SECONDS {
         eprintln!("note: a long run; {}", estimate.summary());
     }
     // Plan every run first (errors before any work), then run generators side by side: each run
     // is independent and deterministic, so running them in parallel changes nothing but time.
-    let plans: Vec<plan::RunPlan> = specs
-        .iter()
-        .map(|g| plan::plan_run(s, g))
-        .collect::<Result<_, _>>()?;
+    let mut plans: Vec<(usize, plan::RunPlan)> = Vec::new();
+    for (v, sc) in scenarios.iter().enumerate() {
+        for g in specs {
+            plans.push((v, plan::plan_run(sc, g)?));
+        }
+    }
     let parallel = threads.min(plans.len()).max(1);
     let per_run = (threads / parallel).max(1);
     // A progress bar per run on stderr, only when it is a terminal and not --quiet.
@@ -245,10 +320,13 @@ pub fn emulate(
         .progress_chars("=> ");
         let bars: Vec<indicatif::ProgressBar> = plans
             .iter()
-            .map(|p| {
+            .map(|(v, p)| {
                 let b = multi.add(indicatif::ProgressBar::new(100));
                 b.set_style(style.clone());
-                b.set_prefix(p.generator.name.clone());
+                b.set_prefix(match labels.get(*v) {
+                    Some(l) => format!("{}@{l}", p.generator.name),
+                    None => p.generator.name.clone(),
+                });
                 b.set_message("waiting");
                 b
             })
@@ -264,7 +342,7 @@ pub fn emulate(
             scope.spawn(|| {
                 loop {
                     let next = queue.lock().pop();
-                    let Some((i, plan)) = next else { break };
+                    let Some((i, (v, plan))) = next else { break };
                     let bar = bars.as_ref().map(|(_, b)| &b[i]);
                     let started = std::time::Instant::now();
                     let run_opts = engine::RunOptions {
@@ -274,11 +352,16 @@ pub fn emulate(
                         // cores (a finished run's core then serves the others' file work).
                         builder: threads >= 2,
                     };
-                    let r = engine::run_with_progress(s, plan, run_opts, &|p: engine::Progress| {
-                        if let Some(b) = bar {
-                            show_progress(b, p);
-                        }
-                    })
+                    let r = engine::run_with_progress(
+                        scenarios[v],
+                        plan,
+                        run_opts,
+                        &|p: engine::Progress| {
+                            if let Some(b) = bar {
+                                show_progress(b, p);
+                            }
+                        },
+                    )
                     .map(|r| (r, started.elapsed().as_secs_f64()));
                     if let Some(b) = bar {
                         b.finish();
@@ -292,16 +375,18 @@ pub fn emulate(
         let _ = multi.clear();
     }
     // In scenario order, whatever order the runs finished in.
-    let outcomes = done.into_inner().into_values();
-    let mut results = Vec::new();
-    let mut timings = Vec::new();
-    for o in outcomes {
+    let mut results: Vec<Vec<engine::RunResult>> = scenarios.iter().map(|_| Vec::new()).collect();
+    let mut timings: Vec<Vec<(String, f64)>> = scenarios.iter().map(|_| Vec::new()).collect();
+    for (k, o) in done.into_inner().into_values().enumerate() {
         let (r, secs) = o?;
-        if let Some(w) = &r.scale_warning {
+        let v = k / specs.len().max(1);
+        if v == warn
+            && let Some(w) = &r.scale_warning
+        {
             eprintln!("warning: generator {}: {w}", r.generator);
         }
-        timings.push((r.generator.clone(), secs));
-        results.push(r);
+        timings[v].push((r.generator.clone(), secs));
+        results[v].push(r);
     }
     Ok((results, timings))
 }
@@ -413,6 +498,7 @@ pub fn run_default() -> Result<bool, ScenarioErrors> {
         quiet: false,
         detail: false,
         max_memory: None,
+        assumptions: Vec::new(),
     })
 }
 
@@ -981,5 +1067,18 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
         }
     };
     write_output(None, text.as_bytes())?;
+    Ok(())
+}
+
+/// `hbase-emu diff OLD.json NEW.json`: what changed between two saved reports.
+pub fn diff(args: &crate::cli::DiffArgs) -> CmdResult {
+    let old = load_report(&args.old)?;
+    let new = load_report(&args.new)?;
+    let d = crate::experiment::diff::diff(&old, &new);
+    let out = match args.format {
+        Format::Text => crate::report::wrap_prose(&d.to_text()),
+        Format::Json => serde_json::to_string_pretty(&d).unwrap_or_default() + "\n",
+    };
+    write_output(None, out.as_bytes())?;
     Ok(())
 }

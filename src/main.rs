@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Some(Command::Config(a)) => commands::config(&a).map(|()| true),
         Some(Command::Advise(a)) => hbase_emu::advise::advise(&a).map(|()| true),
         Some(Command::Report(a)) => commands::report(&a).map(|()| true),
+        Some(Command::Diff(a)) => commands::diff(&a).map(|()| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -164,7 +164,16 @@ pub fn is_known(name: &str) -> Result<(), LookupError> {
 
 /// An empty run, only to know the report's figure names.
 fn template() -> RunJson {
-    let json = r#"{"generator":"","describe":"","scale":1,"emulated_rows":0,
+    serde_json::from_str(TEMPLATE).expect("the template matches RunJson")
+}
+
+/// The empty run's JSON, for other modules' tests.
+#[cfg(test)]
+pub(crate) fn tests_template_json() -> String {
+    TEMPLATE.to_string()
+}
+
+const TEMPLATE: &str = r#"{"generator":"","describe":"","scale":1,"emulated_rows":0,
         "summary":{"rows":0,"bytes":0,"data_bytes":0,"sim_seconds":0,"settle_seconds":0,
           "regions_initial":0,"regions_final":0,"splits":0,"flushes":0,"flushed_bytes":0,
           "avg_flush_bytes":0,"compactions":0,"minor_compactions":0,"major_compactions":0,
@@ -176,8 +185,6 @@ fn template() -> RunJson {
         "splits":[],
         "hotspots":{"window_seconds":0,"max_server_write_share":0,"mean_hottest_share":0,
           "time_over_twice_fair_share":0,"windows":[],"hottest_regions":[]}}"#;
-    serde_json::from_str(json).expect("the template matches RunJson")
-}
 
 #[cfg(test)]
 mod tests {

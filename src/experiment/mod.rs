@@ -1,7 +1,10 @@
 //! Experiments over runs: named figures of a saved run and bounds on them (the building blocks
 //! of scenario expectations, sweeps' `--subject-to` and report diffs).
 
+pub mod assumptions;
 pub mod bound;
+pub mod diff;
 pub mod expect;
 pub mod figures;
+pub mod profiles;
 pub mod suite;

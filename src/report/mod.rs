@@ -6,6 +6,7 @@ pub mod explain;
 pub mod history;
 pub mod html;
 pub mod plan;
+pub mod ranges;
 pub mod run;
 pub mod sparkline;
 pub mod summary;

@@ -27,6 +27,10 @@ pub struct Report {
     /// the deterministic report leaves the key out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timings: Option<Vec<TimingJson>>,
+    /// The figures' ranges over assumption profiles, only with `run --assumptions` (or
+    /// `[cluster] assumptions`); `scenario` and `runs` are the typical profile's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumption_ranges: Option<crate::report::ranges::AssumptionRangesJson>,
 }
 
 /// Wall-clock time of one generator's run (`run --timings`).
@@ -715,6 +719,7 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
         },
         runs: runs.iter().map(run_json).collect(),
         timings: None,
+        assumption_ranges: None,
     }
 }
 

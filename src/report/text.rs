@@ -139,6 +139,9 @@ impl Report {
                 ));
             }
         }
+        if let Some(r) = &self.assumption_ranges {
+            o.push_str(&crate::report::ranges::text(r, detail));
+        }
         expectations_text(&mut o, &self.runs);
         for run in &self.runs {
             run_text(&mut o, run, sc.max_filesize, detail);

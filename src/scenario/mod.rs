@@ -180,6 +180,9 @@ pub struct Cluster {
     pub wal_replay_bandwidth: u64,
     /// Seeded spread of durations and JVM pauses (`variability`; default on).
     pub variability: Variability,
+    /// Assumption profiles `run` runs the scenario under (`assumptions`; docs/CALIBRATION.md),
+    /// `typical` (the scenario itself) among them; only `typical` when the field is absent.
+    pub assumptions: Vec<String>,
 }
 
 /// `[client]`: the loader writing the workload (its HBase client settings come from the site
@@ -801,6 +804,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             }
         },
     };
+    let assumptions = assumption_profiles(&mut ck, rc.assumptions.as_ref());
     let mut site = SiteConfig::with_defaults();
     let mut site_files = Vec::new();
     for f in &rc.hbase_site {
@@ -979,6 +983,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             failure_detection_ms,
             wal_replay_bandwidth,
             variability,
+            assumptions,
         },
         site,
         settings,
@@ -991,6 +996,40 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         expectations,
         source: src,
     })
+}
+
+/// `[cluster] assumptions`: known profile names, each once; `typical` is added first when the
+/// list leaves it out, as the scenario's own settings are what the report shows.
+fn assumption_profiles(
+    ck: &mut Checker,
+    raw: Option<&Spanned<Vec<Spanned<String>>>>,
+) -> Vec<String> {
+    use crate::experiment::profiles;
+    let mut out: Vec<String> = Vec::new();
+    for name in raw.map_or(&[][..], |r| r.get_ref().as_slice()) {
+        let n = name.get_ref().trim();
+        if profiles::profile(n).is_none() {
+            ck.err(
+                name.span(),
+                "cluster.assumptions",
+                format!("unknown assumption profile {:?}", name.get_ref()),
+                format!("a list of {}", profiles::names()),
+            );
+        } else if out.iter().any(|o| o == n) {
+            ck.err(
+                name.span(),
+                "cluster.assumptions",
+                format!("assumption profile {n:?} is listed twice"),
+                "each profile once",
+            );
+        } else {
+            out.push(n.to_string());
+        }
+    }
+    if !out.iter().any(|o| o == profiles::TYPICAL) {
+        out.insert(0, profiles::TYPICAL.to_string());
+    }
+    out
 }
 
 /// A settings error about a table attribute (`MAX_FILESIZE`, `MEMSTORE_FLUSHSIZE`,

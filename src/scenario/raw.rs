@@ -64,6 +64,7 @@ pub struct RawCluster {
     pub network: Option<Spanned<Quantity>>,
     pub cores: Option<Spanned<i64>>,
     pub variability: Option<Spanned<String>>,
+    pub assumptions: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[client]`

@@ -11,6 +11,7 @@ mod engine;
 mod engine_props;
 mod engine_step;
 mod expect;
+mod experiments;
 mod hardening;
 mod html_browser;
 mod input_errors;

@@ -28,7 +28,11 @@ impl Engine {
         }
         self.state.regions_on(server);
         let state = &self.state;
-        let live = state.by_server.on(server).iter().map(|&id| &state.regions[id]);
+        let live = state
+            .by_server
+            .on(server)
+            .iter()
+            .map(|&id| &state.regions[id]);
         let blocking = self.cfg.compaction.blocking_store_files;
         match policy::flush::global_pressure_pick(server, live, blocking) {
             Some(pick) => {

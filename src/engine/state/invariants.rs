@@ -115,7 +115,11 @@ impl State {
         }
         // The per-server lists, when they claim to be current, group the routing table.
         if self.by_server.built_for
-            == Some((self.routing.epoch(), self.placement_epoch, self.servers.len()))
+            == Some((
+                self.routing.epoch(),
+                self.placement_epoch,
+                self.servers.len(),
+            ))
         {
             for (i, _) in self.servers.iter().enumerate() {
                 let fresh: Vec<usize> = self
