@@ -18,6 +18,8 @@ fn main() -> ExitCode {
         Some(Command::Config(a)) => commands::config(&a),
         Some(Command::Advise(a)) => hbase_emu::advise::advise(&a),
         Some(Command::Report(a)) => commands::report(&a),
+        Some(Command::Sweep(a)) => hbase_emu::experiment::sweep_cmd::sweep(&a),
+        Some(Command::Merge(a)) => hbase_emu::experiment::sweep_cmd::merge(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

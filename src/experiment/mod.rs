@@ -3,3 +3,6 @@
 
 pub mod bound;
 pub mod figures;
+pub mod sweep;
+pub mod sweep_cmd;
+pub mod vary;

@@ -37,7 +37,18 @@ pub struct RawScenario {
     pub generator: Vec<Spanned<GeneratorSpec>>,
     #[serde(default)]
     pub event: Vec<Spanned<RawEvent>>,
+    pub sweep: Option<Spanned<RawSweep>>,
 }
+
+/// `[sweep]`: the grid `hbase-emu sweep` runs (other commands ignore it).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSweep {
+    pub vary: Spanned<BTreeMap<Spanned<String>, Spanned<SweepValues>>>,
+}
+
+/// One `[sweep] vary` key's values.
+pub type SweepValues = Vec<Spanned<toml::Value>>;
 
 /// `[cluster]`
 #[derive(Debug, Deserialize)]
