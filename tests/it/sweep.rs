@@ -275,4 +275,13 @@ fn bad_keys_and_values_are_named() {
     std::fs::write(&path, &text).unwrap();
     let e = sweep_fails(&path, &[]);
     assert!(e.contains("unknown key `bogus`"), "{e}");
+    // The section's shape is checked when the scenario is loaded, by every command.
+    let text = text.replace("\"bogus\" = [1],", "\"servers\" = [2, 2],");
+    std::fs::write(&path, &text).unwrap();
+    let e = sweep_fails(&path, &[]);
+    assert!(e.contains("the value is listed twice"), "{e}");
+    let text = text.replace("\"servers\" = [2, 2],", "\"servers\" = [],");
+    std::fs::write(&path, &text).unwrap();
+    let e = sweep_fails(&path, &[]);
+    assert!(e.contains("the key has no values"), "{e}");
 }
