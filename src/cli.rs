@@ -50,6 +50,11 @@ pub enum Command {
     /// What changed between two saved JSON run reports: figures, regions, splits, write
     /// shares, scenario and configuration.
     Diff(DiffArgs),
+    /// Run a scenario over a grid of values (`--vary KEY=V1,V2` or its `[sweep]`) and tabulate
+    /// each point's figures; writes sweep.json, sweep.csv and sweep.html with --out.
+    Sweep(crate::experiment::sweep_cmd::SweepArgs),
+    /// Join the slices of a sharded sweep (`sweep --shard I/N --out DIR`) into the whole sweep.
+    Merge(crate::experiment::sweep_cmd::MergeArgs),
 }
 
 /// `diff`

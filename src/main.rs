@@ -21,6 +21,8 @@ fn main() -> ExitCode {
         Some(Command::Advise(a)) => hbase_emu::advise::advise(&a).map(|()| true),
         Some(Command::Report(a)) => commands::report(&a).map(|()| true),
         Some(Command::Diff(a)) => commands::diff(&a).map(|()| true),
+        Some(Command::Sweep(a)) => hbase_emu::experiment::sweep_cmd::sweep(&a).map(|()| true),
+        Some(Command::Merge(a)) => hbase_emu::experiment::sweep_cmd::merge(&a).map(|()| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -94,6 +94,24 @@ pub fn derived(run: &RunJson) -> [Figure; 2] {
     ]
 }
 
+/// A figure from its qualified name (`summary.splits`), as a sweep stores it; None when the
+/// section is not one of a run's figure sections.
+pub fn from_qualified(name: &str, value: f64) -> Option<Figure> {
+    let (section, field) = name.split_once('.')?;
+    let section = SECTIONS.iter().find(|s| **s == section)?;
+    Some(Figure {
+        section,
+        name: field.to_string(),
+        value,
+    })
+}
+
+/// Puts figures in lookup priority order (the order [`all`] returns sections in), so short
+/// names resolve as they do on a run.
+pub fn sort(figures: &mut [Figure]) {
+    figures.sort_by_key(|f| SECTIONS.iter().position(|s| *s == f.section));
+}
+
 /// Why a figure name did not resolve.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LookupError {

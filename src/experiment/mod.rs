@@ -8,3 +8,6 @@ pub mod expect;
 pub mod figures;
 pub mod profiles;
 pub mod suite;
+pub mod sweep;
+pub mod sweep_cmd;
+pub mod vary;

@@ -11,6 +11,7 @@ pub mod run;
 pub mod sparkline;
 pub mod summary;
 pub mod svg;
+pub mod sweep_html;
 pub mod text;
 
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets};

@@ -445,11 +445,25 @@ pub struct Scenario {
     /// is reached and every event before it has fired (time and row triggers cannot be compared
     /// before a run; each kind is non-decreasing among itself).
     pub events: Vec<ClusterEvent>,
+    /// `[sweep] vary` entries in file order (only `sweep` reads them; `run` ignores them).
+    pub sweep: Vec<SweepVary>,
     /// Things that are valid but probably not meant (e.g. `\\xff` in a split key, which HBase
     /// reads as text); `check` prints them.
     pub warnings: Vec<String>,
     /// `[expect]` entries in file order (their texts are parsed by `experiment::expect`).
     pub expectations: Vec<ExpectationSpec>,
+}
+
+/// One `[sweep] vary` entry as written. The scenario checks only its shape; what the key
+/// means is resolved by `experiment::vary`, which needs the whole document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepVary {
+    /// The key as written (`"hbase.hregion.max.filesize"`, `cluster.regionservers`).
+    pub key: String,
+    /// Where the key is.
+    pub key_span: Range<usize>,
+    /// The values, each with where it is.
+    pub values: Vec<(toml::Value, Range<usize>)>,
 }
 
 /// All problems found in one scenario (at least one).
@@ -958,6 +972,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         .map(|g| g.name.get_ref().as_str())
         .collect();
     let expectations = expect::expectations(&mut ck, &raw, &designs);
+    let sweep = sweep_section(&mut ck, raw.sweep.as_ref());
 
     if !ck.errors.is_empty() {
         return Err(ScenarioErrors(ck.errors));
@@ -992,6 +1007,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         client,
         generators,
         events,
+        sweep,
         warnings: ck.warnings,
         expectations,
         source: src,
@@ -1029,6 +1045,54 @@ fn assumption_profiles(
     if !out.iter().any(|o| o == profiles::TYPICAL) {
         out.insert(0, profiles::TYPICAL.to_string());
     }
+    out
+}
+
+/// `[sweep] vary`, in file order (a TOML table has none of its own): each key needs at least
+/// one value, and a value may not repeat (two identical grid points).
+fn sweep_section(ck: &mut Checker<'_>, raw: Option<&Spanned<raw::RawSweep>>) -> Vec<SweepVary> {
+    let Some(raw) = raw else {
+        return Vec::new();
+    };
+    let vary = raw.get_ref().vary.get_ref();
+    if vary.is_empty() {
+        ck.err(
+            raw.get_ref().vary.span(),
+            "sweep.vary",
+            "the sweep varies nothing",
+            "`vary = { KEY = [V1, V2, …] }` with at least one key",
+        );
+    }
+    let mut out: Vec<SweepVary> = Vec::with_capacity(vary.len());
+    for (k, vs) in vary {
+        let field = format!("sweep.vary.\"{}\"", k.get_ref());
+        if vs.get_ref().is_empty() {
+            ck.err(
+                vs.span(),
+                &field,
+                "the key has no values",
+                "a list of one or more values",
+            );
+        }
+        let mut values: Vec<(toml::Value, Range<usize>)> = Vec::with_capacity(vs.get_ref().len());
+        for v in vs.get_ref() {
+            if values.iter().any(|(seen, _)| seen == v.get_ref()) {
+                ck.err(
+                    v.span(),
+                    &field,
+                    "the value is listed twice (two identical grid points)",
+                    "distinct values",
+                );
+            }
+            values.push((v.get_ref().clone(), v.span()));
+        }
+        out.push(SweepVary {
+            key: k.get_ref().clone(),
+            key_span: k.span(),
+            values,
+        });
+    }
+    out.sort_by_key(|v| v.key_span.start);
     out
 }
 

@@ -39,10 +39,21 @@ pub struct RawScenario {
     pub event: Vec<Spanned<RawEvent>>,
     /// `[expect]`: `all = [...]` and `DESIGN = [...]`, lists of expectation texts.
     pub expect: Option<Spanned<RawExpect>>,
+    pub sweep: Option<Spanned<RawSweep>>,
 }
 
 /// `[expect]`: a list of expectation texts per design (`all` or a generator name).
 pub type RawExpect = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>;
+
+/// `[sweep]`: the grid `hbase-emu sweep` runs (other commands ignore it).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSweep {
+    pub vary: Spanned<BTreeMap<Spanned<String>, Spanned<SweepValues>>>,
+}
+
+/// One `[sweep] vary` key's values.
+pub type SweepValues = Vec<Spanned<toml::Value>>;
 
 /// `[cluster]`
 #[derive(Debug, Deserialize)]

@@ -24,4 +24,5 @@ mod rolling_split;
 mod scale_guard;
 mod scenario_events;
 mod split_restriction;
+mod sweep;
 mod wal_variability;
