@@ -96,6 +96,10 @@ fn memstore(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("snapshot_sort", kind), |b| {
             b.iter(|| black_box(m.sorted_keys().len()))
         });
+        // What a flush does: the distinct rows' order in the thread's reused buffers.
+        group.bench_function(BenchmarkId::new("snapshot_order", kind), |b| {
+            b.iter(|| black_box(m.with_sorted_unique(|order| order.len())))
+        });
     }
     group.finish();
 }

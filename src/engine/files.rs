@@ -202,25 +202,25 @@ pub(crate) fn write_file(
     seq_id: u64,
     now_ms: u64,
 ) -> Option<StoreFile> {
-    let keys = snap.sorted_keys();
-    if keys.is_empty() {
-        return None;
-    }
-    let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
-    let per_block = (format.block_size / row_bytes.max(1)).max(1) as usize;
-    // One key per data block, at most MAX_FILE_KEYS: each kept row stands for an equal share of
-    // the snapshot's rows, rounded (as a compaction's output) so the file's row count is within
-    // half a row per kept key of the snapshot's.
-    let thin = per_block.max(keys.len().div_ceil(storefile::MAX_FILE_KEYS));
-    let kept = keys.len().div_ceil(thin) as u64;
-    let real = keys.len() as u64 * scale;
-    let file_scale = ((real + kept / 2) / kept).max(1);
-    let mut b = HFileBuilder::new(shape, format, file_scale);
-    b.reserve(keys.len().div_ceil(thin), keys[0].len());
-    for k in keys.iter().step_by(thin) {
-        b.append(k);
-    }
-    let file = b.finish()?;
+    // The sorted distinct rows' indices, in the thread's reused sort buffers.
+    let file = snap.with_sorted_unique(|order| {
+        let first = *order.first()?;
+        let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
+        let per_block = (format.block_size / row_bytes.max(1)).max(1) as usize;
+        // One key per data block, at most MAX_FILE_KEYS: each kept row stands for an equal
+        // share of the snapshot's rows, rounded (as a compaction's output) so the file's row
+        // count is within half a row per kept key of the snapshot's.
+        let thin = per_block.max(order.len().div_ceil(storefile::MAX_FILE_KEYS));
+        let kept = order.len().div_ceil(thin) as u64;
+        let real = order.len() as u64 * scale;
+        let file_scale = ((real + kept / 2) / kept).max(1);
+        let mut b = HFileBuilder::new(shape, format, file_scale);
+        b.reserve(kept as usize, snap.key(first as usize).len());
+        for &i in order.iter().step_by(thin) {
+            b.append(snap.key(i as usize));
+        }
+        b.finish()
+    })?;
     Some(StoreFile {
         file: Arc::new(file),
         seq_id,

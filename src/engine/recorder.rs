@@ -3,7 +3,7 @@
 
 use crate::engine::queue::Event;
 use crate::engine::state::routing::Prefix16;
-use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS, prefix8};
+use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
 /// What the recorder keeps during a run.
@@ -113,8 +113,9 @@ impl Engine {
             .find(p, &self.rec.heat_prefix, |i| b[i].as_slice() <= key);
         self.rec.last_bucket = j;
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
-        self.rec.heat_lo = prefix8(&b[j]);
-        self.rec.heat_hi = b.get(j + 1).map_or(u64::MAX, |n| prefix8(n));
+        // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
+        self.rec.heat_lo = self.rec.heat_prefix[j];
+        self.rec.heat_hi = self.rec.heat_prefix.get(j + 1).copied().unwrap_or(u64::MAX);
         j
     }
 

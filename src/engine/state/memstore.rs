@@ -20,10 +20,20 @@ pub struct Put {
 }
 
 /// One store's memstore (active segment; a flush takes it whole as the snapshot).
+///
+/// Keys sit back to back in `arena`. While every key has the same length (every generator but
+/// the variable-length templates) that length locates them and `ends` stays empty: 4 bytes a
+/// row less than an end offset per row. A key of another length switches the memstore to end
+/// offsets for good (until it is cleared).
 #[derive(Debug, Default, Clone)]
 pub struct Memstore {
     arena: Vec<u8>,
+    /// The length of every key so far, or [`MIXED`] once they differ.
+    key_len: u32,
+    /// Each key's end in `arena`, only once lengths differ.
     ends: Vec<u32>,
+    /// Emulated rows held.
+    held: usize,
     /// Real rows (emulated rows × their weight).
     pub rows: u64,
     /// Real cells.
@@ -36,31 +46,52 @@ pub struct Memstore {
     pub oldest_edit_ms: Option<u64>,
 }
 
+/// `Memstore::key_len` once keys of different lengths were added.
+const MIXED: u32 = u32::MAX;
+
 impl Memstore {
     /// Adds one emulated row with what it stands for. `segment_overhead` is added when the
     /// segment receives its first cell. Inlined: it runs once per row and family.
     #[inline]
     pub fn add(&mut self, key: &[u8], put: Put, segment_overhead: u64, now_ms: u64) {
-        if self.ends.is_empty() {
+        if self.held == 0 {
             self.heap_bytes += segment_overhead;
             self.oldest_edit_ms = Some(now_ms);
+            self.key_len = key.len() as u32;
         }
-        crate::keygen::push_key(&mut self.arena, key);
-        self.ends.push(self.arena.len() as u32);
+        if key.len() as u32 == self.key_len {
+            crate::keygen::push_key(&mut self.arena, key);
+        } else {
+            self.add_mixed(key);
+        }
+        self.held += 1;
         self.rows += put.rows;
         self.cells += put.cells;
         self.data_bytes += put.data_bytes;
         self.heap_bytes += put.heap_bytes;
     }
 
+    /// A key whose length differs from the others': the keys get end offsets from here on.
+    #[inline(never)]
+    fn add_mixed(&mut self, key: &[u8]) {
+        if self.key_len != MIXED {
+            let len = self.key_len as usize;
+            self.ends.clear();
+            self.ends.extend((1..=self.held).map(|i| (i * len) as u32));
+            self.key_len = MIXED;
+        }
+        self.arena.extend_from_slice(key);
+        self.ends.push(self.arena.len() as u32);
+    }
+
     /// Emulated rows held.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.held
     }
 
     /// True when nothing was written since the last flush.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.held == 0
     }
 
     /// Takes the content as a flush snapshot, leaving an empty memstore.
@@ -72,6 +103,8 @@ impl Memstore {
     pub fn clear(&mut self) {
         self.arena.clear();
         self.ends.clear();
+        self.key_len = 0;
+        self.held = 0;
         self.rows = 0;
         self.cells = 0;
         self.data_bytes = 0;
@@ -82,36 +115,80 @@ impl Memstore {
     /// The emulated keys, sorted (unsigned lexicographic, as HBase's comparator); equal keys are
     /// kept once (VERSIONS = 1: the newest put of a row wins).
     pub fn sorted_keys(&self) -> Vec<&[u8]> {
-        // LSD radix sort on the 8-byte big-endian prefix (linear, no compares), then a
-        // comparison sort only inside runs sharing those 8 bytes; same order as a full sort.
-        let mut order: Vec<(u64, u32)> = (0..self.ends.len())
-            .map(|i| (prefix8(self.key(i)), i as u32))
-            .collect();
-        radix_sort(&mut order);
-        let mut keys: Vec<&[u8]> = Vec::with_capacity(order.len());
+        self.with_sorted_unique(|order| order.iter().map(|&i| self.key(i as usize)).collect())
+    }
+
+    /// Calls `f` with the rows' indices (for [`Memstore::key`]) in key order, equal keys once,
+    /// as [`Memstore::sorted_keys`] orders them. The sort's buffers are the calling thread's,
+    /// kept from flush to flush (a flush's sort allocates nothing once they are large enough).
+    pub fn with_sorted_unique<R>(&self, f: impl FnOnce(&[u32]) -> R) -> R {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<SortScratch> =
+                std::cell::RefCell::new(SortScratch::default());
+        }
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            let s = &mut *s;
+            self.sort_unique(s);
+            f(&s.out)
+        })
+    }
+
+    /// LSD radix sort on the 8-byte big-endian prefix (linear, no compares), then a comparison
+    /// sort only inside runs sharing those 8 bytes; same order as a full sort.
+    fn sort_unique(&self, s: &mut SortScratch) {
+        s.order.clear();
+        let fixed = self.key_len as usize;
+        if self.key_len != MIXED && fixed >= 8 {
+            // Fixed-length keys: one load per key, no offsets.
+            s.order.extend(
+                self.arena
+                    .chunks_exact(fixed)
+                    .zip(0u32..)
+                    .map(|(k, i)| (prefix8(k), i)),
+            );
+        } else {
+            s.order
+                .extend((0..self.held).map(|i| (prefix8(self.key(i)), i as u32)));
+        }
+        radix_sort(&mut s.order, &mut s.tmp, &mut s.counts);
+        s.out.clear();
+        let order = &mut s.order[..];
         let mut i = 0;
         while i < order.len() {
             let mut j = i + 1;
             while j < order.len() && order[j].0 == order[i].0 {
                 j += 1;
             }
-            let run = keys.len();
-            keys.extend(order[i..j].iter().map(|&(_, k)| self.key(k as usize)));
-            if j - i > 1 {
+            if j - i == 1 {
+                s.out.push(order[i].1);
+            } else {
                 // Only keys sharing their 8-byte prefix can be equal: sort and dedup the run.
-                let mut tail = keys.split_off(run);
-                tail.sort_unstable();
-                tail.dedup();
-                keys.append(&mut tail);
+                let run = &mut order[i..j];
+                run.sort_unstable_by(|a, b| self.key(a.1 as usize).cmp(self.key(b.1 as usize)));
+                let mut last: Option<&[u8]> = None;
+                for &(_, k) in run.iter() {
+                    let key = self.key(k as usize);
+                    if last != Some(key) {
+                        s.out.push(k);
+                        last = Some(key);
+                    }
+                }
             }
             i = j;
         }
-        keys
     }
 
-    fn key(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.arena[start..self.ends[i] as usize]
+    /// The key of row `i` (in the order the rows were added).
+    #[inline]
+    pub fn key(&self, i: usize) -> &[u8] {
+        if self.key_len != MIXED {
+            let len = self.key_len as usize;
+            &self.arena[i * len..(i + 1) * len]
+        } else {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+            &self.arena[start..self.ends[i] as usize]
+        }
     }
 
     /// Bytes of process memory the arena holds (for the engine's memory budget).
@@ -120,36 +197,63 @@ impl Memstore {
     }
 }
 
-/// Sorts by the `u64` (ties in any order): LSD radix on its 8 bytes, skipping bytes every
-/// element shares; small inputs take a comparison sort.
-fn radix_sort(v: &mut Vec<(u64, u32)>) {
+/// A flush sort's buffers: (prefix, row) pairs, their radix copy, digit counts, the result.
+#[derive(Debug, Default)]
+struct SortScratch {
+    order: Vec<(u64, u32)>,
+    tmp: Vec<(u64, u32)>,
+    counts: Vec<u32>,
+    out: Vec<u32>,
+}
+
+/// Sorts by the `u64` (ties in any order): LSD radix, skipping digits every element shares;
+/// 16-bit digits (4 passes) for large inputs, 8-bit ones below, a comparison sort for small.
+fn radix_sort(v: &mut Vec<(u64, u32)>, tmp: &mut Vec<(u64, u32)>, counts: &mut Vec<u32>) {
     if v.len() < 256 {
         v.sort_unstable_by_key(|&(p, _)| p);
-        return;
+    } else if v.len() < 1 << 16 {
+        radix::<8>(v, tmp, counts);
+    } else {
+        radix::<16>(v, tmp, counts);
     }
-    let mut counts = [[0usize; 256]; 8];
+}
+
+fn radix<const BITS: u32>(
+    v: &mut Vec<(u64, u32)>,
+    tmp: &mut Vec<(u64, u32)>,
+    counts: &mut Vec<u32>,
+) {
+    let size = 1usize << BITS;
+    let mask = (size - 1) as u64;
+    let passes = (64 / BITS) as usize;
+    counts.clear();
+    counts.resize(size * passes, 0);
     for &(p, _) in v.iter() {
-        for (byte, c) in counts.iter_mut().enumerate() {
-            c[((p >> (8 * byte)) & 0xFF) as usize] += 1;
+        for d in 0..passes {
+            counts[d * size + ((p >> (BITS as usize * d)) & mask) as usize] += 1;
         }
     }
-    let mut tmp = vec![(0u64, 0u32); v.len()];
-    for (byte, c) in counts.iter().enumerate() {
-        if c.contains(&v.len()) {
+    tmp.clear();
+    tmp.resize(v.len(), (0, 0));
+    let n = v.len() as u32;
+    for d in 0..passes {
+        let c = &mut counts[d * size..(d + 1) * size];
+        if c.contains(&n) {
             continue;
         }
-        let mut pos = [0usize; 256];
-        let mut sum = 0;
-        for (p, &n) in pos.iter_mut().zip(c) {
-            *p = sum;
-            sum += n;
+        let mut sum = 0u32;
+        for x in c.iter_mut() {
+            let k = *x;
+            *x = sum;
+            sum += k;
         }
+        let shift = BITS as usize * d;
         for &e in v.iter() {
-            let b = ((e.0 >> (8 * byte)) & 0xFF) as usize;
-            tmp[pos[b]] = e;
-            pos[b] += 1;
+            let b = ((e.0 >> shift) & mask) as usize;
+            tmp[c[b] as usize] = e;
+            c[b] += 1;
         }
-        std::mem::swap(v, &mut tmp);
+        std::mem::swap(v, tmp);
     }
 }
 
@@ -216,5 +320,47 @@ mod tests {
         assert_eq!(snap.rows, 3);
         assert!(m.is_empty());
         assert_eq!(m.heap_bytes, 0);
+    }
+
+    /// `DefaultMemStore` snapshot order (`CellComparator`: unsigned bytes, newest of equal rows
+    /// kept once) holds for fixed-length keys without end offsets, for a memstore that turns to
+    /// mixed lengths after fixed ones, and on the 16-bit radix path (more than 65,536 rows).
+    #[test]
+    fn fixed_length_keys_and_the_large_radix_match_a_full_sort() {
+        let put = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: 10,
+            heap_bytes: 20,
+        };
+        for len in [4usize, 8, 16] {
+            let mut m = Memstore::default();
+            let mut want: Vec<Vec<u8>> = Vec::new();
+            let mut x = 0x9E37_79B9_7F4A_7C15u64;
+            for i in 0..70_000u64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Hex-like prefixes with ties (and duplicate keys) past the first 8 bytes.
+                let mut k = format!("{:08x}{:08x}", x % 50_000, i % 3).into_bytes();
+                k.truncate(len);
+                m.add(&k, put, 0, 0);
+                want.push(k);
+            }
+            assert!(m.ends.is_empty(), "fixed-length keys keep no end offsets");
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(m.sorted_keys(), want, "key length {len}");
+            // One key of another length: the earlier keys stay where they were.
+            m.add(b"zz", put, 0, 0);
+            want.push(b"zz".to_vec());
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(m.len(), 70_001);
+            assert_eq!(m.sorted_keys(), want, "key length {len} then 2");
+            m.clear();
+            m.add(b"abc", put, 0, 0);
+            assert_eq!(m.sorted_keys(), vec![b"abc".as_slice()]);
+        }
     }
 }
