@@ -440,6 +440,7 @@ fn push_file(
         },
         rows,
     });
+    e.state.regions[r].stores[0].recount();
 }
 
 /// Mirrors `SortedCompactionPolicy.getCurrentEligibleFiles` and `HStore.addToCompactingFiles`:
