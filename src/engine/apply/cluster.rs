@@ -317,7 +317,7 @@ impl Engine {
                 read_requests: r.read_requests,
                 write_requests: r.write_requests,
                 memstore_bytes: r.memstore_data(),
-                storefile_bytes: r.store_bytes(),
+                storefile_bytes: r.counted_store_bytes(),
             })
             .collect();
         ClusterView {
@@ -471,7 +471,7 @@ impl Engine {
             .map(|id| &self.state.regions[id])
             .map(|r| NormRegion {
                 id: r.id,
-                storefile_bytes: r.store_bytes(),
+                storefile_bytes: r.counted_store_bytes(),
                 open: r.state == RegionState::Open,
                 created_ms: r.opened_ns / NS_PER_MS,
             })
