@@ -333,43 +333,28 @@ pub fn emulate_many(
             .collect();
         (multi, bars)
     });
-    // Workers pop from the back: reversed, they take the runs in scenario order (the first
-    // generators are usually the slow, skewed designs; starting them first shortens the wall).
-    let queue = parking_lot::Mutex::new(plans.into_iter().enumerate().rev().collect::<Vec<_>>());
-    let done = parking_lot::Mutex::new(std::collections::BTreeMap::new());
-    std::thread::scope(|scope| {
-        for _ in 0..parallel {
-            scope.spawn(|| {
-                loop {
-                    let next = queue.lock().pop();
-                    let Some((i, (v, plan))) = next else { break };
-                    let bar = bars.as_ref().map(|(_, b)| &b[i]);
-                    let started = std::time::Instant::now();
-                    let run_opts = engine::RunOptions {
-                        scale: opts.scale,
-                        threads: per_run,
-                        // Measured on 2 vCPUs: a builder per run helps when runs share the
-                        // cores (a finished run's core then serves the others' file work).
-                        builder: threads >= 2,
-                    };
-                    let r = engine::run_with_progress(
-                        scenarios[v],
-                        plan,
-                        run_opts,
-                        &|p: engine::Progress| {
-                            if let Some(b) = bar {
-                                show_progress(b, p);
-                            }
-                        },
-                    )
-                    .map(|r| (r, started.elapsed().as_secs_f64()));
-                    if let Some(b) = bar {
-                        b.finish();
-                    }
-                    done.lock().insert(i, r);
-                }
-            });
+    // In scenario order (the first generators are usually the slow, skewed designs; starting
+    // them first shortens the wall).
+    let outcomes = crate::workqueue::run_in_order(plans, parallel, |i, (v, plan)| {
+        let bar = bars.as_ref().map(|(_, b)| &b[i]);
+        let started = std::time::Instant::now();
+        let run_opts = engine::RunOptions {
+            scale: opts.scale,
+            threads: per_run,
+            // Measured on 2 vCPUs: a builder per run helps when runs share the
+            // cores (a finished run's core then serves the others' file work).
+            builder: threads >= 2,
+        };
+        let r = engine::run_with_progress(scenarios[v], plan, run_opts, &|p: engine::Progress| {
+            if let Some(b) = bar {
+                show_progress(b, p);
+            }
+        })
+        .map(|r| (r, started.elapsed().as_secs_f64()));
+        if let Some(b) = bar {
+            b.finish();
         }
+        r
     });
     if let Some((multi, _)) = &bars {
         let _ = multi.clear();
@@ -377,7 +362,7 @@ pub fn emulate_many(
     // In scenario order, whatever order the runs finished in.
     let mut results: Vec<Vec<engine::RunResult>> = scenarios.iter().map(|_| Vec::new()).collect();
     let mut timings: Vec<Vec<(String, f64)>> = scenarios.iter().map(|_| Vec::new()).collect();
-    for (k, o) in done.into_inner().into_values().enumerate() {
+    for (k, o) in outcomes.into_iter().enumerate() {
         let (r, secs) = o?;
         let v = k / specs.len().max(1);
         if v == warn

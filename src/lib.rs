@@ -22,3 +22,4 @@ pub mod report;
 pub mod scenario;
 pub mod units;
 pub mod workload;
+pub mod workqueue;

@@ -386,35 +386,24 @@ fn run_points(
         }
         b
     });
-    // Popped from the back: reversed, the runs start in grid order.
-    jobs.reverse();
-    let queue = parking_lot::Mutex::new(jobs);
-    let done = parking_lot::Mutex::new(std::collections::BTreeMap::new());
-    std::thread::scope(|scope| {
-        for _ in 0..parallel {
-            scope.spawn(|| {
-                loop {
-                    let next = queue.lock().pop();
-                    let Some((p, d, plan)) = next else { break };
-                    let s = &points[p].scenario;
-                    let opts = engine::RunOptions {
-                        scale: args.scale,
-                        threads: per_run,
-                        builder: threads >= 2,
-                    };
-                    // Reduced to figures at once: a point's runs are not all held in memory.
-                    let r = engine::run(s, plan, opts).map(|r| {
-                        let report = crate::report::run::build(s, std::slice::from_ref(&r));
-                        let figs = report.runs.first().map(figures::all).unwrap_or_default();
-                        DesignJson::new(&r.generator, &figs)
-                    });
-                    if let Some(b) = &bar {
-                        b.inc(1);
-                    }
-                    done.lock().insert((p, d), r);
-                }
-            });
+    let keys: Vec<usize> = jobs.iter().map(|&(p, _, _)| p).collect();
+    let results = crate::workqueue::run_in_order(jobs, parallel, |_, (p, _, plan)| {
+        let s = &points[p].scenario;
+        let opts = engine::RunOptions {
+            scale: args.scale,
+            threads: per_run,
+            builder: threads >= 2,
+        };
+        // Reduced to figures at once: a point's runs are not all held in memory.
+        let r = engine::run(s, plan, opts).map(|r| {
+            let report = crate::report::run::build(s, std::slice::from_ref(&r));
+            let figs = report.runs.first().map(figures::all).unwrap_or_default();
+            DesignJson::new(&r.generator, &figs)
+        });
+        if let Some(b) = &bar {
+            b.inc(1);
         }
+        r
     });
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -427,7 +416,7 @@ fn run_points(
             designs: Vec::with_capacity(designs.len()),
         })
         .collect();
-    for ((p, _), r) in done.into_inner() {
+    for (p, r) in keys.into_iter().zip(results) {
         let d = r.map_err(|e| point_error(e, grid, points[p].index, src))?;
         out[p].designs.push(d);
     }
