@@ -1,6 +1,8 @@
 //! Value parsers for the integer command-line options: a bad value gets a message saying what
 //! was expected, and clap names the option and the value in front of it (`-1` reaches the
-//! parser, not clap's "unexpected argument").
+//! parser, not clap's "unexpected argument"); and the options every emulating command shares.
+
+use clap::Args;
 
 /// An integer option in `lo..=hi`; the message says what was expected (clap puts the option's
 /// name and the value in front of it).
@@ -85,5 +87,30 @@ mod tests {
             count_arg("x").unwrap_err(),
             "not an integer; expected an integer from 1 to 100000000"
         );
+    }
+}
+
+/// The knobs every emulating command shares (`run`, `test`, `sweep`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct EmulationArgs {
+    /// Worker threads (default: the machine's cores). Results do not depend on it.
+    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
+    pub threads: Option<u64>,
+    /// Real rows per emulated row (1 = exact; default: the scenario's, else chosen automatically).
+    #[arg(long, allow_negative_numbers = true, value_parser = scale_arg)]
+    pub scale: Option<u64>,
+    /// Refuse before running when a run's memory estimate exceeds SIZE (default: 80 % of
+    /// MemAvailable, or 8 GiB where /proc/meminfo cannot be read).
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = memory_arg)]
+    pub max_memory: Option<u64>,
+}
+
+impl EmulationArgs {
+    /// `--threads`, else the machine's cores.
+    pub fn threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        )
     }
 }

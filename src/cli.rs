@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::argval::{count_arg, sample_keys_arg, scale_arg, seed_arg, threads_arg};
+pub use crate::argval::EmulationArgs;
+use crate::argval::{count_arg, sample_keys_arg, seed_arg};
 
 /// hbase-emu: see how an HBase table's regions grow, split and spread before you load it.
 #[derive(Debug, Parser)]
@@ -111,16 +112,9 @@ pub struct RunArgs {
     /// Override the scenario's seed.
     #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
-    /// Worker threads (default: the machine's cores). The report does not depend on it.
-    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
-    pub threads: Option<u64>,
-    /// Real rows per emulated row (1 = exact; default: the scenario's, else chosen automatically).
-    #[arg(long, allow_negative_numbers = true, value_parser = scale_arg)]
-    pub scale: Option<u64>,
-    /// Refuse before running when the memory estimate exceeds SIZE (default: 80 % of
-    /// MemAvailable, or 8 GiB where /proc/meminfo cannot be read).
-    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = crate::argval::memory_arg)]
-    pub max_memory: Option<u64>,
+    /// Threads, scale and memory limit.
+    #[command(flatten)]
+    pub emulation: EmulationArgs,
     /// Add wall-clock timings to the report (they make it differ between runs).
     #[arg(long)]
     pub timings: bool,
@@ -151,15 +145,9 @@ pub struct TestArgs {
     /// expectation.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Worker threads (default: the machine's cores). The verdicts do not depend on it.
-    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
-    pub threads: Option<u64>,
-    /// Real rows per emulated row for every scenario (default: each scenario's, else automatic).
-    #[arg(long, allow_negative_numbers = true, value_parser = scale_arg)]
-    pub scale: Option<u64>,
-    /// Refuse a scenario before running it when its memory estimate exceeds SIZE.
-    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = crate::argval::memory_arg)]
-    pub max_memory: Option<u64>,
+    /// Threads, scale and memory limit (for every scenario).
+    #[command(flatten)]
+    pub emulation: EmulationArgs,
 }
 
 /// `report`

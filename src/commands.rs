@@ -119,7 +119,7 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
     if let Some(w) = unmodelled_warning(&s.site) {
         eprintln!("warning: {w}");
     }
-    let threads = args.threads.map_or_else(threads_default, |t| t as usize);
+    let threads = args.emulation.threads();
     // The scenario under each assumption profile (just itself without --assumptions).
     let profile_names = crate::experiment::assumptions::profile_names(&s, &args.assumptions)?;
     let scenarios: Vec<Scenario> = profile_names
@@ -139,9 +139,9 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
     }
     let expectations = crate::experiment::expect::compile(&s)?;
     let opts = EmulateOptions {
-        scale: args.scale,
+        scale: args.emulation.scale,
         threads,
-        max_memory: args.max_memory,
+        max_memory: args.emulation.max_memory,
         quiet: args.quiet,
     };
     let refs: Vec<&Scenario> = scenarios.iter().collect();
@@ -476,13 +476,11 @@ pub fn run_default() -> Result<bool, ScenarioErrors> {
         format: RunFormat::Text,
         out: None,
         seed: None,
-        threads: None,
-        scale: None,
+        emulation: Default::default(),
         timings: false,
         explain: None,
         quiet: false,
         detail: false,
-        max_memory: None,
         assumptions: Vec::new(),
     })
 }
@@ -554,7 +552,12 @@ pub fn check(args: &CheckArgs) -> CmdResult {
     let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
     // check plans (and samples) every run: what `run` would refuse is refused here first.
-    let estimate = crate::budget::estimate(&s, &specs, None, threads_default())?;
+    let estimate = crate::budget::estimate(
+        &s,
+        &specs,
+        None,
+        crate::cli::EmulationArgs::default().threads(),
+    )?;
     let limit = crate::budget::memory_limit(args.max_memory);
     crate::budget::refuse(&s, &estimate, limit)?;
     let mut runs: Vec<RunPlan> = Vec::new();
@@ -608,10 +611,6 @@ pub fn check(args: &CheckArgs) -> CmdResult {
 }
 
 /// Runs side by side by default: one per core.
-fn threads_default() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// `hbase-emu keys --scenario FILE`
 pub fn keys(args: &KeysArgs) -> CmdResult {
     let s = load_scenario(&args.scenario, args.seed)?;

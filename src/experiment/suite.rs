@@ -83,14 +83,11 @@ pub fn test(args: &TestArgs) -> Result<bool, ScenarioErrors> {
     if let Some(path) = &args.junit {
         check_output_dir(path)?;
     }
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let threads = args.emulation.threads();
     let opts = EmulateOptions {
-        scale: args.scale,
+        scale: args.emulation.scale,
         threads,
-        max_memory: args.max_memory,
+        max_memory: args.emulation.max_memory,
         quiet: true,
     };
     let started = Instant::now();

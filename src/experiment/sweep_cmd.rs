@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use md5::{Digest, Md5};
 
-use crate::argval::{scale_arg, seed_arg, threads_arg};
+use crate::argval::seed_arg;
 use crate::diag::{InputError, SourceText};
 use crate::engine;
 use crate::experiment::bound::Bound;
@@ -56,15 +56,9 @@ pub struct SweepArgs {
     /// Override the scenario's seed (every point uses it).
     #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
-    /// Worker threads (default: the machine's cores). Results do not depend on it.
-    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
-    pub threads: Option<u64>,
-    /// Real rows per emulated row at every point (default: the scenario's, else automatic).
-    #[arg(long, allow_negative_numbers = true, value_parser = scale_arg)]
-    pub scale: Option<u64>,
-    /// Refuse before running when one point's memory estimate exceeds SIZE.
-    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = crate::argval::memory_arg)]
-    pub max_memory: Option<u64>,
+    /// Threads, scale and memory limit (for every point).
+    #[command(flatten)]
+    pub emulation: crate::argval::EmulationArgs,
     /// No progress bar on standard error.
     #[arg(long)]
     pub quiet: bool,
@@ -148,10 +142,7 @@ pub fn sweep(args: &SweepArgs) -> Result<(), ScenarioErrors> {
     let indices: Vec<usize> = (0..grid.len())
         .filter(|i| shard.is_none_or(|s| s.holds(*i)))
         .collect();
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let threads = args.emulation.threads();
     // Every point is built and checked before any runs: a bad value fails in seconds.
     let mut points = Vec::with_capacity(indices.len());
     for &index in &indices {
@@ -171,10 +162,14 @@ pub fn sweep(args: &SweepArgs) -> Result<(), ScenarioErrors> {
         }
         crate::budget::check(&s).map_err(|e| point_error(e, &grid, index, &src))?;
         let specs = specs(&s, &designs);
-        let estimate = crate::budget::estimate(&s, &specs, args.scale, threads)
+        let estimate = crate::budget::estimate(&s, &specs, args.emulation.scale, threads)
             .map_err(|e| point_error(e, &grid, index, &src))?;
-        crate::budget::refuse(&s, &estimate, crate::budget::memory_limit(args.max_memory))
-            .map_err(|e| point_error(e, &grid, index, &src))?;
+        crate::budget::refuse(
+            &s,
+            &estimate,
+            crate::budget::memory_limit(args.emulation.max_memory),
+        )
+        .map_err(|e| point_error(e, &grid, index, &src))?;
         points.push(Point { index, scenario: s });
     }
     let results = run_points(&points, &designs, args, threads, &grid, &src)?;
@@ -183,7 +178,7 @@ pub fn sweep(args: &SweepArgs) -> Result<(), ScenarioErrors> {
         scenario: base.name.clone(),
         scenario_md5: md5_hex(src.text.as_bytes()),
         seed: args.seed.unwrap_or(base.seed),
-        scale: args.scale,
+        scale: args.emulation.scale,
         designs: designs.clone(),
         keys: grid.axes.iter().map(|a| a.key.clone()).collect(),
         values: grid
@@ -390,7 +385,7 @@ fn run_points(
     let results = crate::workqueue::run_in_order(jobs, parallel, |_, (p, _, plan)| {
         let s = &points[p].scenario;
         let opts = engine::RunOptions {
-            scale: args.scale,
+            scale: args.emulation.scale,
             threads: per_run,
             builder: threads >= 2,
         };
