@@ -72,6 +72,7 @@ fn render_page(report: &Report, linked: bool) -> String {
         esc(&sc.split_policy)
     );
     comparison(&mut o, report);
+    assumption_ranges(&mut o, report);
     expectations(&mut o, report);
     for (i, run) in report.runs.iter().enumerate() {
         section(&mut o, report, i, run, linked);
@@ -198,6 +199,57 @@ fn comparison(o: &mut String, report: &Report) {
 
 /// The scenario's expectations and their verdicts, one row per design and expectation (nothing
 /// when it has none).
+/// `run --assumptions`: each design's figures that the assumption profiles move, as
+/// typical [lowest … highest] with every profile's value, and the rankings that change.
+fn assumption_ranges(o: &mut String, report: &Report) {
+    use crate::report::ranges::{bracket, format_figure, label, ranking_line};
+    let Some(r) = &report.assumption_ranges else {
+        return;
+    };
+    o.push_str(
+        "<h2 id=\"ranges\">Across assumptions</h2>\n<p>typical [lowest … highest] over the \
+         assumption profiles (docs/CALIBRATION.md; typical is the scenario as written).</p>\n\
+         <table id=\"ranges-table\"><thead><tr><th>design</th><th>figure</th><th>range</th>",
+    );
+    for p in &r.profiles {
+        let _ = write!(
+            o,
+            "<th title=\"hardware {}, writers {}, compaction threads {}+{}\">{}</th>",
+            esc(&p.hardware),
+            p.writers,
+            p.compaction_threads_small,
+            p.compaction_threads_large,
+            esc(&p.name)
+        );
+    }
+    o.push_str("</tr></thead><tbody>\n");
+    for run in &r.runs {
+        for f in &run.ranges {
+            let _ = write!(
+                o,
+                "<tr><td>{}</td><td class=\"key\">{}</td><td>{}</td>",
+                esc(&run.generator),
+                esc(label(&f.figure)),
+                esc(&bracket(f))
+            );
+            for v in &f.values {
+                let _ = write!(o, "<td>{}</td>", esc(&format_figure(&f.figure, *v)));
+            }
+            o.push_str("</tr>\n");
+        }
+    }
+    o.push_str("</tbody></table>\n");
+    let changes: Vec<String> = r
+        .rankings
+        .iter()
+        .filter(|k| k.changes)
+        .map(ranking_line)
+        .collect();
+    if !changes.is_empty() {
+        let _ = writeln!(o, "<pre>{}</pre>", esc(changes.concat().trim_end()));
+    }
+}
+
 fn expectations(o: &mut String, report: &Report) {
     if report.runs.iter().all(|r| r.expectations.is_empty()) {
         return;

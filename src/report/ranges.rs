@@ -156,7 +156,7 @@ pub fn format_figure(figure: &str, v: f64) -> String {
 }
 
 /// `typical [min … max]`.
-fn bracket(f: &FigureRangeJson) -> String {
+pub fn bracket(f: &FigureRangeJson) -> String {
     format!(
         "{} [{} … {}]",
         format_figure(&f.figure, f.typical),

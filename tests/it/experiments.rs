@@ -330,3 +330,45 @@ fn diff_errors_name_the_file_and_exit_2() {
         assert!(err.contains(bad.to_str().unwrap()), "{err}");
     }
 }
+
+/// The HTML report shows the ranges too: a row per varying figure with every profile's value,
+/// and the profiles as columns in the order asked for.
+#[test]
+fn html_shows_the_ranges_with_a_column_per_profile() {
+    let html = {
+        let path = small();
+        run_ok(&[
+            "run",
+            path.to_str().unwrap(),
+            "--quiet",
+            "--format",
+            "html",
+            "--assumptions",
+            "low,typical,high",
+        ])
+    };
+    let table = html
+        .split("<table id=\"ranges-table\">")
+        .nth(1)
+        .expect("a ranges table")
+        .split("</table>")
+        .next()
+        .unwrap();
+    let head = table.split("</thead>").next().unwrap();
+    let (low, typical, high) = (
+        head.find(">low<").expect("low column"),
+        head.find(">typical<").expect("typical column"),
+        head.find(">high<").expect("high column"),
+    );
+    assert!(low < typical && typical < high, "{head}");
+    assert!(table.contains("ingest time"), "{table}");
+    // Without --assumptions there is no such section.
+    let plain = run_ok(&[
+        "run",
+        small().to_str().unwrap(),
+        "--quiet",
+        "--format",
+        "html",
+    ]);
+    assert!(!plain.contains("ranges-table"));
+}
