@@ -111,12 +111,7 @@ impl Expectation {
                 )
             })
         } else if self.bound.figure == "balanced" || self.bound.figure == "derived.balanced" {
-            let online: Vec<usize> = run
-                .servers
-                .iter()
-                .filter(|s| s.online)
-                .map(|s| s.regions)
-                .collect();
+            let online = crate::experiment::figures::online_regions(run);
             let max = online.iter().max().copied().unwrap_or(0);
             let mean = online.iter().sum::<usize>() as f64 / online.len().max(1) as f64;
             Some(format!(

@@ -55,18 +55,22 @@ pub fn all(run: &RunJson) -> Vec<Figure> {
     out
 }
 
+/// Regions on each online server at the end (what `balanced` compares).
+pub fn online_regions(run: &RunJson) -> Vec<usize> {
+    run.servers
+        .iter()
+        .filter(|s| s.online)
+        .map(|s| s.regions)
+        .collect()
+}
+
 /// Figures computed from the report's lists, so expectations and sweeps can bound them:
 /// - `balanced`: the most regions on one online server over the mean per online server at the
 ///   end (1 = even; 1 when no server is online);
 /// - `last_region_change`: when the last split or merge was requested, as a fraction of the
 ///   ingest time (0 when none; above 1 when it came while the cluster settled after the load).
 pub fn derived(run: &RunJson) -> [Figure; 2] {
-    let online: Vec<usize> = run
-        .servers
-        .iter()
-        .filter(|s| s.online)
-        .map(|s| s.regions)
-        .collect();
+    let online = online_regions(run);
     let total: usize = online.iter().sum();
     let balanced = match online.iter().max() {
         Some(&max) if total > 0 => max as f64 * online.len() as f64 / total as f64,
