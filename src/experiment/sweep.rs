@@ -71,7 +71,7 @@ impl Shard {
         match parsed {
             Some((index, count)) if index >= 1 && index <= count => Ok(Shard { index, count }),
             _ => Err(format!(
-                "`{text}` is not a shard: expected I/N with 1 ≤ I ≤ N, e.g. 2/8"
+                "`{text}` is not a shard (its index must be from 1 to its count)"
             )),
         }
     }

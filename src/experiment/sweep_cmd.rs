@@ -109,7 +109,7 @@ pub fn sweep(args: &SweepArgs) -> Result<(), ScenarioErrors> {
         .map_err(|m| {
             InputError::new(m)
                 .field("--shard")
-                .expected("I/N with 1 ≤ I ≤ N")
+                .expected("I/N with 1 ≤ I ≤ N, e.g. 2/8")
         })?;
     let bounds = args
         .subject_to
