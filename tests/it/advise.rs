@@ -1,21 +1,9 @@
 //! `hbase-emu advise`: the classic pre-split results (even regions for hashed and partition
 //! keys), SPLITS_FILE round trips, and errors on bad input.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
+use crate::common::{bin, run_ok, write};
 use hbase_emu::keynotation::to_bytes_binary;
 use hbase_emu::presplit::{read_splits_file, render_splits_file};
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
 
 /// 2 M rows on 5 servers, one initial region, splits disabled.
 fn scenario(generator: &str) -> String {
@@ -40,16 +28,6 @@ row = {{ columns = 1, qualifier = "1B", value = "100B" }}
 const HASHED: &str = "[[generator]]\nname = \"hashed\"\nkind = \"hashed\"\n";
 const PARTITION: &str =
     "[[generator]]\nname = \"partition\"\nkind = \"partition\"\npartitions = 20\n";
-
-fn run_ok(args: &[&str]) -> String {
-    let out = bin().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The advised column of the "rows per region" line, as a fraction.
 fn advised_spread(text: &str) -> f64 {

@@ -3,16 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{bin, root, write};
 use predicates::prelude::*;
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A valid scenario to mutate in the bad-input tests.
 const BASE: &str = r#"name = "t"
@@ -30,12 +22,6 @@ rows = 1000
 name = "seq"
 kind = "sequential"
 "#;
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
 
 /// Runs `check` on `text` and returns stderr, asserting exit code 2 and empty stdout.
 fn check_fails(text: &str) -> (String, PathBuf, tempfile::TempDir) {

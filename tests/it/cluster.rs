@@ -3,12 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::root;
 use assert_cmd::Command;
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn run_json(scenario: &Path, extra: &[&str]) -> Value {
     let out = Command::cargo_bin("hbase-emu")

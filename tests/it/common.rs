@@ -162,3 +162,31 @@ pub fn expected_ids(runs: usize) -> Vec<String> {
     }
     ids
 }
+
+/// The `hbase-emu` binary under test.
+pub fn bin() -> assert_cmd::Command {
+    assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
+}
+
+/// The repository root (scenarios/, configs/, tests/data/ resolve there).
+pub fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Writes `text` to `dir/name` and returns the path.
+pub fn write(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs the binary with `args`, asserts exit 0 (showing stderr otherwise), returns stdout.
+pub fn run_ok(args: &[&str]) -> String {
+    let out = bin().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

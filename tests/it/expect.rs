@@ -1,22 +1,12 @@
 //! Scenario expectations (`[expect]`) and `hbase-emu test DIR`: parsing and error positions,
 //! verdicts and exit codes, the derived `steady` and `balanced` figures, JUnit XML.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use assert_cmd::Command;
+use crate::common::{bin, write};
 use hbase_emu::diag::SourceText;
 use hbase_emu::experiment::expect::{self, Expectation};
 use hbase_emu::scenario;
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
 
 /// 6 hex pre-split regions, splitting disabled, 3 servers: 2 regions each, no split ever.
 const FIXED: &str = r#"name = "fixed"

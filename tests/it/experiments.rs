@@ -3,31 +3,15 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use hbase_emu::experiment::assumptions;
 use hbase_emu::report::ranges::ProfileJson;
 use hbase_emu::report::run::Report;
 
 use crate::common;
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
+use crate::common::{bin, run_ok};
 
 fn small() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/small.toml")
-}
-
-/// Runs `hbase-emu ARGS`, asserting exit 0, and returns standard output.
-fn run_ok(args: &[&str]) -> String {
-    let out = bin().args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn small_json(extra: &[&str]) -> String {

@@ -4,15 +4,7 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common::{bin, root};
 
 fn small() -> PathBuf {
     root().join("tests/data/small.toml")

@@ -5,13 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::bin;
 use hbase_emu::budget;
 use hbase_emu::diag::SourceText;
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
 
 /// Runs the binary; returns (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {

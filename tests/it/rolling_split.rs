@@ -4,16 +4,12 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::common::bin;
 use hbase_emu::config::SplitRestriction;
 use hbase_emu::presplit::{
     Algorithm, RollingOutcome, Splitter, TableRegion, regions_from_split_keys, rolling_split_plan,
     split_keys,
 };
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
 
 /// Each region of a pre-split table split at `split(start, end)` gives the keys of the table
 /// pre-split into twice as many regions (HexStringSplit's `split(2n)` interleaved), and the

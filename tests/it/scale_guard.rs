@@ -2,11 +2,7 @@
 //! per flush and per region at the split size; a coarser `--scale` runs, warns on standard
 //! error and records the warning in the JSON and text reports.
 
-use assert_cmd::Command;
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
+use crate::common::bin;
 
 /// 1 MB flushes of ~1.1 KB rows: about 950 real rows per flush, so the guard is K = 9.
 const SCENARIO: &str = r#"name = "guard"

@@ -3,14 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::bin;
 use serde_json::Value;
 
 const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sweep.toml");
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("hbase-emu"))
-}
 
 /// Runs `sweep SCENARIO ARGS --out DIR --quiet`; returns standard output.
 fn sweep(dir: &Path, args: &[&str]) -> String {
