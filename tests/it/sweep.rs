@@ -3,28 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::bin;
+use crate::common::{bin, run_ok};
 use serde_json::Value;
 
 const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sweep.toml");
 
 /// Runs `sweep SCENARIO ARGS --out DIR --quiet`; returns standard output.
 fn sweep(dir: &Path, args: &[&str]) -> String {
-    let out = bin()
-        .arg("sweep")
-        .arg(SCENARIO)
-        .args(args)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let dir = dir.to_str().unwrap();
+    let mut all = vec!["sweep", SCENARIO];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--quiet", "--out", dir]);
+    run_ok(&all)
 }
 
 /// Runs `sweep` expecting an input error (exit 2); returns standard error.
