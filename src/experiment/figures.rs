@@ -33,19 +33,24 @@ impl Figure {
 
 /// Every numeric scalar figure of a run, section by section, fields in report order.
 pub fn all(run: &RunJson) -> Vec<Figure> {
+    // Only the five sections are serialized (a whole run holds every region and the timeline).
+    let sections = [
+        serde_json::to_value(&run.summary),
+        serde_json::to_value(&run.client),
+        serde_json::to_value(&run.region_sizes),
+        serde_json::to_value(&run.balance),
+        serde_json::to_value(&run.hotspots),
+    ];
     let mut out = Vec::new();
-    let Ok(Value::Object(root)) = serde_json::to_value(run) else {
-        return out;
-    };
-    for section in SECTIONS {
-        let Some(Value::Object(fields)) = root.get(section) else {
+    for (section, value) in SECTIONS.into_iter().zip(sections) {
+        let Ok(Value::Object(fields)) = value else {
             continue;
         };
         for (name, v) in fields {
             if let Some(value) = v.as_f64() {
                 out.push(Figure {
                     section,
-                    name: name.clone(),
+                    name,
                     value,
                 });
             }
