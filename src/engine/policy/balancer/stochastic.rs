@@ -344,12 +344,10 @@ struct Walk {
     quiet_len: Vec<u32>,
     /// Regions with no read, write or memstore load (only their store files weigh).
     quiet: Vec<bool>,
-    /// Running total of the pair masses (see [`PairMass`]) at the end of each `this` row, in
-    /// row-major pair order: n entries, filled by [`possible_steps`](Walk::possible_steps).
-    row_end: Vec<f64>,
-    /// Every ordered pair's [`PairMass`], row-major, only while the cluster has at most
-    /// [`FULL_TABLE_PAIRS`] pairs; larger clusters recompute the one row a draw lands in, so
-    /// memory stays linear in servers.
+    /// Every ordered pair's [`PairMass`], row-major, filled by
+    /// [`possible_steps`](Walk::possible_steps) for clusters of at most [`FULL_TABLE_PAIRS`]
+    /// pairs; larger clusters walk step by step ([`run_stepwise`](Walk::run_stepwise)) and keep
+    /// no table, so memory and time stay linear in servers.
     pairs: Vec<PairMass>,
     /// (Load generator probability, Random generator probability of one ordered pair) of the
     /// current table.
@@ -380,7 +378,9 @@ struct Walk {
     is_fewest: Vec<bool>,
 }
 
-/// Largest pair table kept whole (80 bytes a pair: about 5 MB, i.e. up to 256 servers).
+/// Largest cluster, in ordered server pairs, that skips steps with the proposal table (80 bytes
+/// a pair: about 5 MB, i.e. up to 256 servers). The table is rebuilt after every accepted
+/// action, O(servers²); above this size a plain step costs less than the rebuilds it saves.
 const FULL_TABLE_PAIRS: usize = 1 << 16;
 
 /// One ordered server pair's share of the walk's possibly-improving proposals.
@@ -481,7 +481,6 @@ impl Walk {
             slot,
             quiet_len,
             quiet,
-            row_end: Vec::new(),
             pairs: Vec::new(),
             pair_probs: (0.0, 0.0),
             pos,
@@ -642,18 +641,14 @@ impl Walk {
     /// draws them) proposes an action outside the classes [`quiet_bound`](Walk::quiet_bound)
     /// proves cannot lower the cost. Those steps are rejected whatever they pick, so
     /// [`run`](Walk::run) skips them in one geometric draw: the walk's law is unchanged.
-    ///
-    /// The running total is summed pair by pair in row-major order whatever is kept, so a
-    /// cluster too large for the whole table ([`FULL_TABLE_PAIRS`]) draws exactly as the whole
-    /// table would: it keeps each row's end ([`row_end`](Walk::row_end)) and
-    /// [`possible_action`](Walk::possible_action) resumes the sum from the start of one row.
+    /// Only for clusters of at most [`FULL_TABLE_PAIRS`] pairs.
     fn possible_steps(&mut self) {
         let n = self.on.len();
         self.pairs.clear();
-        self.row_end.clear();
         if n < 2 {
             return;
         }
+        debug_assert!(n * (n - 1) <= FULL_TABLE_PAIRS);
         let (load, random) = self.generator_weights;
         let p_load = if load + random == 0.0 {
             0.5
@@ -661,30 +656,17 @@ impl Walk {
             load / (load + random)
         };
         self.pair_probs = (p_load, (1.0 - p_load) / (n * (n - 1)) as f64);
-        let full = n * (n - 1) <= FULL_TABLE_PAIRS;
         let mut pairs = std::mem::take(&mut self.pairs);
         let mut cumulative = 0.0;
         for this in 0..n {
-            cumulative = self.row(this, cumulative, |p| {
-                if full {
-                    pairs.push(p);
-                }
-                false
-            });
-            self.row_end.push(cumulative);
+            cumulative = self.row(this, cumulative, |p| pairs.push(p));
         }
         self.pairs = pairs;
     }
 
-    /// The pair masses of row `this` in order, the running total resumed from `cumulative`;
-    /// `visit` sees each pair and stops the row by returning true. Returns the running total
-    /// after the last pair visited.
-    fn row(
-        &self,
-        this: usize,
-        mut cumulative: f64,
-        mut visit: impl FnMut(PairMass) -> bool,
-    ) -> f64 {
+    /// The pair masses of row `this` in order, the running total resumed from `cumulative`,
+    /// each passed to `visit`. Returns the running total after the row.
+    fn row(&self, this: usize, mut cumulative: f64, mut visit: impl FnMut(PairMass)) -> f64 {
         let n = self.on.len();
         let (p_load, p_random_pair) = self.pair_probs;
         let p_this_load = if self.is_most[this] {
@@ -752,53 +734,35 @@ impl Walk {
             ]
             .map(|m| m * p_pair);
             cumulative += patterns.iter().sum::<f64>();
-            let stop = visit(PairMass {
+            visit(PairMass {
                 this: this as u32,
                 other: other as u32,
                 cumulative,
                 patterns,
             });
-            if stop {
-                break;
-            }
         }
         cumulative
     }
 
     /// Probability that a step proposes a possibly improving action.
     fn p_possible(&self) -> f64 {
-        self.row_end.last().map_or(0.0, |c| c.min(1.0))
+        self.pairs.last().map_or(0.0, |p| p.cumulative.min(1.0))
     }
 
     /// The pair whose share of the running total holds `u` (the last pair when `u` is past
-    /// the total), from the whole table or by resuming one row's sum.
+    /// the total).
     fn pair_at(&self, u: f64) -> Option<PairMass> {
-        if !self.pairs.is_empty() {
-            let at = self
-                .pairs
-                .partition_point(|p| p.cumulative <= u)
-                .min(self.pairs.len() - 1);
-            return Some(self.pairs[at]);
-        }
-        let n = self.row_end.len();
-        if n < 2 {
-            return None;
-        }
-        // Totals only grow, so the first pair past `u` is in the first row ending past it.
-        let row = self.row_end.partition_point(|&c| c <= u).min(n - 1);
-        let start = if row == 0 { 0.0 } else { self.row_end[row - 1] };
-        let mut hit = None;
-        self.row(row, start, |p| {
-            hit = Some(p);
-            p.cumulative > u
-        });
-        hit
+        let at = self
+            .pairs
+            .partition_point(|p| p.cumulative <= u)
+            .min(self.pairs.len().checked_sub(1)?);
+        Some(self.pairs[at])
     }
 
     /// One proposal drawn from the possibly improving ones (in proportion to how likely
     /// [`next_action`](Walk::next_action) is to propose each).
     fn possible_action(&self, rng: &mut Rng) -> Option<Action> {
-        let total = *self.row_end.last()?;
+        let total = self.pairs.last()?.cumulative;
         let u = rng.unit() * total;
         let pair = self.pair_at(u)?;
         let mass: f64 = pair.patterns.iter().sum();
@@ -909,8 +873,13 @@ impl Walk {
 
     /// The walk: `steps` candidate actions, each kept only if the weighted total drops.
     /// Steps that can only propose certainly rejected actions are skipped in one geometric
-    /// draw (see [`possible_steps`](Walk::possible_steps)). Returns (steps, actions accepted).
+    /// draw (see [`possible_steps`](Walk::possible_steps)); clusters above
+    /// [`FULL_TABLE_PAIRS`] pairs walk step by step instead. Returns (steps, actions accepted).
     fn run(&mut self, steps: u64, rng: &mut Rng) -> (u64, u64) {
+        let n = self.on.len();
+        if n * n.saturating_sub(1) > FULL_TABLE_PAIRS {
+            return (steps, self.run_stepwise(steps, rng));
+        }
         let mut accepted = 0;
         let mut used = 0u64;
         self.possible_steps();
@@ -1043,9 +1012,10 @@ impl Walk {
     }
 }
 
-/// The walk's proposal process drawn step by step, as HBase does it: the reference that
-/// [`Walk::possible_steps`] is tested against.
-#[cfg(test)]
+/// The walk's proposal process drawn step by step, as HBase does it: what clusters above
+/// [`FULL_TABLE_PAIRS`] pairs run, and the reference that [`Walk::possible_steps`] is tested
+/// against. Every step costs O(1) (O(log servers) when the Load generator excludes a server);
+/// an accepted action costs O(servers) in [`compute`](Walk::compute).
 impl Walk {
     /// `getRandomGenerator`: Load with probability (its weight) / (all weights), where
     /// RegionCountSkew weighs for Load, the locality functions for the locality generator (cost 0
@@ -1084,13 +1054,23 @@ impl Walk {
     /// [`pick_extreme`](Walk::pick_extreme) from the cached extremes (one draw); the scan only
     /// when `except` is the sole extreme server.
     fn pick_cached(&self, rng: &mut Rng, most: bool, except: Option<usize>) -> Option<usize> {
-        let set = if most { &self.most } else { &self.fewest };
-        let n = set.len() - usize::from(except.is_some_and(|e| set.contains(&e)));
+        let (set, member) = if most {
+            (&self.most, &self.is_most)
+        } else {
+            (&self.fewest, &self.is_fewest)
+        };
+        // The set is in ascending server order, so the excluded server's place is a search.
+        let skip = except.filter(|&e| member[e]);
+        let n = set.len() - usize::from(skip.is_some());
         if n == 0 {
             return self.pick_extreme(rng, most, except);
         }
         let k = rng.below(n);
-        set.iter().copied().filter(|&s| Some(s) != except).nth(k)
+        let at = skip.map_or(k, |e| {
+            let pos = set.binary_search(&e).unwrap_or_else(|p| p);
+            k + usize::from(k >= pos)
+        });
+        set.get(at).copied()
     }
 
     /// A uniformly chosen server among those with the extreme count (`most`: highest), skipping
@@ -1168,6 +1148,7 @@ impl Walk {
     }
 
     /// The class of a picked region on `server` (index into [`PATTERNS`]' sides).
+    #[cfg(test)]
     fn class_of(&self, pick: Option<u32>, server: usize) -> Pick {
         match pick {
             None => Pick::Nothing,
@@ -1719,40 +1700,21 @@ mod scaling {
         }
     }
 
-    /// The row-by-row table (what clusters above [`FULL_TABLE_PAIRS`] use) picks the same pair
-    /// as the whole table for every `u`, including each pair's boundary and just past it.
-    fn assert_rows_draw_as_table(w: &Walk) {
-        assert!(!w.pairs.is_empty());
-        let mut rows = w.clone();
-        rows.pairs.clear();
-        assert_eq!(rows.p_possible(), w.p_possible());
-        let total = *w.row_end.last().expect("rows");
-        let mut us = vec![0.0, total, total * 2.0];
-        for p in &w.pairs {
-            us.extend([
-                p.cumulative,
-                p.cumulative * (1.0 - 1e-16),
-                ulp_up(p.cumulative),
-            ]);
+    /// `pick_cached` as it was written first: a filter over the cached set (the reference
+    /// for the binary-search exclusion).
+    fn pick_cached_by_filter(
+        w: &Walk,
+        rng: &mut Rng,
+        most: bool,
+        except: Option<usize>,
+    ) -> Option<usize> {
+        let set = if most { &w.most } else { &w.fewest };
+        let n = set.len() - usize::from(except.is_some_and(|e| set.contains(&e)));
+        if n == 0 {
+            return w.pick_extreme(rng, most, except);
         }
-        for u in us {
-            let (a, b) = (w.pair_at(u).expect("pair"), rows.pair_at(u).expect("pair"));
-            assert_eq!(
-                (a.this, a.other, a.cumulative),
-                (b.this, b.other, b.cumulative),
-                "u {u}"
-            );
-            assert_eq!(a.patterns, b.patterns);
-        }
-        let (mut ra, mut rb) = (Rng::new(5, 6), Rng::new(5, 6));
-        for _ in 0..200 {
-            let (a, b) = (w.possible_action(&mut ra), rows.possible_action(&mut rb));
-            assert_eq!(format!("{a:?}"), format!("{b:?}"));
-        }
-    }
-
-    fn ulp_up(x: f64) -> f64 {
-        f64::from_bits(x.to_bits() + 1)
+        let k = rng.below(n);
+        set.iter().copied().filter(|&s| Some(s) != except).nth(k)
     }
 
     proptest! {
@@ -1777,33 +1739,77 @@ mod scaling {
                 }
             }
             w.possible_steps();
-            prop_assert_eq!(w.row_end.len(), servers);
-            assert_rows_draw_as_table(&w);
+            prop_assert_eq!(w.pairs.len(), servers * (servers - 1));
+            // LoadCandidateGenerator's picks: the cached extremes with one server excluded
+            // draw exactly as a scan over the set would.
+            for most in [true, false] {
+                for except in (0..servers).map(Some).chain([None]) {
+                    let (mut ra, mut rb) = (Rng::new(seed, 9), Rng::new(seed, 9));
+                    for _ in 0..4 {
+                        prop_assert_eq!(
+                            w.pick_cached(&mut ra, most, except),
+                            pick_cached_by_filter(&w, &mut rb, most, except)
+                        );
+                    }
+                }
+            }
         }
     }
 
     /// `StochasticLoadBalancer.balanceCluster` on 300 servers (over [`FULL_TABLE_PAIRS`]): the
-    /// walk keeps one running total per server, no pair table, and still plans.
+    /// walk goes step by step as HBase's loop does, keeps no pair table, lowers the cost, and
+    /// gives the same plan for the same seed.
     #[test]
-    fn large_cluster_walk_keeps_no_pair_table() {
+    fn large_cluster_walks_step_by_step_without_a_pair_table() {
         let (mut view, b) = cluster(4, 300, 6, 5);
         // One idle server makes the gate fire.
         for r in view.regions.iter_mut().filter(|r| r.server == 299) {
             r.server = 0;
         }
         let mut w = walk(&view, &b);
-        w.possible_steps();
+        let before = w.total;
+        let (tried, accepted) = w.run(20_000, &mut Rng::new(1, 2));
+        assert_eq!(tried, 20_000);
+        assert!(
+            accepted > 0 && w.total < before,
+            "{accepted} {before} {}",
+            w.total
+        );
         assert!(w.pairs.is_empty() && w.pairs.capacity() == 0);
-        assert_eq!(w.row_end.len(), 300);
-        assert!(w.p_possible() > 0.0);
+        assert_matches_scratch(&w);
         let p = StochasticParams {
             max_steps: 5_000,
             ..b.params.clone()
         };
-        let mut bal = StochasticBalancer { params: p, ..b };
+        let mut bal = StochasticBalancer {
+            params: p,
+            ..b.clone()
+        };
         let plan = bal.plan(&view).expect("idle server");
         assert!(!plan.moves.is_empty(), "{}", plan.reason);
         assert!(plan.moves.iter().any(|m| m.to == 299), "{}", plan.reason);
+        let mut again = StochasticBalancer {
+            params: bal.params.clone(),
+            ..b
+        };
+        let replay = again.plan(&view).expect("idle server");
+        assert_eq!(format!("{:?}", plan.moves), format!("{:?}", replay.moves));
+    }
+
+    /// 2,000 servers with one idle: a whole walk (HBase's default budget, capped at
+    /// `maxSteps` = 1,000,000) plans moves onto the idle server without an O(servers²) table.
+    #[test]
+    fn two_thousand_servers_balance_with_the_default_budget() {
+        let n = 2_000;
+        let mut counts = vec![4; n];
+        counts[0] = 8;
+        counts[n - 1] = 0;
+        let view = super::tests::view(&counts);
+        let mut b = StochasticBalancer::new(&crate::engine::policy::balancer::test_settings(), 1);
+        b.record_loads(&view);
+        let plan = b.plan(&view).expect("idle server");
+        assert!(plan.moves.iter().any(|m| m.to == n - 1), "{}", plan.reason);
+        assert!(plan.reason.contains("1000000 steps"), "{}", plan.reason);
     }
 
     /// A 10,000-server cluster (`BalancerClusterState` of HBase's documented maximum): the
@@ -1818,10 +1824,7 @@ mod scaling {
         let w = walk(&view, &b);
         assert_eq!(w.on.len(), n);
         assert_eq!(w.num_regions(), 3 * n);
-        assert!(
-            w.pairs.capacity() == 0 && w.row_end.capacity() == 0,
-            "no table before the walk"
-        );
+        assert!(w.pairs.capacity() == 0, "no table before the walk");
         assert!(w.is_most.len() == n && w.is_fewest.len() == n);
         assert!(b.plan(&view).is_none(), "{}", b.last_reason());
         assert!(b.last_reason().contains("balanced"), "{}", b.last_reason());
