@@ -74,9 +74,10 @@ pub const SAMPLE_BYTES: u64 = 24;
 pub const TIMELINE_BYTES: u64 = 64;
 /// Per ordered server pair kept by the stochastic balancer's walk (`stochastic.rs`, `pairs`).
 pub const BALANCER_PAIR_BYTES: u64 = 80;
-/// Servers up to which the walk keeps its whole pair table (`FULL_TABLE_PAIRS` = 65,536 pairs).
-pub const BALANCER_TABLE_SERVERS: u64 = 256;
-/// Per server beyond the pair table: row totals, load flags and cost terms.
+/// Servers up to which the walk keeps its whole pair table (`FULL_TABLE_PAIRS` = 4,096 pairs).
+pub const BALANCER_TABLE_SERVERS: u64 = 64;
+/// Per server: load flags, cost terms and region lists' headers (the step-by-step walk of
+/// clusters above the table keeps no per-pair state).
 pub const BALANCER_SERVER_BYTES: u64 = 64;
 /// Emulated rows handled per second of wall clock by one run, a low figure: the headline's
 /// scaled runs handle ~1.7 M a second of CPU (12 M emulated rows in ~7 s), exact runs ~8 M
@@ -189,8 +190,8 @@ pub fn row_key_bytes(key: u64) -> u64 {
 }
 
 /// The balancer's state: the walk keeps its proposal table whole (~[`BALANCER_PAIR_BYTES`] per
-/// ordered server pair) up to [`BALANCER_TABLE_SERVERS`] servers, and one row total per server
-/// beyond (`stochastic.rs`, `FULL_TABLE_PAIRS`), plus per-server cost terms.
+/// ordered server pair) up to [`BALANCER_TABLE_SERVERS`] servers and walks step by step beyond
+/// (`stochastic.rs`, `FULL_TABLE_PAIRS`), plus per-server cost terms.
 pub fn balancer_bytes(servers: u64) -> u64 {
     let whole = servers.min(BALANCER_TABLE_SERVERS);
     whole
