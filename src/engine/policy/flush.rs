@@ -66,12 +66,14 @@ pub(crate) fn global_pressure_pick<'a>(
         }
         let key = (r.memstore_heap(), Reverse(r.id));
         any = any.max(Some(key));
-        let too_many = r
-            .stores
-            .iter()
-            .any(|s| s.files.len() > blocking_store_files);
-        if !too_many {
-            flushable = flushable.max(Some(key));
+        // The file counts matter only to a region that would become the largest flushable one.
+        if Some(key) > flushable
+            && !r
+                .stores
+                .iter()
+                .any(|s| s.files.len() > blocking_store_files)
+        {
+            flushable = Some(key);
         }
     }
     let (any_heap, Reverse(any_id)) = any?;
