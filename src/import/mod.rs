@@ -11,6 +11,7 @@
 //! - the engine turns each [`InitialRegion`] into a live region with `store_files` files of equal
 //!   size (`plan::RegionPlan::files`, `engine::files::imported_files`).
 
+pub mod cmd;
 pub mod csv;
 pub mod jmx;
 pub mod list_regions;
