@@ -329,7 +329,10 @@ mod tests {
             let ks = spread_keys(s, e, 100);
             assert!(!ks.is_empty());
             assert!(ks.windows(2).all(|w| w[0] < w[1]), "{s:?} {e:?}");
-            assert!(ks.iter().all(|k| k.as_slice() >= s && (e.is_empty() || k.as_slice() < e)));
+            assert!(
+                ks.iter()
+                    .all(|k| k.as_slice() >= s && (e.is_empty() || k.as_slice() < e))
+            );
         }
         assert_eq!(spread_keys(b"user1", b"user2", 100).len(), 100);
     }

@@ -52,9 +52,9 @@ pub use history::{EventDetail, Happening, MoveReason, OpenedAs, ServerAt, SplitS
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 use recorder::Recorder;
 pub use result::{
-    InitialRegionResult,
-    DynamicsResult, EventRecord, FileResult, HistoryEntry, MergeRecord, MoveRecord, RegionResult,
-    RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord, StoreResult,
+    DynamicsResult, EventRecord, FileResult, HistoryEntry, InitialRegionResult, MergeRecord,
+    MoveRecord, RegionResult, RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord,
+    StoreResult,
 };
 
 /// How far a client may run ahead of a RegionServer's write path before it waits (its buffer).
@@ -597,7 +597,12 @@ impl Engine {
             e.load_imported(id, r.store_bytes, r.store_files);
         }
         if scenario.initial.is_some() {
-            e.initial = e.state.regions.iter().map(InitialRegionResult::from).collect();
+            e.initial = e
+                .state
+                .regions
+                .iter()
+                .map(InitialRegionResult::from)
+                .collect();
         }
         let period = e
             .cfg

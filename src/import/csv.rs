@@ -13,7 +13,12 @@ use crate::keynotation::{check_binary_escapes, to_bytes_binary};
 use crate::units::{SIZE_EXPECTED, parse_size};
 
 const REQUIRED: [&str; 5] = ["start", "end", "server", "store_bytes", "store_files"];
-const OPTIONAL: [&str; 4] = ["memstore_bytes", "read_requests", "write_requests", "region"];
+const OPTIONAL: [&str; 4] = [
+    "memstore_bytes",
+    "read_requests",
+    "write_requests",
+    "region",
+];
 
 /// Parses the CSV form (not yet validated as a tiling; see `InitialTable::validate`).
 pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
@@ -29,14 +34,16 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
     let mut col = std::collections::BTreeMap::new();
     for (i, h) in header.iter().enumerate() {
         if !(REQUIRED.contains(&h) || OPTIONAL.contains(&h)) {
-            return Err(InputError::new(format!("unknown column `{h}` in the header"))
-                .at(src, field_span(src, 0, &header, i))
-                .field("header")
-                .expected(format!(
-                    "columns {} (required) and {} (optional)",
-                    REQUIRED.join(", "),
-                    OPTIONAL.join(", ")
-                )));
+            return Err(
+                InputError::new(format!("unknown column `{h}` in the header"))
+                    .at(src, field_span(src, 0, &header, i))
+                    .field("header")
+                    .expected(format!(
+                        "columns {} (required) and {} (optional)",
+                        REQUIRED.join(", "),
+                        OPTIONAL.join(", ")
+                    )),
+            );
         }
         if col.insert(h.to_string(), i).is_some() {
             return Err(InputError::new(format!("column `{h}` appears twice"))
@@ -163,7 +170,10 @@ fn field_span(
 }
 
 fn csv_error(src: &SourceText, e: &::csv::Error, field: &str) -> InputError {
-    let pos = e.position().map_or(0, |p| p.byte() as usize).min(src.text.len());
+    let pos = e
+        .position()
+        .map_or(0, |p| p.byte() as usize)
+        .min(src.text.len());
     let problem = match e.kind() {
         ::csv::ErrorKind::Utf8 { .. } => "the line is not valid UTF-8".to_string(),
         _ => format!("not readable as CSV: {e}"),

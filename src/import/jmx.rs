@@ -70,10 +70,12 @@ pub fn parse(
     let mut warnings = Vec::new();
     for (d, doc) in docs.iter().enumerate() {
         let Some(beans) = doc.get("beans").and_then(Value::as_array) else {
-            return Err(InputError::new(format!("dump {} has no `beans` array", d + 1))
-                .in_file(&src.path)
-                .field("beans")
-                .expected("a /jmx dump: {\"beans\": [...]}"));
+            return Err(
+                InputError::new(format!("dump {} has no `beans` array", d + 1))
+                    .in_file(&src.path)
+                    .field("beans")
+                    .expected("a /jmx dump: {\"beans\": [...]}"),
+            );
         };
         fn name_of(b: &Value) -> &str {
             b.get("name").and_then(Value::as_str).unwrap_or("")
@@ -196,10 +198,12 @@ pub fn parse(
     for k in &keys.regions {
         let Some(enc) = &k.encoded else {
             let off = super::line_offset(&ksrc.text, k.line);
-            return Err(InputError::new("the keys file's region has no encoded name")
-                .at(ksrc, off..off)
-                .field("region")
-                .expected("list_regions output with REGION_NAME, or a CSV `region` column"));
+            return Err(
+                InputError::new("the keys file's region has no encoded name")
+                    .at(ksrc, off..off)
+                    .field("region")
+                    .expected("list_regions output with REGION_NAME, or a CSV `region` column"),
+            );
         };
         let Some(m) = metrics.get(enc) else {
             let off = super::line_offset(&ksrc.text, k.line);

@@ -79,7 +79,13 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
     let dashes = lines.get(h + 1).copied().unwrap_or("");
     let widths: Vec<usize> = cells(dashes)
         .iter()
-        .map(|c| if c.bytes().all(|b| b == b'-') { c.len() } else { 0 })
+        .map(|c| {
+            if c.bytes().all(|b| b == b'-') {
+                c.len()
+            } else {
+                0
+            }
+        })
         .collect();
     if widths.len() != names.len() || widths.contains(&0) {
         return Err(err_at(
@@ -122,7 +128,9 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
             let (s, e) = (at + 1, at + 1 + w);
             let bar = chars.get(e + 1).map(|&(_, ch)| ch);
             if chars.get(at).map(|&(_, ch)| ch) != Some(' ') || bar != Some('|') {
-                let col = chars.get(at.min(chars.len().saturating_sub(1))).map_or(0, |p| p.0);
+                let col = chars
+                    .get(at.min(chars.len().saturating_sub(1)))
+                    .map_or(0, |p| p.0);
                 return Err(err_at(
                     ln,
                     col,
@@ -219,12 +227,12 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
             ));
         }
         None => {
-            return Err(InputError::new(
-                "the output ends without its ` N rows` line (cut short?)",
-            )
-            .at(src, text.len()..text.len())
-            .field("rows")
-            .expected("the whole `list_regions` output, ending with ` N rows`"));
+            return Err(
+                InputError::new("the output ends without its ` N rows` line (cut short?)")
+                    .at(src, text.len()..text.len())
+                    .field("rows")
+                    .expected("the whole `list_regions` output, ending with ` N rows`"),
+            );
         }
         _ => {}
     }
@@ -251,7 +259,9 @@ fn parse_mb(s: &str) -> Option<u64> {
         return None;
     }
     let v: f64 = n.parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v < 1e12).then(|| (v * 1_048_576.0).round() as u64)
+    (0.0..1e12)
+        .contains(&v)
+        .then(|| (v * 1_048_576.0).round() as u64)
 }
 
 /// The encoded name in `RegionInfo.getRegionNameAsString()` (`table,start,id.ENCODED.`).

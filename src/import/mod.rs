@@ -173,44 +173,52 @@ impl InitialTable {
         }
         for r in &self.regions {
             if !r.end.is_empty() && r.end <= r.start {
-                return Err(at_line(r.line, "end")(InputError::new(format!(
-                    "region `{}`..`{}` ends before it starts",
-                    show_key(&r.start),
-                    show_key(&r.end)
-                ))
-                .expected("an end key after the start key, or empty for the last region")));
+                return Err(at_line(r.line, "end")(
+                    InputError::new(format!(
+                        "region `{}`..`{}` ends before it starts",
+                        show_key(&r.start),
+                        show_key(&r.end)
+                    ))
+                    .expected("an end key after the start key, or empty for the last region"),
+                ));
             }
         }
         self.regions.sort_by(|a, b| a.start.cmp(&b.start));
         for w in self.regions.windows(2) {
             if w[0].start == w[1].start {
-                return Err(at_line(w[1].line, "start")(InputError::new(format!(
-                    "a region starting at `{}` is listed twice (lines {} and {})",
-                    show_key(&w[1].start),
-                    w[0].line.min(w[1].line),
-                    w[0].line.max(w[1].line)
-                ))
-                .expected("each region once")));
+                return Err(at_line(w[1].line, "start")(
+                    InputError::new(format!(
+                        "a region starting at `{}` is listed twice (lines {} and {})",
+                        show_key(&w[1].start),
+                        w[0].line.min(w[1].line),
+                        w[0].line.max(w[1].line)
+                    ))
+                    .expected("each region once"),
+                ));
             }
         }
         let first = &self.regions[0];
         if !first.start.is_empty() {
-            return Err(at_line(first.line, "start")(InputError::new(format!(
-                "no region starts at the empty key: the first region starts at `{}` (rows \
+            return Err(at_line(first.line, "start")(
+                InputError::new(format!(
+                    "no region starts at the empty key: the first region starts at `{}` (rows \
                  before it would have no region)",
-                show_key(&first.start)
-            ))
-            .expected("the whole table: a first region with an empty start key")));
+                    show_key(&first.start)
+                ))
+                .expected("the whole table: a first region with an empty start key"),
+            ));
         }
         for w in self.regions.windows(2) {
             let (a, b) = (&w[0], &w[1]);
             if a.end.is_empty() {
-                return Err(at_line(a.line, "end")(InputError::new(format!(
-                    "region `{}`..(end of table) overlaps the region starting at `{}`",
-                    show_key(&a.start),
-                    show_key(&b.start)
-                ))
-                .expected("only the last region ends at the empty key")));
+                return Err(at_line(a.line, "end")(
+                    InputError::new(format!(
+                        "region `{}`..(end of table) overlaps the region starting at `{}`",
+                        show_key(&a.start),
+                        show_key(&b.start)
+                    ))
+                    .expected("only the last region ends at the empty key"),
+                ));
             }
             if a.end != b.start {
                 let what = if a.end < b.start { "gap" } else { "overlap" };
@@ -228,11 +236,13 @@ impl InitialTable {
         }
         let last = self.regions.last().expect("non-empty");
         if !last.end.is_empty() {
-            return Err(at_line(last.line, "end")(InputError::new(format!(
-                "no region ends at the empty key: the last region ends at `{}`",
-                show_key(&last.end)
-            ))
-            .expected("the whole table: a last region with an empty end key")));
+            return Err(at_line(last.line, "end")(
+                InputError::new(format!(
+                    "no region ends at the empty key: the last region ends at `{}`",
+                    show_key(&last.end)
+                ))
+                .expected("the whole table: a last region with an empty end key"),
+            ));
         }
         Ok(self)
     }

@@ -26,12 +26,42 @@ fn fixed_list() -> String {
     // Pad every row to the header's widths, as the shell does (the constant above is hand-aligned
     // for the header only).
     let rows = [
-        ["rs1,16020,17", "t1,,1700000000000.0123456789abcdef0123456789abcdef.", "", "a|b", "12.0MB", "42", "1.0"],
-        ["rs2,16020,18", "t1,a|b,1700000000000.fedcba9876543210fedcba98765432.", "a|b", "", "0.0MB", "0", "0.0"],
+        [
+            "rs1,16020,17",
+            "t1,,1700000000000.0123456789abcdef0123456789abcdef.",
+            "",
+            "a|b",
+            "12.0MB",
+            "42",
+            "1.0",
+        ],
+        [
+            "rs2,16020,18",
+            "t1,a|b,1700000000000.fedcba9876543210fedcba98765432.",
+            "a|b",
+            "",
+            "0.0MB",
+            "0",
+            "0.0",
+        ],
     ];
-    let names = ["SERVER_NAME", "REGION_NAME", "START_KEY", "END_KEY", "SIZE", "REQ", "LOCALITY"];
+    let names = [
+        "SERVER_NAME",
+        "REGION_NAME",
+        "START_KEY",
+        "END_KEY",
+        "SIZE",
+        "REQ",
+        "LOCALITY",
+    ];
     let w: Vec<usize> = (0..7)
-        .map(|c| rows.iter().map(|r| r[c].len()).chain([names[c].len()]).max().unwrap())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].len())
+                .chain([names[c].len()])
+                .max()
+                .unwrap()
+        })
         .collect();
     let line = |cells: &[&str]| {
         let mut s = String::new();
@@ -45,7 +75,9 @@ fn fixed_list() -> String {
     out.push('\n');
     out.push_str(&line(&names));
     let dashes: Vec<String> = w.iter().map(|&n| "-".repeat(n)).collect();
-    out.push_str(&line(&dashes.iter().map(String::as_str).collect::<Vec<_>>()));
+    out.push_str(&line(
+        &dashes.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
     for r in &rows {
         out.push_str(&line(r));
     }
@@ -104,7 +136,8 @@ fn metrics_region_source_impl_attribute_names_split() {
 }
 
 fn jmx_dump(server: &str, regions: &[(&str, u64, u64)]) -> String {
-    let mut attrs = vec![r#""name": "Hadoop:service=HBase,name=RegionServer,sub=Regions""#.to_string()];
+    let mut attrs =
+        vec![r#""name": "Hadoop:service=HBase,name=RegionServer,sub=Regions""#.to_string()];
     for (enc, bytes, files) in regions {
         let p = format!("Namespace_default_table_t1_region_{enc}_metric_");
         attrs.push(format!(r#""{p}storeFileSize": {bytes}"#));
@@ -125,8 +158,14 @@ fn jmx_joins_keys_by_encoded_name_across_concatenated_dumps() {
     let keys = list_regions::parse(&keys_src).unwrap();
     let text = format!(
         "{}\n{}",
-        jmx_dump("rs1,16020,17", &[("0123456789abcdef0123456789abcdef", 1000, 3)]),
-        jmx_dump("rs9,16020,99", &[("fedcba9876543210fedcba98765432", 2000, 2)])
+        jmx_dump(
+            "rs1,16020,17",
+            &[("0123456789abcdef0123456789abcdef", 1000, 3)]
+        ),
+        jmx_dump(
+            "rs9,16020,99",
+            &[("fedcba9876543210fedcba98765432", 2000, 2)]
+        )
     );
     let t = jmx::parse(&src(&text), None, &keys, &keys_src)
         .unwrap()
@@ -134,10 +173,16 @@ fn jmx_joins_keys_by_encoded_name_across_concatenated_dumps() {
         .unwrap();
     assert_eq!(t.table.as_deref(), Some("default:t1"));
     assert_eq!(t.regions[1].server, "rs9,16020,99");
-    assert_eq!((t.regions[1].store_bytes, t.regions[1].store_files), (2000, 2));
+    assert_eq!(
+        (t.regions[1].store_bytes, t.regions[1].store_files),
+        (2000, 2)
+    );
     assert_eq!(t.regions[0].write_requests, Some(9));
     // A region missing from the dump is an error naming the keys file's line.
-    let one = jmx_dump("rs1,16020,17", &[("0123456789abcdef0123456789abcdef", 1000, 3)]);
+    let one = jmx_dump(
+        "rs1,16020,17",
+        &[("0123456789abcdef0123456789abcdef", 1000, 3)],
+    );
     let e = jmx::parse(&src(&one), None, &keys, &keys_src).unwrap_err();
     assert_eq!(e.line, Some(5));
     assert!(e.problem.contains("no metrics"), "{e}");
@@ -164,7 +209,10 @@ fn csv_reads_units_optional_columns_and_validates_tiling() {
 fn csv_errors_name_line_column_and_field() {
     let h = "start,end,server,store_bytes,store_files\n";
     let e = csv_table(&format!("{h},m,rs1,12QB,2\nm,,rs2,1,1\n")).unwrap_err();
-    assert_eq!((e.line, e.column, e.field.as_deref()), (Some(2), Some(8), Some("store_bytes")));
+    assert_eq!(
+        (e.line, e.column, e.field.as_deref()),
+        (Some(2), Some(8), Some("store_bytes"))
+    );
     let e = csv_table(&format!("{h},m,rs1,1,x\nm,,rs2,1,1\n")).unwrap_err();
     assert_eq!((e.line, e.field.as_deref()), (Some(2), Some("store_files")));
     // A gap: a region missing between m and p.

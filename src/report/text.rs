@@ -673,6 +673,37 @@ fn push_table(o: &mut String, t: &comfy_table::Table, total: usize, what: &str) 
     }
 }
 
+/// A run from an imported table: start against end, per server and per imported region.
+fn start_vs_end(o: &mut String, sv: &crate::report::run::StartVsEndJson) {
+    o.push_str(&format!(
+        "  imported table, start → end: regions {} → {}, store files {} → {}\n",
+        sv.regions_start,
+        sv.regions_end,
+        format_bytes(sv.store_bytes_start),
+        format_bytes(sv.store_bytes_end)
+    ));
+    for s in &sv.servers {
+        o.push_str(&format!(
+            "    {}  regions {} → {}, {} → {}\n",
+            s.server,
+            s.regions_start,
+            s.regions_end,
+            format_bytes(s.store_bytes_start),
+            format_bytes(s.store_bytes_end)
+        ));
+    }
+    for r in &sv.regions {
+        o.push_str(&format!(
+            "    `{}`..`{}`  {} → {} in {} region(s)\n",
+            r.start,
+            r.end,
+            format_bytes(r.store_bytes_start),
+            format_bytes(r.store_bytes_end),
+            r.regions_end
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{format_figure, key_cell};
@@ -709,36 +740,5 @@ mod tests {
                 rest = &rest[i + 4..];
             }
         }
-    }
-}
-
-/// A run from an imported table: start against end, per server and per imported region.
-fn start_vs_end(o: &mut String, sv: &crate::report::run::StartVsEndJson) {
-    o.push_str(&format!(
-        "  imported table, start → end: regions {} → {}, store files {} → {}\n",
-        sv.regions_start,
-        sv.regions_end,
-        format_bytes(sv.store_bytes_start),
-        format_bytes(sv.store_bytes_end)
-    ));
-    for s in &sv.servers {
-        o.push_str(&format!(
-            "    {}  regions {} → {}, {} → {}\n",
-            s.server,
-            s.regions_start,
-            s.regions_end,
-            format_bytes(s.store_bytes_start),
-            format_bytes(s.store_bytes_end)
-        ));
-    }
-    for r in &sv.regions {
-        o.push_str(&format!(
-            "    `{}`..`{}`  {} → {} in {} region(s)\n",
-            r.start,
-            r.end,
-            format_bytes(r.store_bytes_start),
-            format_bytes(r.store_bytes_end),
-            r.regions_end
-        ));
     }
 }

@@ -2,12 +2,12 @@
 //! instance is created with the jitter drawn for it (`derived::jitter_draw`).
 
 use crate::engine::Engine;
-use crate::engine::derived;
-use crate::engine::policy::split::SplitPolicyInstance;
-use crate::engine::queue::NS_PER_MS;
 use crate::engine::decision::Decision;
+use crate::engine::derived;
 use crate::engine::files::imported_file;
 use crate::engine::policy::compaction;
+use crate::engine::policy::split::SplitPolicyInstance;
+use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::region::{HeldFile, Region};
 
 impl Engine {
@@ -81,7 +81,11 @@ impl Engine {
                 }
                 let infos = compaction::file_infos(s);
                 if s.has_references()
-                    || compaction::needs_compaction(&infos, s.compacting_files(), &self.cfg.compaction)
+                    || compaction::needs_compaction(
+                        &infos,
+                        s.compacting_files(),
+                        &self.cfg.compaction,
+                    )
                 {
                     self.apply(Decision::Compact { region, store });
                 }
