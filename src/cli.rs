@@ -56,6 +56,9 @@ pub enum Command {
     Sweep(crate::experiment::sweep_cmd::SweepArgs),
     /// Join the slices of a sharded sweep (`sweep --shard I/N --out DIR`) into the whole sweep.
     Merge(crate::experiment::sweep_cmd::MergeArgs),
+    /// Read an existing table's regions (`list_regions` output, /jmx JSON, or CSV), validate
+    /// them and print regions, servers and sizes, or write them as CSV with --out.
+    Import(crate::import::cmd::ImportArgs),
 }
 
 /// `diff`

@@ -23,6 +23,9 @@ fn main() -> ExitCode {
         Some(Command::Diff(a)) => commands::diff(&a).map(|()| true),
         Some(Command::Sweep(a)) => hbase_emu::experiment::sweep_cmd::sweep(&a).map(|()| true),
         Some(Command::Merge(a)) => hbase_emu::experiment::sweep_cmd::merge(&a).map(|()| true),
+        Some(Command::Import(a)) => hbase_emu::import::cmd::import(&a)
+            .map(|()| true)
+            .map_err(Into::into),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -9,7 +9,7 @@ use crate::diag::InputError;
 use crate::keygen::{self, BuildContext, Generator, GeneratorSpec};
 use crate::keynotation::to_string_binary;
 use crate::presplit;
-use crate::scenario::{Presplit, Scenario};
+use crate::scenario::{Initial, InitialServers, Presplit, Scenario};
 
 /// One initial region.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +20,10 @@ pub struct RegionPlan {
     pub end: Vec<u8>,
     /// Index of the RegionServer it opens on.
     pub server: usize,
+    /// Store file bytes it opens with (0 for a pre-split region; `[initial]` gives them).
+    pub store_bytes: u64,
+    /// Store files it opens with, of equal size (all families).
+    pub store_files: u64,
 }
 
 /// One generator's run, planned.
@@ -78,6 +82,9 @@ fn locate(scenario: &Scenario, e: InputError) -> InputError {
 /// Plans the run of one generator.
 pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, InputError> {
     let generator = build_generator(scenario, spec)?;
+    if let Some(init) = &scenario.initial {
+        return Ok(plan_initial(scenario, init, generator));
+    }
     let w = &scenario.workload;
     let (split_keys, presplit) = match &scenario.table.presplit {
         Presplit::None => (Vec::new(), "none (one region)".to_string()),
@@ -149,6 +156,8 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
                 split_keys[i].clone()
             },
             server: placement[i],
+            store_bytes: 0,
+            store_files: 0,
         })
         .collect();
     Ok(RunPlan {
@@ -157,6 +166,42 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
         regions,
         presplit,
     })
+}
+
+/// The run of an `[initial]` scenario: the imported regions, each on its imported server (the
+/// imported servers sorted by name are servers 0..n) or round-robin when rebalanced.
+fn plan_initial(scenario: &Scenario, init: &Initial, generator: Generator) -> RunPlan {
+    let t = &init.table;
+    let placement = match init.servers {
+        InitialServers::AsImported => t.server_indices(),
+        InitialServers::Rebalance => assignment::round_robin(
+            t.regions.len(),
+            scenario.cluster.regionservers as usize,
+            scenario.seed,
+        ),
+    };
+    let regions: Vec<RegionPlan> = t
+        .regions
+        .iter()
+        .zip(placement)
+        .map(|(r, server)| RegionPlan {
+            start: r.start.clone(),
+            end: r.end.clone(),
+            server,
+            store_bytes: r.store_bytes,
+            store_files: r.store_files,
+        })
+        .collect();
+    RunPlan {
+        generator,
+        split_keys: regions.iter().skip(1).map(|r| r.start.clone()).collect(),
+        presplit: format!(
+            "imported: {} regions from {}",
+            regions.len(),
+            init.path.display()
+        ),
+        regions,
+    }
 }
 
 /// JSON form of a region (keys in toStringBinary).

@@ -230,9 +230,128 @@ pub(crate) fn write_file(
     })
 }
 
+/// `n` keys spread evenly over `[start, end)` (empty = table edge), in order, each inside it:
+/// after the common prefix, the next 8 bytes of each bound are read as big-endian numbers and the
+/// keys placed at the middles of `n` equal parts. An open end reads as all `0xFF` bytes after the
+/// start key (the last region's rows just after its start); an open start as zeros. Fewer keys
+/// come back when the range is too narrow for `n` distinct ones (at least one: the start).
+pub(crate) fn spread_keys(start: &[u8], end: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let p = if end.is_empty() {
+        start.len()
+    } else {
+        start.iter().zip(end).take_while(|(a, b)| a == b).count()
+    };
+    let word = |k: &[u8], open: u8| -> u128 {
+        let mut b = [open; 8];
+        for (i, &x) in k.iter().skip(p).take(8).enumerate() {
+            b[i] = x;
+        }
+        u128::from(u64::from_be_bytes(b))
+    };
+    let lo = word(start, 0);
+    let hi = if end.is_empty() {
+        u128::from(u64::MAX) + 1
+    } else {
+        word(end, 0)
+    };
+    let n = n.max(1) as u128;
+    let mut out: Vec<Vec<u8>> = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let x = lo + (hi - lo) * (2 * i + 1) / (2 * n);
+        let mut k = start[..p].to_vec();
+        k.extend_from_slice(&(x.min(u128::from(u64::MAX)) as u64).to_be_bytes());
+        let inside = k.as_slice() >= start && (end.is_empty() || k.as_slice() < end);
+        if inside && out.last().is_none_or(|l| *l < k) {
+            out.push(k);
+        }
+    }
+    if out.is_empty() {
+        out.push(start.to_vec());
+    }
+    out
+}
+
+/// One store file of an imported region: about `bytes` on disk, its rows spread evenly over
+/// `[start, end)` ([`spread_keys`]). It keeps one key per data block (at most
+/// [`storefile::MAX_FILE_KEYS`], as flush files do) and its rows per key are sized so the file's
+/// length comes out at `bytes` (one calibration pass: the length is measured, the rows scaled).
+pub(crate) fn imported_file(
+    start: &[u8],
+    end: &[u8],
+    bytes: u64,
+    shape: CellShape,
+    format: FileFormat,
+    seq_id: u64,
+) -> Option<StoreFile> {
+    if bytes == 0 {
+        return None;
+    }
+    let keys_n = (bytes / format.block_size.max(1)).clamp(1, storefile::MAX_FILE_KEYS as u64);
+    let keys = spread_keys(start, end, keys_n as usize);
+    let build = |scale: u64| {
+        let mut b = HFileBuilder::new(shape, format, scale).with_max_sequence_id(seq_id);
+        b.reserve(keys.len(), keys[0].len());
+        for k in &keys {
+            b.append(k);
+        }
+        b.finish()
+    };
+    // A first guess from the cell size, then scaled by what the guess measured.
+    let cell = u64::from(shape.family_len + shape.qualifier_len + shape.value_len) + 40;
+    let row = cell * u64::from(shape.columns.max(1));
+    let guess = (bytes / (row * keys.len() as u64).max(1)).max(1);
+    let first = build(guess)?;
+    let scale = ((guess as u128 * bytes as u128) / u128::from(first.length().max(1))).max(1);
+    let file = build(scale.min(u128::from(u32::MAX)) as u64)?;
+    Some(StoreFile {
+        file: Arc::new(file),
+        seq_id,
+        created_ms: 0,
+        major: false,
+        kind: FileKind::Real,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spread_keys_stay_inside_their_range_and_sorted() {
+        for (s, e) in [
+            (&b""[..], &b""[..]),
+            (b"", b"m"),
+            (b"m", b""),
+            (b"user1", b"user2"),
+            (b"a", b"a\x00\x01"),
+            (b"\xFF\xFF", b""),
+        ] {
+            let ks = spread_keys(s, e, 100);
+            assert!(!ks.is_empty());
+            assert!(ks.windows(2).all(|w| w[0] < w[1]), "{s:?} {e:?}");
+            assert!(
+                ks.iter()
+                    .all(|k| k.as_slice() >= s && (e.is_empty() || k.as_slice() < e))
+            );
+        }
+        assert_eq!(spread_keys(b"user1", b"user2", 100).len(), 100);
+    }
+
+    #[test]
+    fn an_imported_file_has_about_the_size_asked() {
+        let shape = CellShape {
+            family_len: 1,
+            qualifier_len: 1,
+            value_len: 100,
+            columns: 1,
+        };
+        let format = storefile::test_format();
+        for bytes in [10_000u64, 5 << 20, 3 << 30, 40 << 30] {
+            let f = imported_file(b"a", b"b", bytes, shape, format, 1).expect("file");
+            let got = f.length();
+            assert!(got.abs_diff(bytes) <= bytes / 50 + 4096, "{bytes} -> {got}");
+        }
+    }
     use crate::engine::state::memstore::Put;
 
     /// `HStore.flushCache` at `--scale 1` with a large memstore: the flushed file keeps at most

@@ -52,8 +52,9 @@ pub use history::{EventDetail, Happening, MoveReason, OpenedAs, ServerAt, SplitS
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 use recorder::Recorder;
 pub use result::{
-    DynamicsResult, EventRecord, FileResult, HistoryEntry, MergeRecord, MoveRecord, RegionResult,
-    RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord, StoreResult,
+    DynamicsResult, EventRecord, FileResult, HistoryEntry, InitialRegionResult, MergeRecord,
+    MoveRecord, RegionResult, RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord,
+    StoreResult,
 };
 
 /// How far a client may run ahead of a RegionServer's write path before it waits (its buffer).
@@ -145,6 +146,8 @@ pub struct Engine {
     /// Counters, hotspot windows, the key heatmap, timeline samples and split records.
     rec: Recorder,
     file_seq: u64,
+    /// The regions as they opened (store bytes at t=0), for the report's start-vs-end.
+    initial: Vec<InitialRegionResult>,
     draining: bool,
     /// (interval, time) before which the periodic flush check cannot find a due region (the
     /// earliest oldest edit + interval at the last check): checks before it are skipped.
@@ -579,6 +582,7 @@ impl Engine {
             regions_initial: 0,
             ingest_ns: None,
             check_each_event: false,
+            initial: Vec::new(),
         };
         for r in initial {
             let id = e.open_region(
@@ -590,6 +594,15 @@ impl Engine {
                 fams.len(),
             );
             e.state.routing.push(r.start.clone(), id);
+            e.load_imported(id, r.store_bytes, r.store_files);
+        }
+        if scenario.initial.is_some() {
+            e.initial = e
+                .state
+                .regions
+                .iter()
+                .map(InitialRegionResult::from)
+                .collect();
         }
         let period = e
             .cfg
@@ -606,6 +619,7 @@ impl Engine {
         }
         e.schedule(apply::RESOURCE_TICK_NS, Event::ResourceTick);
         e.start_dynamics();
+        e.request_imported_compactions();
         e
     }
 
@@ -762,6 +776,7 @@ impl Engine {
             heat_writes: self.rec.heat_writes,
             heat_reads: self.rec.heat_reads,
             dynamics: self.dyn_.finish(),
+            initial: std::mem::take(&mut self.initial),
         }
     }
 }

@@ -153,6 +153,35 @@ pub struct RunResult {
     pub heat_reads: Vec<Vec<u64>>,
     /// What the balancer, normalizer, failures and scenario events did.
     pub dynamics: DynamicsResult,
+    /// The imported regions as they opened at t=0 (`[initial]`; empty otherwise).
+    pub initial: Vec<InitialRegionResult>,
+}
+
+/// A region as it opened at the start of the run (`[initial]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InitialRegionResult {
+    /// Start key.
+    pub start: Vec<u8>,
+    /// End key.
+    pub end: Vec<u8>,
+    /// Server index.
+    pub server: usize,
+    /// Store file bytes (the engine's files, within about 1 % of the imported size).
+    pub store_bytes: u64,
+    /// Store files.
+    pub store_files: usize,
+}
+
+impl From<&crate::engine::state::region::Region> for InitialRegionResult {
+    fn from(r: &crate::engine::state::region::Region) -> Self {
+        InitialRegionResult {
+            start: r.start.clone(),
+            end: r.end.clone(),
+            server: r.server,
+            store_bytes: r.store_bytes(),
+            store_files: r.store_files(),
+        }
+    }
 }
 
 /// One server at one sample.

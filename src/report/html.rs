@@ -533,8 +533,37 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
             markers: if mf > 0.0 { &markers } else { &[] },
         }));
     }
+    start_vs_end(o, run);
     region_tables(o, run, &id, linked.then_some(i));
     logs(o, run, &id);
+}
+
+/// A run from an imported table: per server, start against end.
+fn start_vs_end(o: &mut String, run: &RunJson) {
+    let Some(sv) = &run.start_vs_end else {
+        return;
+    };
+    let _ = write!(
+        o,
+        "<h3>Imported table: start vs end</h3>\n<p>regions {} → {}; store files {} → {}</p>\n\
+         <table><tr><th>server</th><th>regions</th><th>store bytes</th></tr>\n",
+        sv.regions_start,
+        sv.regions_end,
+        format_bytes(sv.store_bytes_start),
+        format_bytes(sv.store_bytes_end)
+    );
+    for s in &sv.servers {
+        let _ = writeln!(
+            o,
+            "<tr><td>{}</td><td>{} → {}</td><td>{} → {}</td></tr>",
+            esc(&s.server),
+            s.regions_start,
+            s.regions_end,
+            format_bytes(s.store_bytes_start),
+            format_bytes(s.store_bytes_end)
+        );
+    }
+    o.push_str("</table>\n");
 }
 
 /// A per-server panel: id suffix, title, y unit, y label and the sample's value.

@@ -47,6 +47,9 @@ struct PlanJson<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     expectations: Vec<ExpectJson<'a>>,
     runs: Vec<RunJson>,
+    /// `[initial]`: the imported table (regions, per-server totals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    initial: Option<serde_json::Value>,
 }
 
 /// One `[expect]` entry as parsed (`design` is `all` for every design).
@@ -132,6 +135,15 @@ impl PlanReport<'_> {
                     text: &e.text,
                 })
                 .collect(),
+            initial: s.initial.as_ref().map(|i| {
+                serde_json::json!({
+                    "file": i.path.display().to_string(),
+                    "table": i.table.table,
+                    "regions": i.table.regions,
+                    "servers": i.table.server_totals(),
+                    "store_bytes": i.table.total_store_bytes(),
+                })
+            }),
             runs: self
                 .runs
                 .iter()
@@ -220,6 +232,17 @@ impl PlanReport<'_> {
             s.table.name,
             fams.join(", ")
         ));
+        if let Some(i) = &s.initial {
+            o.push_str(&format!("Initial   {}\n", i.path.display()));
+            // The import's own summary, indented under it (its warnings are the scenario's).
+            let t = crate::import::InitialTable {
+                warnings: Vec::new(),
+                ..(*i.table).clone()
+            };
+            for line in t.to_text().lines() {
+                o.push_str(&format!("  {line}\n"));
+            }
+        }
         let payload = w.payload_bytes();
         let secs = payload as f64 / w.rate_bytes_per_s as f64;
         o.push_str(&format!(

@@ -204,6 +204,119 @@ pub struct RunJson {
     /// file order (left out when there are none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expectations: Vec<ExpectationJson>,
+    /// Start vs end of a run that started from an imported table (`[initial]`; left out
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_vs_end: Option<StartVsEndJson>,
+}
+
+/// A run from an imported table: the regions and servers at the start against the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StartVsEndJson {
+    /// Regions at the start (imported).
+    pub regions_start: usize,
+    /// Live regions at the end.
+    pub regions_end: usize,
+    /// Store file bytes at the start (the files the run opened with).
+    pub store_bytes_start: u64,
+    /// Store file bytes at the end.
+    pub store_bytes_end: u64,
+    /// Per imported region: its start, and what its key range holds at the end.
+    pub regions: Vec<StartRegionJson>,
+    /// Per server.
+    pub servers: Vec<StartServerJson>,
+}
+
+/// One imported region at the start and its key range at the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StartRegionJson {
+    /// Start key (toStringBinary).
+    pub start: String,
+    /// End key.
+    pub end: String,
+    /// Server it opened on.
+    pub server: String,
+    /// Store bytes at the start.
+    pub store_bytes_start: u64,
+    /// Store bytes at the end of the live regions starting in its range.
+    pub store_bytes_end: u64,
+    /// Live regions starting in its range at the end (its daughters; 1 if it did not split).
+    pub regions_end: usize,
+}
+
+/// One server at the start and at the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StartServerJson {
+    /// Server name.
+    pub server: String,
+    /// Regions at the start.
+    pub regions_start: usize,
+    /// Regions at the end.
+    pub regions_end: usize,
+    /// Store bytes at the start.
+    pub store_bytes_start: u64,
+    /// Store bytes at the end.
+    pub store_bytes_end: u64,
+}
+
+/// The start-vs-end comparison of a run from an imported table (`None` for other runs).
+fn start_vs_end(r: &RunResult) -> Option<StartVsEndJson> {
+    if r.initial.is_empty() {
+        return None;
+    }
+    let n = r.servers.len();
+    // Final regions are in key order; each imported region owns those starting in its range.
+    let owner = |start: &[u8]| {
+        r.initial
+            .partition_point(|i| i.start.as_slice() <= start)
+            .saturating_sub(1)
+    };
+    let mut end_bytes = vec![0u64; r.initial.len()];
+    let mut end_count = vec![0usize; r.initial.len()];
+    let mut servers: Vec<StartServerJson> = (0..n)
+        .map(|i| StartServerJson {
+            server: server_name(i, n),
+            regions_start: 0,
+            regions_end: 0,
+            store_bytes_start: 0,
+            store_bytes_end: 0,
+        })
+        .collect();
+    for f in &r.regions {
+        let o = owner(&f.start);
+        end_bytes[o] += f.store_bytes();
+        end_count[o] += 1;
+        if let Some(s) = servers.get_mut(f.server) {
+            s.regions_end += 1;
+            s.store_bytes_end += f.store_bytes();
+        }
+    }
+    for i in &r.initial {
+        if let Some(s) = servers.get_mut(i.server) {
+            s.regions_start += 1;
+            s.store_bytes_start += i.store_bytes;
+        }
+    }
+    Some(StartVsEndJson {
+        regions_start: r.initial.len(),
+        regions_end: r.regions.len(),
+        store_bytes_start: r.initial.iter().map(|i| i.store_bytes).sum(),
+        store_bytes_end: r.regions.iter().map(|f| f.store_bytes()).sum(),
+        regions: r
+            .initial
+            .iter()
+            .enumerate()
+            .map(|(k, i)| StartRegionJson {
+                start: to_string_binary(&i.start),
+                end: to_string_binary(&i.end),
+                server: server_name(i.server, n),
+                store_bytes_start: i.store_bytes,
+                store_bytes_end: end_bytes[k],
+                regions_end: end_count[k],
+            })
+            .collect(),
+        servers,
+    })
 }
 
 /// One expectation's outcome on one run.
@@ -1000,6 +1113,7 @@ fn run_json(r: &RunResult) -> RunJson {
             .collect(),
         balance: balance_json(r, &region_count),
         expectations: Vec::new(),
+        start_vs_end: start_vs_end(r),
     }
 }
 

@@ -362,6 +362,9 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
             run.merges.len()
         ));
     }
+    if let Some(sv) = &run.start_vs_end {
+        start_vs_end(o, sv);
+    }
     let reads: u64 = run.servers.iter().map(|x| x.read_requests).sum();
     if reads > 0 {
         let top = run.servers.iter().max_by(|a, b| {
@@ -667,6 +670,37 @@ fn push_table(o: &mut String, t: &comfy_table::Table, total: usize, what: &str) 
     o.push('\n');
     if total > TEXT_ROWS {
         o.push_str(&format!("  … {} more {what}\n", total - TEXT_ROWS));
+    }
+}
+
+/// A run from an imported table: start against end, per server and per imported region.
+fn start_vs_end(o: &mut String, sv: &crate::report::run::StartVsEndJson) {
+    o.push_str(&format!(
+        "  imported table, start → end: regions {} → {}, store files {} → {}\n",
+        sv.regions_start,
+        sv.regions_end,
+        format_bytes(sv.store_bytes_start),
+        format_bytes(sv.store_bytes_end)
+    ));
+    for s in &sv.servers {
+        o.push_str(&format!(
+            "    {}  regions {} → {}, {} → {}\n",
+            s.server,
+            s.regions_start,
+            s.regions_end,
+            format_bytes(s.store_bytes_start),
+            format_bytes(s.store_bytes_end)
+        ));
+    }
+    for r in &sv.regions {
+        o.push_str(&format!(
+            "    `{}`..`{}`  {} → {} in {} region(s)\n",
+            r.start,
+            r.end,
+            format_bytes(r.store_bytes_start),
+            format_bytes(r.store_bytes_end),
+            r.regions_end
+        ));
     }
 }
 

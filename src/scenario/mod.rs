@@ -25,7 +25,7 @@ use crate::keygen::GeneratorSpec;
 use crate::units;
 
 use raw::PresplitAlgorithm;
-use raw::{Quantity, RawScenario};
+use raw::{Quantity, RawInitial, RawScenario, RawTable};
 
 /// The scenario schema this build reads.
 pub const SCHEMA_VERSION: i64 = 1;
@@ -452,6 +452,29 @@ pub struct Scenario {
     pub warnings: Vec<String>,
     /// `[expect]` entries in file order (their texts are parsed by `experiment::expect`).
     pub expectations: Vec<ExpectationSpec>,
+    /// `[initial]`: the run starts from an imported table instead of the pre-split.
+    pub initial: Option<Initial>,
+}
+
+/// `[initial]`, validated: the imported table (already read and checked) and how it is placed.
+#[derive(Debug, Clone)]
+pub struct Initial {
+    /// The import file, resolved against the scenario's folder.
+    pub path: std::path::PathBuf,
+    /// Its regions.
+    pub table: std::sync::Arc<crate::import::InitialTable>,
+    /// Where the imported regions open.
+    pub servers: InitialServers,
+}
+
+/// `[initial] servers`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InitialServers {
+    /// Each region on its imported server (the imported servers, sorted by name, are the
+    /// cluster's first servers; `[cluster] regionservers` may add empty ones).
+    AsImported,
+    /// Round-robin over `[cluster] regionservers`, as a pre-split's regions are.
+    Rebalance,
 }
 
 /// One `[sweep] vary` entry as written. The scenario checks only its shape; what the key
@@ -973,6 +996,10 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         .collect();
     let expectations = expect::expectations(&mut ck, &raw, &designs);
     let sweep = sweep_section(&mut ck, raw.sweep.as_ref());
+    let initial = raw
+        .initial
+        .as_ref()
+        .and_then(|ri| initial(&mut ck, ri, &base_dir, regionservers, raw.table.as_ref()));
 
     if !ck.errors.is_empty() {
         return Err(ScenarioErrors(ck.errors));
@@ -1008,6 +1035,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         generators,
         events,
         sweep,
+        initial,
         warnings: ck.warnings,
         expectations,
         source: src,
@@ -1747,6 +1775,102 @@ fn table(
         presplit: presplit?,
         presplit_span,
         row_spans,
+    })
+}
+
+/// `[initial]`: reads the import now, so `check` refuses a bad one with the import file's place.
+fn initial(
+    ck: &mut Checker,
+    ri: &Spanned<RawInitial>,
+    base_dir: &std::path::Path,
+    regionservers: u64,
+    table: Option<&Spanned<RawTable>>,
+) -> Option<Initial> {
+    let r = ri.get_ref();
+    if let Some(p) = table.and_then(|t| t.get_ref().presplit.as_ref()) {
+        ck.err(
+            p.span(),
+            "table.presplit",
+            "[table.presplit] and [initial] both say where the regions are",
+            "one of them: [initial] starts from the imported regions",
+        );
+        return None;
+    }
+    let format = match &r.format {
+        None => None,
+        Some(f) => match crate::import::Format::parse(f.get_ref()) {
+            Some(f) => Some(f),
+            None => {
+                ck.err(
+                    f.span(),
+                    "initial.format",
+                    format!("unknown import format `{}`", f.get_ref()),
+                    "\"list_regions\", \"jmx\" or \"csv\" (or leave it out to detect it)",
+                );
+                return None;
+            }
+        },
+    };
+    let servers = match r.servers.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+        None | Some(("as-imported", _)) => InitialServers::AsImported,
+        Some(("rebalance", _)) => InitialServers::Rebalance,
+        Some((other, span)) => {
+            ck.err(
+                span,
+                "initial.servers",
+                format!("unknown placement `{other}`"),
+                "\"as-imported\" (each region on its imported server) or \"rebalance\" \
+                 (round-robin over [cluster] regionservers)",
+            );
+            return None;
+        }
+    };
+    let path = base_dir.join(r.file.get_ref());
+    let keys = r.keys.as_ref().map(|k| base_dir.join(k.get_ref()));
+    let loaded = crate::import::load(
+        &path,
+        format,
+        r.table.as_ref().map(|t| t.get_ref().as_str()),
+        keys.as_deref(),
+    );
+    let t = match loaded {
+        Ok(t) => t,
+        Err(e) => {
+            // A problem inside the file keeps its own place; one with the file as a whole
+            // (unreadable, no region, wrong table) points at the scenario's `file` field.
+            let e = if e.line.is_some() {
+                e
+            } else {
+                let problem = format!("import `{}`: {}", path.display(), e.problem);
+                e.reword(problem)
+                    .field_if_unset("initial.file")
+                    .at(ck.src, r.file.span())
+            };
+            ck.errors.push(e);
+            return None;
+        }
+    };
+    let n = t.servers().len() as u64;
+    if servers == InitialServers::AsImported && regionservers < n {
+        ck.err(
+            ri.span(),
+            "cluster.regionservers",
+            format!(
+                "the imported table is on {n} servers but [cluster] regionservers = {regionservers}"
+            ),
+            format!(
+                "regionservers >= {n} (extra servers start empty), or `servers = \"rebalance\"` \
+                 in [initial]"
+            ),
+        );
+        return None;
+    }
+    ck.warnings
+        .extend(t.warnings.iter().map(|w| format!("[initial] {w}")));
+    Some(Initial {
+        path,
+        table: std::sync::Arc::new(t),
+        servers,
     })
 }
 

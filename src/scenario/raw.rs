@@ -40,6 +40,18 @@ pub struct RawScenario {
     /// `[expect]`: `all = [...]` and `DESIGN = [...]`, lists of expectation texts.
     pub expect: Option<Spanned<RawExpect>>,
     pub sweep: Option<Spanned<RawSweep>>,
+    pub initial: Option<Spanned<RawInitial>>,
+}
+
+/// `[initial]`: start from an existing table's regions.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInitial {
+    pub file: Spanned<String>,
+    pub format: Option<Spanned<String>>,
+    pub table: Option<Spanned<String>>,
+    pub keys: Option<Spanned<String>>,
+    pub servers: Option<Spanned<String>>,
 }
 
 /// `[expect]`: a list of expectation texts per design (`all` or a generator name).

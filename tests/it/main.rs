@@ -14,6 +14,7 @@ mod expect;
 mod experiments;
 mod hardening;
 mod html_browser;
+mod import;
 mod input_errors;
 mod keygen_props;
 mod limits;

@@ -2,10 +2,13 @@
 //! instance is created with the jitter drawn for it (`derived::jitter_draw`).
 
 use crate::engine::Engine;
+use crate::engine::decision::Decision;
 use crate::engine::derived;
+use crate::engine::files::imported_file;
+use crate::engine::policy::compaction;
 use crate::engine::policy::split::SplitPolicyInstance;
 use crate::engine::queue::NS_PER_MS;
-use crate::engine::state::region::Region;
+use crate::engine::state::region::{HeldFile, Region};
 
 impl Engine {
     pub(crate) fn open_region(
@@ -32,5 +35,61 @@ impl Engine {
             self.now,
         ));
         id
+    }
+
+    /// Gives an imported region its store files: `files` files of equal size totalling `bytes`,
+    /// shared evenly over the families (each family gets its share of the files, at least one
+    /// when it has bytes), written at t=0 with the oldest sequence ids.
+    pub(crate) fn load_imported(&mut self, region: usize, bytes: u64, files: u64) {
+        if bytes == 0 || files == 0 {
+            return;
+        }
+        let nf = self.cfg.shapes.len().max(1) as u64;
+        let (start, end) = {
+            let r = &self.state.regions[region];
+            (r.start.clone(), r.end.clone())
+        };
+        for fam in 0..nf as usize {
+            let fam_files = (files / nf + u64::from((fam as u64) < files % nf)).max(1);
+            let fam_bytes = bytes / nf + u64::from((fam as u64) < bytes % nf);
+            for i in 0..fam_files {
+                let part = fam_bytes / fam_files + u64::from(i < fam_bytes % fam_files);
+                self.file_seq += 1;
+                let (shape, format) = (self.cfg.shapes[fam], self.cfg.formats[fam]);
+                let Some(f) = imported_file(&start, &end, part, shape, format, self.file_seq)
+                else {
+                    continue;
+                };
+                let rows = f.rows();
+                let r = &mut self.state.regions[region];
+                r.rows += rows;
+                r.stores[fam].files.push(HeldFile { file: f, rows });
+            }
+            self.state.regions[region].stores[fam].recount();
+        }
+    }
+
+    /// `HRegionServer.postOpenDeployTasks`: a store that opens needing a compaction (too many
+    /// imported files, or References) asks for one. No split check here: the first flush or
+    /// compaction runs it, as in HBase.
+    pub(crate) fn request_imported_compactions(&mut self) {
+        for region in 0..self.state.regions.len() {
+            for store in 0..self.state.regions[region].stores.len() {
+                let s = &self.state.regions[region].stores[store];
+                if s.files.is_empty() {
+                    continue;
+                }
+                let infos = compaction::file_infos(s);
+                if s.has_references()
+                    || compaction::needs_compaction(
+                        &infos,
+                        s.compacting_files(),
+                        &self.cfg.compaction,
+                    )
+                {
+                    self.apply(Decision::Compact { region, store });
+                }
+            }
+        }
     }
 }
