@@ -153,6 +153,8 @@ pub struct RunResult {
     pub heat_reads: Vec<Vec<u64>>,
     /// What the balancer, normalizer, failures and scenario events did.
     pub dynamics: DynamicsResult,
+    /// What the operator's scans cost on the final layout (`engine/scan.rs`).
+    pub scan_fanout: super::scan::ScanFanout,
 }
 
 /// One server at one sample.

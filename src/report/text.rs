@@ -139,6 +139,7 @@ impl Report {
                 ));
             }
         }
+        crate::report::scan::text(&mut o, &self.runs);
         if let Some(r) = &self.assumption_ranges {
             o.push_str(&crate::report::ranges::text(r, detail));
         }
