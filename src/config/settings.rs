@@ -633,9 +633,11 @@ impl Reader<'_> {
     fn positive_int(&self, key: &str) -> Result<u32, InputError> {
         let v = self.int(key)?;
         if v < 1 {
-            return Err(self
-                .site
-                .value_error(key, format!("{v} is less than 1"), "a value of 1 or more"));
+            return Err(self.site.value_error(
+                key,
+                format!("{v} is less than 1"),
+                "a value of 1 or more",
+            ));
         }
         Ok(v as u32)
     }

@@ -18,13 +18,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::ClientSettings;
+use crate::keygen::rng::splitmix64;
 use crate::keygen::{RowKeyGenerator, ScanLocality};
 use crate::workload::scale::Sampling;
 
 use super::RegionResult;
 
-/// Keys computed per priced scan at most: a larger window is sampled evenly (every n-th emulated
-/// row, each standing for the real rows between it and the next sample).
+/// Keys computed per priced scan at most: a larger window is sampled evenly (one emulated row
+/// drawn from each run of n, standing for the real rows of that run).
 pub const MAX_SAMPLED_KEYS: u64 = 1 << 18;
 
 /// What the scans of one run cost.
@@ -190,9 +191,14 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
     let (first_block, blocks) = (skip / s.k, s.emulated());
     let n = blocks - first_block;
     let stride = n.div_ceil(MAX_SAMPLED_KEYS).max(1);
+    // One block drawn from each run of `stride` (stratified, as the scale's sampling is), so
+    // a stride never aliases with an `id mod N` layout (partition, modulo).
     let ids: Vec<u64> = (first_block..blocks)
         .step_by(stride as usize)
-        .map(|b| s.id(b))
+        .map(|b0| {
+            let span = stride.min(blocks - b0);
+            s.id(b0 + splitmix64(s.seed ^ 0x5CA7_F00D ^ b0) % span)
+        })
         .collect();
     // Real rows each sample stands for: its blocks', less the part of the first before `skip`.
     let weight = |i: usize| -> u64 {
@@ -238,9 +244,9 @@ impl Placed {
     fn window_cost(&self, regions: &[RegionResult], per_rpc: u64) -> ScanCost {
         let (mut touched, mut servers, mut rpcs) = (BTreeSet::new(), BTreeSet::new(), 0u64);
         for g in self.groups.values() {
-            for r in g.lo..=g.hi {
+            for (r, region) in regions.iter().enumerate().take(g.hi + 1).skip(g.lo) {
                 touched.insert(r);
-                servers.insert(regions[r].server);
+                servers.insert(region.server);
                 rpcs += region_rpcs(g.rows.get(&r).copied().unwrap_or(0), per_rpc);
             }
         }

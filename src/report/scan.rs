@@ -10,8 +10,17 @@ use crate::engine::scan::ScanFanout;
 use crate::keygen::ScanLocality;
 use crate::units::thousands;
 
-use super::run::RunJson;
 use super::{align_right, fit, table};
+
+/// One design's column of the scan table.
+pub struct Column<'a> {
+    /// The generator's name.
+    pub name: &'a str,
+    /// Its busiest server's share of a minute's writes, worst minute.
+    pub write_share: f64,
+    /// Its scans.
+    pub scan: &'a ScanFanoutJson,
+}
 
 /// One time-range scan in the JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -127,37 +136,33 @@ fn window_label(seconds: f64) -> String {
     let ms = (seconds * 1000.0).round() as u64;
     match ms {
         0 => "0s".to_string(),
-        _ if ms % 3_600_000 == 0 => format!("{}h", ms / 3_600_000),
-        _ if ms % 60_000 == 0 => format!("{}m", ms / 60_000),
-        _ if ms % 1000 == 0 => format!("{}s", ms / 1000),
+        _ if ms.is_multiple_of(3_600_000) => format!("{}h", ms / 3_600_000),
+        _ if ms.is_multiple_of(60_000) => format!("{}m", ms / 60_000),
+        _ if ms.is_multiple_of(1000) => format!("{}s", ms / 1000),
         _ => format!("{ms}ms"),
     }
 }
 
 /// The rows of the scan table: a label and one cell per design.
-fn rows(runs: &[RunJson]) -> Vec<(String, Vec<String>)> {
+fn rows(runs: &[Column<'_>]) -> Vec<(String, Vec<String>)> {
     let mut out = vec![(
         "write share, worst minute".to_string(),
         runs.iter()
-            .map(|r| format!("{:.0}%", r.summary.max_server_write_share * 100.0))
+            .map(|r| format!("{:.0}%", r.write_share * 100.0))
             .collect(),
     )];
-    let n = runs
-        .iter()
-        .map(|r| r.scan_fanout.windows.len())
-        .max()
-        .unwrap_or(0);
+    let n = runs.iter().map(|r| r.scan.windows.len()).max().unwrap_or(0);
     for i in 0..n {
         let label = runs
             .iter()
-            .find_map(|r| r.scan_fanout.windows.get(i))
+            .find_map(|r| r.scan.windows.get(i))
             .map(|w| window_label(w.window_seconds))
             .unwrap_or_default();
         out.push((
             format!("last {label}: scans/regions/servers"),
             runs.iter()
                 .map(|r| {
-                    r.scan_fanout.windows.get(i).map_or("-".to_string(), |w| {
+                    r.scan.windows.get(i).map_or("-".to_string(), |w| {
                         let scans = if w.full_scan {
                             "full".to_string()
                         } else {
@@ -172,7 +177,7 @@ fn rows(runs: &[RunJson]) -> Vec<(String, Vec<String>)> {
             format!("last {label}: RPCs"),
             runs.iter()
                 .map(|r| {
-                    r.scan_fanout
+                    r.scan
                         .windows
                         .get(i)
                         .map_or("-".to_string(), |w| thousands(u128::from(w.rpcs)))
@@ -184,7 +189,7 @@ fn rows(runs: &[RunJson]) -> Vec<(String, Vec<String>)> {
         "one prefix: regions/servers/RPCs".to_string(),
         runs.iter()
             .map(|r| {
-                let s = &r.scan_fanout;
+                let s = &r.scan;
                 if s.prefixes == 0 {
                     "-".to_string()
                 } else {
@@ -201,20 +206,20 @@ fn rows(runs: &[RunJson]) -> Vec<(String, Vec<String>)> {
     out.push((
         "rows per scanner RPC".to_string(),
         runs.iter()
-            .map(|r| thousands(u128::from(r.scan_fanout.rows_per_rpc)))
+            .map(|r| thousands(u128::from(r.scan.rows_per_rpc)))
             .collect(),
     ));
     out
 }
 
 /// The text table (nothing when no run priced a scan).
-pub fn text(o: &mut String, runs: &[RunJson]) {
-    if runs.iter().all(|r| r.scan_fanout.locality.is_empty()) {
+pub fn text(o: &mut String, runs: &[Column<'_>]) {
+    if runs.iter().all(|r| r.scan.locality.is_empty()) {
         return;
     }
     o.push_str("\nScans on the final layout (write balance against read fan-out)\n");
     let mut header = vec!["".to_string()];
-    header.extend(runs.iter().map(|r| r.generator.clone()));
+    header.extend(runs.iter().map(|r| r.name.to_string()));
     let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut t = table(&header_refs);
     fit(&mut t);
@@ -227,20 +232,20 @@ pub fn text(o: &mut String, runs: &[RunJson]) {
     o.push_str(&t.to_string());
     o.push('\n');
     o.push_str(
-        "  time-range scan: the rows written in the last window, one range scan per prefix \
-         (\"full\": no key locality, a full-table scan with a time range); one prefix: all \
-         rows of one salt bucket or entity, mean over the prefixes.\n",
+        "  last W: the rows written in the last W of the ingest, one range scan per prefix\n  \
+         (full: no key locality, a full-table scan with a time range);\n  one prefix: all rows \
+         of one salt bucket or entity, mean over the prefixes\n",
     );
 }
 
 /// The HTML table (nothing when no run priced a scan); `esc` escapes text.
-pub fn html(o: &mut String, runs: &[RunJson], esc: &dyn Fn(&str) -> String) {
-    if runs.iter().all(|r| r.scan_fanout.locality.is_empty()) {
+pub fn html(o: &mut String, runs: &[Column<'_>], esc: &dyn Fn(&str) -> String) {
+    if runs.iter().all(|r| r.scan.locality.is_empty()) {
         return;
     }
     o.push_str("<table id=\"scan-table\"><thead><tr><th></th>");
     for r in runs {
-        let _ = write!(o, "<th>{}</th>", esc(&r.generator));
+        let _ = write!(o, "<th>{}</th>", esc(r.name));
     }
     o.push_str("</tr></thead><tbody>\n");
     for (label, cells) in rows(runs) {

@@ -779,7 +779,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
                         list.span(),
                         "client.scan_windows",
                         format!("{} windows", list.get_ref().len()),
-                        &format!("at most {MAX_SCAN_WINDOWS} durations"),
+                        format!("at most {MAX_SCAN_WINDOWS} durations"),
                     );
                 }
                 let mut out = Vec::new();

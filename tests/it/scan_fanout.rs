@@ -92,7 +92,10 @@ fn sequential_time_range_scan_touches_only_the_regions_its_window_spans() {
     let last_second = &s.windows[0];
     assert_eq!(last_second.scans, 1);
     // About a third of the rows: ids from about 200,000 on, past the split at 225,000.
-    assert!((80_000..120_000).contains(&last_second.rows), "{last_second:?}");
+    assert!(
+        (80_000..120_000).contains(&last_second.rows),
+        "{last_second:?}"
+    );
     assert_eq!(last_second.regions, 2, "{last_second:?}");
     let all = &s.windows[1];
     assert_eq!((all.scans, all.regions), (1, 4));
@@ -167,10 +170,23 @@ fn bad_scan_window_is_an_error_naming_the_field() {
         .replace("TABLE", "")
         .replace("GEN", "kind = \"sequential\"")
         .replace("[\"1s\", \"1h\"]", "[\"1s\", \"0s\", \"soon\"]");
-    let e = scenario::load_source(SourceText::from_string("s.toml", text.as_str()))
-        .err()
-        .expect("error")
-        .to_string();
+    let Err(e) = scenario::load_source(SourceText::from_string("s.toml", text.as_str())) else {
+        panic!("a bad window loads");
+    };
+    let e = e.to_string();
     assert!(e.contains("client.scan_windows"), "{e}");
     assert!(e.contains("0 ms") && e.contains("soon"), "{e}");
+}
+
+/// Above 262,144 keys the rows are sampled; a drawn row per stretch (not every n-th) keeps an
+/// `id mod N` design from aliasing: all 20 partitions are seen in a 300,000-row table.
+#[test]
+fn sampling_does_not_alias_with_partitions() {
+    let r = run("", "kind = \"partition\"\npartitions = 20", "");
+    let s = &r.scan_fanout;
+    assert_eq!(s.locality, "prefix");
+    assert_eq!(s.prefixes, 20);
+    let all = &s.windows[1];
+    assert!(all.sampled_keys < all.rows, "{all:?}");
+    assert_eq!(all.scans, 20);
 }
