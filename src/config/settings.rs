@@ -330,6 +330,12 @@ pub struct ClientSettings {
     pub handlers: u32,
     /// dfs.replication.
     pub replication: u32,
+    /// hbase.client.scanner.caching: rows one scanner RPC asks for.
+    pub scanner_caching: u32,
+    /// hbase.client.scanner.max.result.size, bytes one scanner RPC returns at most.
+    pub scanner_max_result_size: u64,
+    /// hbase.server.scanner.max.result.size: the server's own cap on one scanner RPC's bytes.
+    pub server_scanner_max_result_size: u64,
 }
 
 /// Normalizer keys a table descriptor may carry (`SimpleRegionNormalizer` reads them with
@@ -622,6 +628,18 @@ impl Reader<'_> {
     fn u_int(&self, key: &str) -> Result<u32, InputError> {
         let v = self.int(key)?;
         self.non_negative(key, i64::from(v)).map(|x| x as u32)
+    }
+    /// An int that must be at least 1 (HBase would fetch nothing, or loop, below that).
+    fn positive_int(&self, key: &str) -> Result<u32, InputError> {
+        let v = self.int(key)?;
+        if v < 1 {
+            return Err(self.site.value_error(
+                key,
+                format!("{v} is less than 1"),
+                "a value of 1 or more",
+            ));
+        }
+        Ok(v as u32)
     }
     /// An int HBase raises to at least 1 (with a warning where HBase logs one).
     fn at_least_one(&mut self, key: &str) -> Result<u32, InputError> {
@@ -1166,6 +1184,11 @@ impl Settings {
                 max_perregion_tasks: r.at_least_one("hbase.client.max.perregion.tasks")?,
                 handlers: r.at_least_one("hbase.regionserver.handler.count")?,
                 replication: r.at_least_one("dfs.replication")?,
+                scanner_caching: r.positive_int("hbase.client.scanner.caching")?,
+                scanner_max_result_size: r.u_bytes("hbase.client.scanner.max.result.size")?.max(1),
+                server_scanner_max_result_size: r
+                    .u_bytes("hbase.server.scanner.max.result.size")?
+                    .max(1),
             },
             small_compaction_threads: {
                 let key = "hbase.regionserver.thread.compaction.small";

@@ -20,6 +20,7 @@ pub mod policy;
 mod queue;
 mod recorder;
 mod result;
+pub mod scan;
 pub mod state;
 
 use std::sync::Arc;
@@ -122,6 +123,8 @@ struct Config {
     wal_max_logs: usize,
     /// The seeded spread of durations and GC pauses (`[cluster] variability`).
     draws: policy::variability::Draws,
+    /// The time-range scans the report prices (`[client] scan_windows`), ms.
+    scan_windows_ms: Vec<u64>,
 }
 
 /// What one real row adds to a family's memstore, for the current key length.
@@ -493,6 +496,7 @@ impl Engine {
             write_cap: scenario.cluster.write_bandwidth,
             hardware: scenario.cluster.hardware.clone(),
             writers: scenario.client.writers,
+            scan_windows_ms: scenario.client.scan_windows_ms.clone(),
             cells_per_family,
             flush_bw: scenario.cluster.flush_bandwidth,
             compaction_bw: scenario.cluster.compaction_bandwidth,
@@ -743,6 +747,16 @@ impl Engine {
             .map(RegionResult::from)
             .collect();
         let cfg = &self.cfg;
+        let scan_fanout = scan::fanout(&scan::ScanInputs {
+            generator: generator.inner.as_ref(),
+            sampling,
+            regions: &regions,
+            minutes: &self.rec.windows,
+            ingest_ns,
+            row_bytes: self.row_data,
+            client: &cfg.settings.client,
+            windows_ms: &cfg.scan_windows_ms,
+        });
         let cells: u64 = cfg.cells_per_family.iter().sum();
         let data_bytes = self
             .state
@@ -777,6 +791,7 @@ impl Engine {
             heat_reads: self.rec.heat_reads,
             dynamics: self.dyn_.finish(),
             initial: std::mem::take(&mut self.initial),
+            scan_fanout,
         }
     }
 }

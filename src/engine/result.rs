@@ -155,6 +155,8 @@ pub struct RunResult {
     pub dynamics: DynamicsResult,
     /// The imported regions as they opened at t=0 (`[initial]`; empty otherwise).
     pub initial: Vec<InitialRegionResult>,
+    /// What the operator's scans cost on the final layout (`engine/scan.rs`).
+    pub scan_fanout: super::scan::ScanFanout,
 }
 
 /// A region as it opened at the start of the run (`[initial]`).

@@ -1,5 +1,5 @@
 //! A run's scalar figures by name. Names are the JSON keys of a run's `summary`, `client`,
-//! `region_sizes`, `balance` and `hotspots` objects: a short name (`cold_regions`) when one
+//! `region_sizes`, `balance`, `hotspots` and `scan_fanout` objects: a short name (`cold_regions`) when one
 //! section has it, the qualified one (`hotspots.max_server_write_share`) always. `summary`
 //! wins a short name shared with another section (`max_server_write_share`,
 //! `blocked_seconds`), as it holds the headline figures. Two figures the report states only
@@ -10,7 +10,14 @@ use serde_json::Value;
 use crate::report::run::RunJson;
 
 /// The sections whose numeric fields are figures, in lookup priority order.
-const SECTIONS: [&str; 5] = ["summary", "client", "region_sizes", "balance", "hotspots"];
+const SECTIONS: [&str; 6] = [
+    "summary",
+    "client",
+    "region_sizes",
+    "balance",
+    "hotspots",
+    "scan_fanout",
+];
 
 /// One named figure of a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,13 +40,14 @@ impl Figure {
 
 /// Every numeric scalar figure of a run, section by section, fields in report order.
 pub fn all(run: &RunJson) -> Vec<Figure> {
-    // Only the five sections are serialized (a whole run holds every region and the timeline).
+    // Only the six sections are serialized (a whole run holds every region and the timeline).
     let sections = [
         serde_json::to_value(&run.summary),
         serde_json::to_value(&run.client),
         serde_json::to_value(&run.region_sizes),
         serde_json::to_value(&run.balance),
         serde_json::to_value(&run.hotspots),
+        serde_json::to_value(&run.scan_fanout),
     ];
     let mut out = Vec::new();
     for (section, value) in SECTIONS.into_iter().zip(sections) {
@@ -142,7 +150,7 @@ impl std::fmt::Display for LookupError {
                     write!(
                         f,
                         " (figures are the numeric fields of a run's summary, client, region_sizes, \
-                         balance and hotspots objects; see docs/REPORT.md)"
+                         balance, hotspots and scan_fanout objects; see docs/REPORT.md)"
                     )
                 } else {
                     write!(f, " (did you mean {}?)", close.join(", "))

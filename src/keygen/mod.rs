@@ -80,6 +80,41 @@ pub trait RowKeyGenerator: Send + Sync {
             f(id, &buf);
         }
     }
+
+    /// How the rows of one stretch of ingest time lie in the key space, for the scan fan-out
+    /// report (`engine/scan.rs`). Unknown layouts are [`ScanLocality::Scattered`].
+    fn scan_locality(&self) -> ScanLocality {
+        ScanLocality::Scattered
+    }
+}
+
+/// Where the rows written in one stretch of ingest time lie, so a client knows which key ranges
+/// to scan for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanLocality {
+    /// Keys sort in ingest order: one contiguous range holds a time window.
+    Ordered,
+    /// Keys of one leading prefix of this many bytes (a salt bucket, an entity) sort in ingest
+    /// order: one range per prefix.
+    Prefix(usize),
+    /// As `Prefix`, the prefix being the bytes before the first occurrence of this byte.
+    PrefixUntil(u8),
+    /// No key locality (hashed, random): a time window needs a full scan with a time range.
+    Scattered,
+}
+
+impl ScanLocality {
+    /// The group a key belongs to: its prefix (empty for `Ordered`; `None` for `Scattered`).
+    pub fn group(self, key: &[u8]) -> Option<&[u8]> {
+        match self {
+            ScanLocality::Ordered => Some(&key[..0]),
+            ScanLocality::Prefix(n) => Some(&key[..n.min(key.len())]),
+            ScanLocality::PrefixUntil(b) => {
+                Some(&key[..key.iter().position(|&c| c == b).unwrap_or(key.len())])
+            }
+            ScanLocality::Scattered => None,
+        }
+    }
 }
 
 /// What a generator needs besides its own spec.

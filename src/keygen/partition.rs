@@ -38,6 +38,9 @@ impl RowKeyGenerator for Partition {
     fn describe(&self) -> String {
         format!("partition: [id % {}:8 BE][id:8 BE]", self.n)
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        super::ScanLocality::Prefix(8)
+    }
 }
 
 /// `modulo`: decimal `id % N` + `_` + decimal id (not zero-padded: "10_…" sorts before "2_…").
@@ -63,6 +66,9 @@ impl RowKeyGenerator for Modulo {
     }
     fn describe(&self) -> String {
         format!("modulo: decimal(id % {}) + \"_\" + decimal id", self.n)
+    }
+    fn scan_locality(&self) -> super::ScanLocality {
+        super::ScanLocality::PrefixUntil(b'_')
     }
 }
 

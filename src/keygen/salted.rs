@@ -85,6 +85,10 @@ impl RowKeyGenerator for Salted {
             }
         )
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        // Bucket then separator: the ids of one bucket sort in ingest order after it.
+        super::ScanLocality::Prefix(self.bucket_width.unwrap_or(1) + self.separator.len())
+    }
 }
 
 #[cfg(test)]

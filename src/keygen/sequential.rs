@@ -64,6 +64,9 @@ impl RowKeyGenerator for Sequential {
             String::from_utf8_lossy(&self.prefix)
         )
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        super::ScanLocality::Ordered
+    }
 }
 
 #[cfg(test)]

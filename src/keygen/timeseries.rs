@@ -180,6 +180,9 @@ impl RowKeyGenerator for TimestampFirst {
         self.clock
             .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        super::ScanLocality::Ordered
+    }
 }
 
 /// `reverse-timestamp`: `prefix ‖ entity (zero-padded decimal) ‖ [Long.MAX_VALUE − ts: 8 BE]`;
@@ -242,6 +245,10 @@ impl RowKeyGenerator for ReverseTimestamp {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
+    }
+    fn scan_locality(&self) -> super::ScanLocality {
+        // Newest first within an entity: one range per entity holds a time window.
+        super::ScanLocality::Prefix(self.prefix.len() + self.width)
     }
 }
 

@@ -84,6 +84,13 @@ impl RowKeyGenerator for Ycsb {
             self.zero_padding
         )
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        if self.ordered {
+            super::ScanLocality::Ordered
+        } else {
+            super::ScanLocality::Scattered
+        }
+    }
 }
 
 #[cfg(test)]

@@ -195,6 +195,14 @@ fn comparison(o: &mut String, report: &Report) {
         );
     }
     o.push_str("</ul>\n");
+    o.push_str("<h3 id=\"scans\">Scans on the final layout</h3>\n");
+    crate::report::scan::html(o, &crate::report::text::scan_columns(runs), &esc);
+    o.push_str(
+        "<p class=\"meta\">Write balance against read fan-out: the rows written in the last \
+         window of the ingest, one range scan per prefix (full: no key locality, a full-table \
+         scan with a time range); one prefix: all rows of one salt bucket or entity, mean \
+         over the prefixes.</p>\n",
+    );
 }
 
 /// The scenario's expectations and their verdicts, one row per design and expectation (nothing

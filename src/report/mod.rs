@@ -8,6 +8,7 @@ pub mod html;
 pub mod plan;
 pub mod ranges;
 pub mod run;
+pub mod scan;
 pub mod sparkline;
 pub mod summary;
 pub mod svg;

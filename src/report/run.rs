@@ -200,6 +200,9 @@ pub struct RunJson {
     /// Balance figures.
     #[serde(default)]
     pub balance: BalanceJson,
+    /// What the operator's scans cost on the final layout (`report/scan.rs`).
+    #[serde(default)]
+    pub scan_fanout: super::scan::ScanFanoutJson,
     /// The scenario's `[expect]` entries that apply to this design, with their outcomes, in
     /// file order (left out when there are none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -1112,6 +1115,7 @@ fn run_json(r: &RunResult) -> RunJson {
             })
             .collect(),
         balance: balance_json(r, &region_count),
+        scan_fanout: super::scan::json(&r.scan_fanout),
         expectations: Vec::new(),
         start_vs_end: start_vs_end(r),
     }

@@ -139,6 +139,7 @@ impl Report {
                 ));
             }
         }
+        crate::report::scan::text(&mut o, &scan_columns(&self.runs));
         if let Some(r) = &self.assumption_ranges {
             o.push_str(&crate::report::ranges::text(r, detail));
         }
@@ -148,6 +149,17 @@ impl Report {
         }
         wrap_prose(&o)
     }
+}
+
+/// The runs as columns of the scan table.
+pub(crate) fn scan_columns(runs: &[RunJson]) -> Vec<crate::report::scan::Column<'_>> {
+    runs.iter()
+        .map(|r| crate::report::scan::Column {
+            name: &r.generator,
+            write_share: r.summary.max_server_write_share,
+            scan: &r.scan_fanout,
+        })
+        .collect()
 }
 
 /// The scenario's expectations with their verdicts (nothing when it has none).

@@ -187,11 +187,19 @@ pub struct Cluster {
 
 /// `[client]`: the loader writing the workload (its HBase client settings come from the site
 /// keys, `hbase.client.*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Client {
     /// Writer threads or processes, each with its own `BufferedMutator` and write buffer.
     pub writers: u64,
+    /// The time-range scans the report prices (`scan_windows`): the rows written in the last
+    /// this many ms of the ingest, one scan each.
+    pub scan_windows_ms: Vec<u64>,
 }
+
+/// `[client] scan_windows` when absent: the last minute and the last hour.
+pub const DEFAULT_SCAN_WINDOWS_MS: [u64; 2] = [60_000, 3_600_000];
+/// Most time-range scans one scenario prices.
+pub const MAX_SCAN_WINDOWS: usize = 8;
 
 /// `[cluster] variability`: whether durations vary (seeded) as on a real cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -781,6 +789,44 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
                 .positive(w, "client.writers", MAX_WRITERS)
                 .unwrap_or(DEFAULT_WRITERS),
             None => DEFAULT_WRITERS,
+        },
+        scan_windows_ms: match raw
+            .client
+            .as_ref()
+            .and_then(|c| c.get_ref().scan_windows.as_ref())
+        {
+            None => DEFAULT_SCAN_WINDOWS_MS.to_vec(),
+            Some(list) => {
+                if list.get_ref().len() > MAX_SCAN_WINDOWS {
+                    ck.err(
+                        list.span(),
+                        "client.scan_windows",
+                        format!("{} windows", list.get_ref().len()),
+                        format!("at most {MAX_SCAN_WINDOWS} durations"),
+                    );
+                }
+                let mut out = Vec::new();
+                for q in list.get_ref().iter().take(MAX_SCAN_WINDOWS) {
+                    if let Some(ms) = ck.quantity(
+                        q,
+                        "client.scan_windows",
+                        units::parse_duration_ms,
+                        units::DURATION_EXPECTED,
+                    ) {
+                        if ms == 0 {
+                            ck.err(
+                                q.span(),
+                                "client.scan_windows",
+                                "a window of 0 ms".to_string(),
+                                "a duration above 0, like \"1m\" or \"1h\"",
+                            );
+                        } else {
+                            out.push(ms);
+                        }
+                    }
+                }
+                out
+            }
         },
     };
     let region_transition_ms = match &rc.region_transition {

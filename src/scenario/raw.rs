@@ -95,6 +95,7 @@ pub struct RawCluster {
 #[serde(deny_unknown_fields)]
 pub struct RawClient {
     pub writers: Option<Spanned<i64>>,
+    pub scan_windows: Option<Spanned<Vec<Spanned<Quantity>>>>,
 }
 
 /// `[table]`

@@ -23,6 +23,7 @@ mod presplit_api;
 mod report_render;
 mod rolling_split;
 mod scale_guard;
+mod scan_fanout;
 mod scenario_events;
 mod split_restriction;
 mod sweep;

@@ -172,9 +172,15 @@ fn brief_text_leads_with_the_comparison_and_verdicts() {
     let brief = r.to_text_with(false);
     let cmp = brief.find("\nComparison\n").expect("comparison");
     let verdicts = brief.find("\nVerdicts\n").expect("verdicts");
+    let scans = brief
+        .find("\nScans on the final layout")
+        .expect("scan table");
     let first_run = brief.find("\n=== sequential").expect("details");
-    assert!(cmp < verdicts && verdicts < first_run, "{brief}");
-    let lines: Vec<&str> = brief[verdicts..first_run].lines().skip(2).collect();
+    assert!(
+        cmp < verdicts && verdicts < scans && scans < first_run,
+        "{brief}"
+    );
+    let lines: Vec<&str> = brief[verdicts..scans].lines().skip(2).collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("  sequential: ") && lines[1].starts_with("  hashed: "));
     for long in ["Split timeline", "  Regions (each"] {

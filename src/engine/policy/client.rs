@@ -78,6 +78,9 @@ mod tests {
             max_perregion_tasks: 1,
             handlers: 30,
             replication: 3,
+            scanner_caching: i32::MAX as u32,
+            scanner_max_result_size: 2 << 20,
+            server_scanner_max_result_size: 100 << 20,
         }
     }
 
