@@ -125,6 +125,8 @@ pub fn totals(suites: &[Suite]) -> (usize, usize, usize) {
 }
 
 /// The folder's `*.toml` files, sorted by name; a missing or empty folder is a usage error.
+/// Hidden files (`.name.toml`: editor backups, `scripts/scaling-table`'s scratch variants) are
+/// not scenarios of the suite.
 fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, InputError> {
     let usage = |problem: String| {
         InputError::new(problem)
@@ -138,6 +140,10 @@ fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, InputError> {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
+        })
         .collect();
     files.sort();
     if files.is_empty() {
@@ -388,5 +394,24 @@ mod tests {
         assert!(xml.contains("&amp; &quot;more&quot;"), "{xml}");
         assert!(xml.contains("line &lt;1&gt;\nline 2"), "{xml}");
         assert!(!xml.contains('\u{1}'), "{xml}");
+    }
+}
+
+#[cfg(test)]
+mod files_tests {
+    use super::scenario_files;
+
+    #[test]
+    fn hidden_and_non_toml_files_are_not_scenarios() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for name in ["b.toml", "a.toml", ".scaling-1000.toml", "notes.txt"] {
+            std::fs::write(dir.path().join(name), "").expect("write");
+        }
+        let names: Vec<String> = scenario_files(dir.path())
+            .expect("files")
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["a.toml", "b.toml"]);
     }
 }
