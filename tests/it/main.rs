@@ -25,4 +25,5 @@ mod scale_guard;
 mod scenario_events;
 mod split_restriction;
 mod sweep;
+mod ttl;
 mod wal_variability;
