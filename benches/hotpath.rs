@@ -11,9 +11,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 
 use hbase_emu::engine::state::Router;
 use hbase_emu::engine::state::memstore::{Memstore, Put};
-use hbase_emu::engine::state::storefile::{
-    self, CellShape, FileFormat, FileKind, HFileBuilder, StoreFile,
-};
+use hbase_emu::engine::state::storefile::{self, CellShape, FileFormat, HFileBuilder, StoreFile};
 use hbase_emu::keygen::{self, BuildContext, GeneratorSpec};
 
 const KEYS: u64 = 131_072;
@@ -150,18 +148,12 @@ fn storefiles(c: &mut Criterion) {
                 for k in part {
                     w.append(k);
                 }
-                StoreFile {
-                    file: std::sync::Arc::new(w.finish().expect("rows")),
-                    seq_id: i as u64,
-                    created_ms: 0,
-                    major: false,
-                    kind: FileKind::Real,
-                }
+                StoreFile::new(std::sync::Arc::new(w.finish().expect("rows")), i as u64, 0)
             })
             .collect();
         let refs: Vec<&StoreFile> = files.iter().collect();
         group.bench_function(BenchmarkId::new("compaction_merge", kind), |b| {
-            b.iter(|| black_box(storefile::compact(&refs, SHAPE, FORMAT).map(|f| f.length())))
+            b.iter(|| black_box(storefile::compact(&refs, None, SHAPE, FORMAT).map(|f| f.length())))
         });
     }
     group.finish();

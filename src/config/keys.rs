@@ -231,6 +231,8 @@ pub const KEYS: &[KeySpec] = &[
       "end of off-peak hours (0-23; -1 disables off-peak)"),
     k("hbase.hregion.majorcompaction", "604800000", Millis, Same, "compaction", "CompactionConfiguration",
       "period of time-based major compactions (0 disables)"),
+    k("hbase.store.delete.expired.storefile", "true", Bool, Absent, "compaction", "HStore",
+      "drop a store file whose newest cell is past the family TTL without rewriting it"),
     k("hbase.hregion.majorcompaction.jitter", "0.5", Float, Same, "compaction", "CompactionConfiguration",
       "spread of the major compaction period, as a fraction of it"),
     k("hbase.regionserver.thread.compaction.throttle", "2684354560", Bytes, Same, "compaction", "CompactSplit",

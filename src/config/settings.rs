@@ -456,6 +456,8 @@ pub struct Settings {
     pub offpeak_hours: Option<(u8, u8)>,
     /// hbase.hregion.majorcompaction (0 = time-based majors off).
     pub major_compaction_period_ms: u64,
+    /// hbase.store.delete.expired.storefile.
+    pub delete_expired_storefile: bool,
     /// hbase.hregion.majorcompaction.jitter.
     pub major_compaction_jitter: f32,
     /// hbase.regionserver.thread.compaction.throttle.
@@ -1170,6 +1172,7 @@ impl Settings {
             offpeak_hours,
             major_compaction_period_ms: r.u_millis("hbase.hregion.majorcompaction")?,
             major_compaction_jitter: r.float("hbase.hregion.majorcompaction.jitter")?,
+            delete_expired_storefile: r.bool("hbase.store.delete.expired.storefile")?,
             compaction_throttle: r.u_bytes("hbase.regionserver.thread.compaction.throttle")?,
             discharger_interval_ms: r
                 .millis("hbase.hfile.compaction.discharger.interval")?

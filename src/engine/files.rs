@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::state::memstore::Memstore;
 use super::state::storefile::{
-    self, CellShape, FileFormat, FileKind, HFile, HFileBuilder, StoreFile,
+    self, CellShape, CellTimes, FileFormat, HFile, HFileBuilder, StoreFile,
 };
 
 /// A compaction's output: built already, or being built by the background builder (job id).
@@ -54,6 +54,7 @@ enum Job {
     Compact {
         id: u64,
         inputs: Vec<StoreFile>,
+        cutoff_ms: Option<u64>,
         shape: CellShape,
         format: FileFormat,
     },
@@ -76,11 +77,13 @@ impl Job {
             Job::Compact {
                 id,
                 inputs,
+                cutoff_ms,
                 shape,
                 format,
             } => {
                 let refs: Vec<&StoreFile> = inputs.iter().collect();
-                (id, Built::Compact(storefile::compact(&refs, shape, format)))
+                let out = storefile::compact(&refs, cutoff_ms, shape, format);
+                (id, Built::Compact(out))
             }
         }
     }
@@ -132,6 +135,7 @@ impl Builder {
     pub(crate) fn submit_compaction(
         &mut self,
         inputs: Vec<StoreFile>,
+        cutoff_ms: Option<u64>,
         shape: CellShape,
         format: FileFormat,
     ) -> Option<u64> {
@@ -140,6 +144,7 @@ impl Builder {
         let job = Job::Compact {
             id,
             inputs,
+            cutoff_ms,
             shape,
             format,
         };
@@ -221,12 +226,16 @@ pub(crate) fn write_file(
         }
         b.finish()
     })?;
+    // The cells' write times: the snapshot's oldest and newest edits.
+    let cells = CellTimes {
+        oldest_ms: snap.oldest_edit_ms.unwrap_or(now_ms),
+        newest_ms: snap
+            .newest_edit_ms
+            .max(snap.oldest_edit_ms.unwrap_or(now_ms)),
+    };
     Some(StoreFile {
-        file: Arc::new(file),
-        seq_id,
-        created_ms: now_ms,
-        major: false,
-        kind: FileKind::Real,
+        cells,
+        ..StoreFile::new(Arc::new(file), seq_id, now_ms)
     })
 }
 

@@ -90,6 +90,8 @@ struct Config {
     compaction: CompactionConfig,
     shapes: Vec<CellShape>,
     formats: Vec<FileFormat>,
+    /// Each family's TTL, ms (`None`: FOREVER).
+    ttl_ms: Vec<Option<u64>>,
     layout: HeapLayout,
     value_len: u64,
     qualifier_len: u64,
@@ -487,6 +489,7 @@ impl Engine {
             settings: s.clone(),
             shapes,
             formats,
+            ttl_ms: fams.iter().map(|f| f.ttl_ms).collect(),
             layout: HeapLayout::new(heap, s.mslab_enabled, s.mslab_max_allocation),
             value_len: w.value_bytes,
             qualifier_len: w.qualifier_bytes,

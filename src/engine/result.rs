@@ -49,6 +49,14 @@ pub struct RunStats {
     pub compacted_bytes: u64,
     /// Store file bytes written by compactions.
     pub compaction_written_bytes: u64,
+    /// Real rows compactions dropped as past the family TTL (`ScanQueryMatcher`), and whole
+    /// expired files dropped at selection (`HStore.removeUnneededFiles`).
+    pub ttl_expired_rows: u64,
+    /// Cell bytes (serialized) of those rows.
+    pub ttl_expired_bytes: u64,
+    /// Store files dropped whole because their newest cell was past the TTL
+    /// (`hbase.store.delete.expired.storefile`).
+    pub expired_files_dropped: u64,
     /// Client time spent waiting on blocked regions or servers, ns.
     pub blocked_ns: u64,
     /// Client time spent waiting on a region offline for a split, ns.

@@ -427,17 +427,11 @@ fn push_file(
     b: crate::engine::state::storefile::HFileBuilder,
 ) {
     use crate::engine::state::region::HeldFile;
-    use crate::engine::state::storefile::{FileKind, StoreFile};
+    use crate::engine::state::storefile::StoreFile;
     let h = b.finish().expect("rows");
     let rows = h.rows();
     e.state.regions[r].stores[0].files.push(HeldFile {
-        file: StoreFile {
-            file: std::sync::Arc::new(h),
-            seq_id: seq,
-            created_ms: 0,
-            major: false,
-            kind: FileKind::Real,
-        },
+        file: StoreFile::new(std::sync::Arc::new(h), seq, 0),
         rows,
     });
     e.state.regions[r].stores[0].recount();

@@ -414,6 +414,23 @@ pub struct SummaryJson {
     /// Their total length, seconds.
     #[serde(default)]
     pub gc_pause_seconds: f64,
+    /// What TTL expiry removed (present only when it removed something).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ageing: Option<AgeingJson>,
+}
+
+/// Data removed by ageing (family TTL): rows written − `ttl_expired_rows` ≈ `rows_stored`
+/// (within the sampled files' rounding, docs/MODEL.md "TTL").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgeingJson {
+    /// Real rows compactions and expired-file drops removed as past the TTL.
+    pub ttl_expired_rows: u64,
+    /// Their cell bytes (serialized KeyValues).
+    pub ttl_expired_bytes: u64,
+    /// Store files dropped whole at selection (`hbase.store.delete.expired.storefile`).
+    pub expired_files_dropped: u64,
+    /// Real rows the table holds at the end (memstores + files).
+    pub rows_stored: u64,
 }
 
 /// One RegionServer.
@@ -1017,6 +1034,12 @@ fn run_json(r: &RunResult) -> RunJson {
             gc_pauses: st.gc_pauses,
             gc_long_pauses: st.gc_long_pauses,
             gc_pause_seconds: secs(st.gc_pause_ns),
+            ageing: (st.ttl_expired_rows > 0 || st.expired_files_dropped > 0).then(|| AgeingJson {
+                ttl_expired_rows: st.ttl_expired_rows,
+                ttl_expired_bytes: st.ttl_expired_bytes,
+                expired_files_dropped: st.expired_files_dropped,
+                rows_stored: r.regions.iter().map(|g| g.rows).sum(),
+            }),
         },
         servers: r
             .servers

@@ -299,6 +299,15 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
         s.wal_files_peak,
         thousands(s.wal_forced_flushes as u128),
     ));
+    if let Some(a) = &s.ageing {
+        o.push_str(&format!(
+            "  TTL: {} rows ({}) expired, {} expired store files dropped whole; {} rows stored at the end\n",
+            thousands(a.ttl_expired_rows as u128),
+            format_bytes(a.ttl_expired_bytes),
+            thousands(a.expired_files_dropped as u128),
+            thousands(a.rows_stored as u128),
+        ));
+    }
     if s.gc_pauses > 0 {
         o.push_str(&format!(
             "  GC pauses: {} ({} long), {} in all (seeded: [cluster] variability)\n",

@@ -94,6 +94,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../scenarios/read-hotspot.toml"),
     ),
     (
+        "scenarios/ttl-timeseries.toml",
+        include_str!("../../scenarios/ttl-timeseries.toml"),
+    ),
+    (
         "configs/2gb-regions.xml",
         include_str!("../../configs/2gb-regions.xml"),
     ),
@@ -222,6 +226,8 @@ pub struct Family {
     pub block_size: u64,
     /// On-disk bytes per logical byte after compression (1.0 = NONE).
     pub compression_ratio: f64,
+    /// TTL (`ColumnFamilyDescriptor.getTimeToLive`), ms; `None` = FOREVER (HBase's default).
+    pub ttl_ms: Option<u64>,
 }
 
 /// `[table]`, validated.
@@ -1482,9 +1488,21 @@ fn table(
         );
         ok = false;
     }
+    // `[table] ttl`: the TTL of every family that does not set its own.
+    let table_ttl = match &rt.ttl {
+        Some(t) => {
+            let v = ttl_ms(ck, t, "table.ttl");
+            ok &= v.is_some();
+            v
+        }
+        None => None,
+    };
     let mut families = Vec::new();
     match &rt.families {
-        None => families.push(default_family("f")),
+        None => families.push(Family {
+            ttl_ms: table_ttl,
+            ..default_family("f")
+        }),
         Some(fs) => {
             if fs.get_ref().is_empty() {
                 ck.err(
@@ -1516,6 +1534,13 @@ fn table(
                     ok = false;
                 }
                 let mut fam = default_family(fname);
+                fam.ttl_ms = table_ttl;
+                if let Some(t) = &rf.ttl {
+                    match ttl_ms(ck, t, "table.families.ttl") {
+                        Some(v) => fam.ttl_ms = Some(v),
+                        None => ok = false,
+                    }
+                }
                 if let Some(b) = &rf.block_size {
                     match ck.size(b, "table.families.block_size") {
                         Some(v) if (1024..=16 << 20).contains(&v) => fam.block_size = v,
@@ -1925,7 +1950,36 @@ fn default_family(name: &str) -> Family {
         name: name.to_string(),
         block_size: 65_536,
         compression_ratio: 1.0,
+        ttl_ms: None,
     }
+}
+
+/// HBase's TTL bound: `Integer.MAX_VALUE` seconds (FOREVER).
+const TTL_MAX_S: u64 = i32::MAX as u64;
+
+/// A TTL: whole seconds as HBase's `TTL` attribute takes it, or a duration ("30d"); at least
+/// 1 s and below FOREVER (`Integer.MAX_VALUE` s, which means no TTL: leave the field out).
+fn ttl_ms(ck: &mut Checker<'_>, q: &Spanned<Quantity>, field: &str) -> Option<u64> {
+    let expected = "seconds (HBase's TTL, e.g. 2592000) or a duration such as \"30d\", \
+                    1 s ..< 2147483647 s";
+    let ms = match q.get_ref() {
+        Quantity::Int(i) if *i >= 0 => (*i as u64).saturating_mul(1000),
+        Quantity::Text(_) => ck.quantity(q, field, units::parse_duration_ms, expected)?,
+        _ => {
+            ck.err(q.span(), field, "not a TTL", expected);
+            return None;
+        }
+    };
+    if !(1000..TTL_MAX_S * 1000).contains(&ms) {
+        ck.err(
+            q.span(),
+            field,
+            format!("{ms} ms is out of range"),
+            expected,
+        );
+        return None;
+    }
+    Some(ms)
 }
 
 /// What a table name may look like (for errors about [`valid_table_name`]).

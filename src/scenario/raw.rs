@@ -105,6 +105,7 @@ pub struct RawTable {
     pub name: Option<Spanned<String>>,
     pub families: Option<Spanned<Vec<Spanned<RawFamily>>>>,
     pub max_filesize: Option<Spanned<Quantity>>,
+    pub ttl: Option<Spanned<Quantity>>,
     pub memstore_flushsize: Option<Spanned<Quantity>>,
     pub split_policy: Option<Spanned<String>>,
     pub prefix_length: Option<Spanned<i64>>,
@@ -130,6 +131,7 @@ pub struct RawFamily {
     pub name: Spanned<String>,
     pub block_size: Option<Spanned<Quantity>>,
     pub compression_ratio: Option<Spanned<f64>>,
+    pub ttl: Option<Spanned<Quantity>>,
 }
 
 /// Which pre-split a table gets.

@@ -27,4 +27,5 @@ mod scan_fanout;
 mod scenario_events;
 mod split_restriction;
 mod sweep;
+mod ttl;
 mod wal_variability;

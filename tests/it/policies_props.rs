@@ -30,6 +30,8 @@ fn file() -> impl Strategy<Value = FileInfo> {
                 created_ms,
                 major,
                 name_hash,
+                oldest_cell_ms: created_ms,
+                newest_cell_ms: created_ms,
             },
         )
 }
@@ -57,6 +59,7 @@ fn config() -> impl Strategy<Value = CompactionConfig> {
                     major_period_ms: period,
                     major_jitter: 0.5,
                     offpeak_max_size: max_size,
+                    ttl_ms: None,
                 }
             },
         )
@@ -154,7 +157,7 @@ proptest! {
             major_jitter: jitter,
             ..CompactionConfig::from_settings(&defaults())
         };
-        let files = [FileInfo { size: 1, is_reference: false, created_ms: 1, major: false, name_hash: hash }];
+        let files = [FileInfo { size: 1, is_reference: false, created_ms: 1, major: false, name_hash: hash, oldest_cell_ms: 1, newest_cell_ms: 1 }];
         let v = compaction::major_compaction_interval_ms(&files, &cfg) as f64;
         let p = period as f64;
         prop_assert!(v >= p * (1.0 - jitter) - 1.0 && v <= p * (1.0 + jitter) + 1.0, "{v}");

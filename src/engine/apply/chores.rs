@@ -61,8 +61,9 @@ impl Engine {
                 // compaction is due, gets a request (the selection decides major or minor).
                 let st = &self.state.regions[r].stores[s];
                 let infos = compaction::file_infos(st);
-                if compaction::needs_compaction(&infos, st.compacting_files(), &self.cfg.compaction)
-                    || compaction::major_due(&infos, &self.cfg.compaction, now_ms)
+                let cfg = self.store_compaction(s);
+                if compaction::needs_compaction(&infos, st.compacting_files(), &cfg)
+                    || compaction::major_due(&infos, &cfg, now_ms)
                 {
                     self.request_compaction(r, s);
                 }

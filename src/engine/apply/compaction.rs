@@ -14,7 +14,7 @@ use crate::engine::queue::{Event, NS_PER_MS};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{self, RegionState};
 use crate::engine::state::server::QueuedCompaction;
-use crate::engine::state::storefile::{self, FileKind, StoreFile};
+use crate::engine::state::storefile::{self, CellTimes, FileKind, StoreFile};
 use crate::engine::{ActiveCompaction, Engine, Happening};
 
 impl Engine {
@@ -121,14 +121,15 @@ impl Engine {
             return;
         }
         self.state.regions[region].stores[store].queued = false;
+        self.drop_expired_files(region, store);
         let st = &self.state.regions[region].stores[store];
         let infos = compaction::file_infos(st);
         let now_ms = self.now / NS_PER_MS;
         let compacting = st.compacting_files();
+        let cfg = self.store_compaction(store);
         // A due major compaction is forced only while nothing else of the store compacts
         // (`HStore.requestCompaction`: forceMajor && filesCompacting.isEmpty()).
-        let major_due =
-            compacting == 0 && compaction::major_due(&infos, &self.cfg.compaction, now_ms);
+        let major_due = compacting == 0 && compaction::major_due(&infos, &cfg, now_ms);
         let opts = SelectOptions {
             compacting,
             force_major: major_due,
@@ -138,7 +139,7 @@ impl Engine {
         };
         let Some(req) = compaction::select_after(
             &infos,
-            &self.cfg.compaction,
+            &cfg,
             opts,
             st.first_eligible(),
             compaction::Policy::Exploring,
@@ -185,7 +186,24 @@ impl Engine {
         let st = &r.stores[store];
         let held = &st.files[first..first + count];
         let inputs: Vec<&StoreFile> = held.iter().map(|h| &h.file).collect();
-        let rows: u64 = held.iter().map(|h| h.rows).sum();
+        // TTL: cells older than the cutoff at the start are not written (minor or major).
+        let cutoff = self.ttl_cutoff_ms(store);
+        let (mut rows, mut expired_rows, mut expired_bytes) = (0, 0, 0);
+        let mut cells: Option<CellTimes> = None;
+        for h in held {
+            let live = h.file.cells.live_rows(h.rows, cutoff);
+            rows += live;
+            expired_rows += h.rows - live;
+            if live < h.rows {
+                let data = h.file.file.data_bytes() as u128 * h.file.emulated_rows() as u128
+                    / h.file.file.emulated_rows().max(1) as u128;
+                expired_bytes += (data * (h.rows - live) as u128 / h.rows as u128) as u64;
+            }
+            if live > 0 {
+                let t = h.file.cells.after(cutoff);
+                cells = Some(cells.map_or(t, |c| c.union(t)));
+            }
+        }
         // Time and bytes read follow what the compaction scans (a Reference reads its half).
         let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
@@ -205,13 +223,14 @@ impl Engine {
         let output = match self.builder.as_mut() {
             Some(b) => {
                 let owned: Vec<StoreFile> = inputs.iter().map(|&f| f.clone()).collect();
-                match b.submit_compaction(owned, shape, format) {
+                match b.submit_compaction(owned, cutoff, shape, format) {
                     Some(id) => CompactionOutput::Building(id),
                     None => CompactionOutput::Ready(None),
                 }
             }
             None => {
-                CompactionOutput::Ready(storefile::compact(&inputs, shape, format).map(Arc::new))
+                let out = storefile::compact(&inputs, cutoff, shape, format);
+                CompactionOutput::Ready(out.map(Arc::new))
             }
         };
         let s = &mut self.state.servers[server];
@@ -263,6 +282,9 @@ impl Engine {
                 store,
                 output,
                 rows,
+                cells: cells.unwrap_or(CellTimes::at(self.now / NS_PER_MS)),
+                expired_rows,
+                expired_bytes,
                 seq_id,
                 created_ms: self.now / NS_PER_MS,
                 read,
@@ -411,13 +433,67 @@ impl Engine {
         }
     }
 
+    /// The compaction knobs of `store`: the site's, with its family's TTL.
+    pub(crate) fn store_compaction(&self, store: usize) -> compaction::CompactionConfig {
+        compaction::CompactionConfig {
+            ttl_ms: self.cfg.ttl_ms.get(store).copied().flatten(),
+            ..self.cfg.compaction.clone()
+        }
+    }
+
+    /// `HStore.removeUnneededFiles` before a selection: with a TTL and
+    /// `hbase.store.delete.expired.storefile`, files whose newest cell is past the TTL go
+    /// whole, unread and unwritten (never the newest file, nor one being compacted).
+    fn drop_expired_files(&mut self, region: usize, store: usize) {
+        let Some(cutoff) = self.ttl_cutoff_ms(store) else {
+            return;
+        };
+        if !self.cfg.settings.delete_expired_storefile {
+            return;
+        }
+        let st = &self.state.regions[region].stores[store];
+        let runs: Vec<(usize, usize)> = st.running.iter().map(|r| (r.first, r.count)).collect();
+        let expired = compaction::expired_files(&compaction::file_infos(st), &runs, cutoff);
+        if expired.is_empty() {
+            return;
+        }
+        let st = &mut self.state.regions[region].stores[store];
+        let (mut rows, mut bytes) = (0, 0);
+        for &i in expired.iter().rev() {
+            let h = st.files.remove(i);
+            rows += h.rows;
+            bytes += h.file.file.data_bytes();
+            // Running compactions of newer files find theirs one place earlier.
+            for run in &mut st.running {
+                if run.first > i {
+                    run.first -= 1;
+                }
+            }
+        }
+        st.recount();
+        let r = &mut self.state.regions[region];
+        r.rows = r.rows.saturating_sub(rows);
+        self.rec.stats.expired_files_dropped += expired.len() as u64;
+        self.rec.stats.ttl_expired_rows += rows;
+        self.rec.stats.ttl_expired_bytes += bytes;
+    }
+
+    /// Cells of `store` written before this are past its family's TTL now (`None`: no TTL).
+    pub(crate) fn ttl_cutoff_ms(&self, store: usize) -> Option<u64> {
+        let ttl = self.cfg.ttl_ms.get(store).copied().flatten()?;
+        Some((self.now / NS_PER_MS).saturating_sub(ttl))
+    }
+
     pub(crate) fn compaction_done(&mut self, token: u64) {
         let Some(ActiveCompaction {
             region,
             server,
             store,
             output,
-            rows,
+            mut rows,
+            cells,
+            mut expired_rows,
+            expired_bytes,
             seq_id,
             created_ms,
             read,
@@ -461,7 +537,20 @@ impl Engine {
             created_ms,
             major,
             kind: FileKind::Real,
+            cells,
         });
+        if output.is_none() && self.ttl_cutoff_ms(store).is_some() {
+            // Nothing live was written: every input row is gone (the sampled count and the
+            // exact one can disagree by a rounding when all but a few rows expired).
+            expired_rows += rows;
+            rows = 0;
+        }
+        if expired_rows > 0 {
+            self.rec.stats.ttl_expired_rows += expired_rows;
+            self.rec.stats.ttl_expired_bytes += expired_bytes;
+            let r = &mut self.state.regions[region];
+            r.rows = r.rows.saturating_sub(expired_rows);
+        }
         if let Some(f) = &output {
             self.rec.stats.compaction_written_bytes += f.length();
         }

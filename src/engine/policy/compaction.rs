@@ -7,9 +7,10 @@
 //! Sizes are bytes, times simulated milliseconds. Sums are taken in 128 bits, so unlike Java's
 //! `long` they cannot wrap; for sizes below 2⁶³ this changes nothing.
 //!
-//! Not modelled: bulk-loaded files flagged "exclude from minor compaction" (`filterBulk`), column
-//! family TTLs and HDFS block locality (both only matter for the single-file major skip; with no
-//! TTL and `hbase.hstore.min.locality.to.skip.major.compact` = 0 HBase always skips a lone file).
+//! Not modelled: bulk-loaded files flagged "exclude from minor compaction" (`filterBulk`) and HDFS
+//! block locality (it only matters for the single-file major skip; with
+//! `hbase.hstore.min.locality.to.skip.major.compact` = 0 HBase skips a lone file unless the
+//! family TTL outdates its oldest cell).
 
 use crate::config::Settings;
 use crate::engine::state::region::Store;
@@ -40,6 +41,8 @@ pub struct CompactionConfig {
     /// hbase.hstore.compaction.max.size.offpeak (unset ⇒ `max_size`): the size limit used instead
     /// of `max_size` while off-peak hours are in effect.
     pub offpeak_max_size: u64,
+    /// The family's TTL, ms (`None`: FOREVER). Only the single-file major rule reads it.
+    pub ttl_ms: Option<u64>,
 }
 
 impl CompactionConfig {
@@ -56,6 +59,7 @@ impl CompactionConfig {
             major_period_ms: s.major_compaction_period_ms,
             major_jitter: s.major_compaction_jitter as f64,
             offpeak_max_size: s.compaction_max_size_offpeak,
+            ttl_ms: None,
         }
     }
 
@@ -93,6 +97,10 @@ pub struct FileInfo {
     /// Only its low 32 bits are used, read as a Java `int` (what `String.hashCode()` returns);
     /// see [`java_string_hash`] to derive it from a real file name.
     pub name_hash: u64,
+    /// Write time of its oldest and newest cell, ms (`getMinimumTimestamp`/`getMaxTimestamp`).
+    pub oldest_cell_ms: u64,
+    /// See `oldest_cell_ms`.
+    pub newest_cell_ms: u64,
 }
 
 /// A selected compaction: indices into the file list given to [`select`] (contiguous).
@@ -455,6 +463,8 @@ pub fn file_infos(store: &Store) -> Vec<FileInfo> {
             created_ms: f.file.created_ms,
             major: f.file.major,
             name_hash: splitmix64(f.file.seq_id),
+            oldest_cell_ms: f.file.cells.oldest_ms,
+            newest_cell_ms: f.file.cells.newest_ms,
         })
         .collect()
 }
@@ -467,8 +477,9 @@ pub fn needs_compaction(files: &[FileInfo], compacting: usize, cfg: &CompactionC
 /// `RatioBasedCompactionPolicy.shouldPerformMajorCompaction` at `now_ms`.
 ///
 /// Due when the interval from [`major_compaction_interval_ms`] is non-zero, the oldest
-/// modification time is > 0 and older than `now − interval`, and there is more than one file:
-/// with no TTL and the default locality threshold HBase skips a store holding a single file,
+/// modification time is > 0 and older than `now − interval`, and there is more than one file,
+/// or a single file whose oldest cell is older than the family TTL ("keyvalues outdated").
+/// Otherwise, with the default locality threshold, HBase skips a store holding a single file,
 /// whether or not that file came from a major compaction.
 pub fn major_due(files: &[FileInfo], cfg: &CompactionConfig, now_ms: u64) -> bool {
     let interval = major_compaction_interval_ms(files, cfg);
@@ -479,7 +490,29 @@ pub fn major_due(files: &[FileInfo], cfg: &CompactionConfig, now_ms: u64) -> boo
     if !(lowest > 0 && (lowest as i128) < now_ms as i128 - interval as i128) {
         return false;
     }
-    files.len() != 1
+    if files.len() != 1 {
+        return true;
+    }
+    let oldest_age = now_ms.saturating_sub(files[0].oldest_cell_ms);
+    cfg.ttl_ms.is_some_and(|ttl| oldest_age > ttl)
+}
+
+/// `HStore.removeUnneededFiles` → `DefaultStoreFileManager.getUnneededFiles`: the files whose
+/// newest cell is older than `cutoff_ms` (now − TTL), not being compacted (`compacting`: the
+/// running compactions' `(first, count)` runs), never the newest file (it holds the store's
+/// max sequence id). Indices, ascending.
+pub fn expired_files(
+    files: &[FileInfo],
+    compacting: &[(usize, usize)],
+    cutoff_ms: u64,
+) -> Vec<usize> {
+    let n = files.len().saturating_sub(1);
+    (0..n)
+        .filter(|&i| {
+            files[i].newest_cell_ms < cutoff_ms
+                && !compacting.iter().any(|&(a, c)| (a..a + c).contains(&i))
+        })
+        .collect()
 }
 
 /// `SortedCompactionPolicy.getNextMajorCompactTime`: the age the oldest file must exceed before
@@ -588,6 +621,7 @@ mod tests {
             major_period_ms: 0,
             major_jitter: 0.5,
             offpeak_max_size: 2100,
+            ttl_ms: None,
         }
     }
 
@@ -605,6 +639,8 @@ mod tests {
                 created_ms: 1_000,
                 major: false,
                 name_hash: i as u64,
+                oldest_cell_ms: 1_000,
+                newest_cell_ms: 1_000,
             })
             .collect()
     }
@@ -1120,5 +1156,45 @@ mod tests {
         let r = select(&huge, &cfg, major()).expect("major");
         assert_eq!(r.size, u64::MAX);
         let _ = major_due(&huge, &cfg, u64::MAX);
+    }
+
+    /// `RatioBasedCompactionPolicy.shouldPerformMajorCompaction`, single file: skipped unless
+    /// the family has a TTL and the file's oldest cell is older than it ("keyvalues outdated").
+    #[test]
+    fn single_file_major_due_only_when_cells_outdated_ratio_based_compaction_policy() {
+        let mut cfg = hbase_test_cfg();
+        cfg.major_period_ms = 1000;
+        cfg.major_jitter = 0.0;
+        let mut one = sf(&[100]);
+        one[0].oldest_cell_ms = 1_000;
+        assert!(
+            !major_due(&one, &cfg, 10_000),
+            "no TTL: a lone file is skipped"
+        );
+        cfg.ttl_ms = Some(5_000);
+        assert!(
+            major_due(&one, &cfg, 10_000),
+            "oldest cell 9 s old, TTL 5 s"
+        );
+        assert!(!major_due(&one, &cfg, 5_500), "4.5 s old: not outdated");
+        one[0].major = true;
+        assert!(
+            major_due(&one, &cfg, 10_000),
+            "a major's output too once outdated"
+        );
+    }
+
+    /// `DefaultStoreFileManager.getUnneededFiles`: files whose newest cell is older than now −
+    /// TTL, never the newest file, never one being compacted.
+    #[test]
+    fn expired_files_spare_the_newest_and_compacting_default_store_file_manager() {
+        let mut files = sf(&[10, 10, 10, 10]);
+        for (i, f) in files.iter_mut().enumerate() {
+            f.newest_cell_ms = 100 * (i as u64 + 1);
+        }
+        assert_eq!(expired_files(&files, &[], 250), vec![0, 1]);
+        assert_eq!(expired_files(&files, &[], 10_000), vec![0, 1, 2]);
+        assert_eq!(expired_files(&files, &[(1, 1)], 10_000), vec![0, 2]);
+        assert!(expired_files(&files, &[], 100).is_empty());
     }
 }

@@ -119,13 +119,7 @@ mod tests {
             b.append(r);
         }
         HeldFile {
-            file: StoreFile {
-                file: Arc::new(b.finish().expect("rows")),
-                seq_id: 1,
-                created_ms: 0,
-                major: false,
-                kind: FileKind::Real,
-            },
+            file: StoreFile::new(Arc::new(b.finish().expect("rows")), 1, 0),
             rows: rows.len() as u64,
         }
     }

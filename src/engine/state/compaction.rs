@@ -2,6 +2,7 @@
 
 use crate::engine::files::CompactionOutput;
 use crate::engine::policy::throughput::Progress;
+use crate::engine::state::storefile::CellTimes;
 
 /// A running compaction: what it writes when it completes, and how far it has got. Its rate
 /// changes with the server's compaction throttle, so its completion event is rescheduled; only
@@ -15,6 +16,11 @@ pub(crate) struct ActiveCompaction {
     /// behind it.
     pub(crate) output: CompactionOutput,
     pub(crate) rows: u64,
+    /// The output's cell write times, and the real rows and cell bytes of the inputs that
+    /// are past the TTL when it starts (its scanner's `oldestUnexpiredTS`): not written.
+    pub(crate) cells: CellTimes,
+    pub(crate) expired_rows: u64,
+    pub(crate) expired_bytes: u64,
     /// The output's max sequence id and creation time (the compaction's start), ms.
     pub(crate) seq_id: u64,
     pub(crate) created_ms: u64,

@@ -44,6 +44,8 @@ pub struct Memstore {
     pub heap_bytes: u64,
     /// Simulated time of the oldest edit, ms (for the periodic flush).
     pub oldest_edit_ms: Option<u64>,
+    /// Simulated time of the newest edit, ms (the flushed file's newest cell).
+    pub newest_edit_ms: u64,
 }
 
 /// `Memstore::key_len` once keys of different lengths were added.
@@ -69,6 +71,7 @@ impl Memstore {
         self.cells += put.cells;
         self.data_bytes += put.data_bytes;
         self.heap_bytes += put.heap_bytes;
+        self.newest_edit_ms = now_ms;
     }
 
     /// A key whose length differs from the others': the keys get end offsets from here on.
@@ -110,6 +113,7 @@ impl Memstore {
         self.data_bytes = 0;
         self.heap_bytes = 0;
         self.oldest_edit_ms = None;
+        self.newest_edit_ms = 0;
     }
 
     /// The emulated keys, sorted (unsigned lexicographic, as HBase's comparator); equal keys are

@@ -55,6 +55,67 @@ pub struct StoreFile {
     pub major: bool,
     /// What kind of file.
     pub kind: FileKind,
+    /// Write times of its cells (`HStoreFile` min/max timestamp, from the file's
+    /// `TIMERANGE` info): what TTL expiry reads.
+    pub cells: CellTimes,
+}
+
+/// The write-time range of a file's cells, simulated ms. Inside it cells are taken as spread
+/// evenly in time (the approximation TTL expiry of part of a file rests on, docs/MODEL.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellTimes {
+    /// Oldest cell (`getMinimumTimestamp`).
+    pub oldest_ms: u64,
+    /// Newest cell (`getMaxTimestamp`).
+    pub newest_ms: u64,
+}
+
+impl CellTimes {
+    /// Every cell written at `ms`.
+    pub fn at(ms: u64) -> CellTimes {
+        CellTimes {
+            oldest_ms: ms,
+            newest_ms: ms,
+        }
+    }
+
+    /// Of `rows` real rows spread evenly over this range, how many are not expired when every
+    /// cell older than `cutoff_ms` is (`ScanQueryMatcher.isCellTTLExpired`: ts < now − ttl).
+    /// Integer arithmetic: the same everywhere it is asked.
+    pub fn live_rows(&self, rows: u64, cutoff_ms: Option<u64>) -> u64 {
+        let Some(cutoff) = cutoff_ms else {
+            return rows;
+        };
+        if self.newest_ms < cutoff {
+            0
+        } else if self.oldest_ms >= cutoff {
+            rows
+        } else {
+            // Cells in [cutoff, newest] live, of the span [oldest, newest] (+1 ms: inclusive).
+            let span = (self.newest_ms - self.oldest_ms + 1) as u128;
+            let live = (self.newest_ms - cutoff + 1) as u128;
+            (rows as u128 * live / span) as u64
+        }
+    }
+
+    /// The range of what is left once cells older than `cutoff_ms` are gone.
+    pub fn after(&self, cutoff_ms: Option<u64>) -> CellTimes {
+        CellTimes {
+            oldest_ms: self
+                .oldest_ms
+                .max(cutoff_ms.unwrap_or(0))
+                .min(self.newest_ms),
+            newest_ms: self.newest_ms,
+        }
+    }
+
+    /// The range covering both.
+    pub fn union(self, other: CellTimes) -> CellTimes {
+        CellTimes {
+            oldest_ms: self.oldest_ms.min(other.oldest_ms),
+            newest_ms: self.newest_ms.max(other.newest_ms),
+        }
+    }
 }
 
 /// Real file, Reference to the top/bottom half of a parent file, or HFileLink to a whole parent file.
@@ -74,6 +135,19 @@ pub enum FileKind {
 }
 
 impl StoreFile {
+    /// A real file of this store, not from a major compaction, whose cells were all written at
+    /// `created_ms` (the default for a file whose cell times are not known).
+    pub fn new(file: Arc<HFile>, seq_id: u64, created_ms: u64) -> StoreFile {
+        StoreFile {
+            file,
+            seq_id,
+            created_ms,
+            major: false,
+            kind: FileKind::Real,
+            cells: CellTimes::at(created_ms),
+        }
+    }
+
     /// `reader.length()` as HBase reports it (a Reference reports the full parent file length).
     pub fn length(&self) -> u64 {
         self.file.length()
@@ -196,12 +270,28 @@ pub const MAX_FILE_KEYS: usize = 1024;
 /// rewritten), and each kept row stands for an equal share of the inputs' real rows
 /// (`StoreFile::rows`). Cells are written with the
 /// builder's default mvcc length, as flushed files are.
-pub fn compact(inputs: &[&StoreFile], shape: CellShape, format: FileFormat) -> Option<HFile> {
+///
+/// TTL (`cutoff_ms`, cells older are expired; minor and major compactions both drop them,
+/// `ScanQueryMatcher.preCheck`): each input's real rows shrink to its live share
+/// ([`CellTimes::live_rows`]); the kept keys are still a sample of all the inputs' keys (which
+/// rows expired is not tracked, only how many). No live row: no file.
+pub fn compact(
+    inputs: &[&StoreFile],
+    cutoff_ms: Option<u64>,
+    shape: CellShape,
+    format: FileFormat,
+) -> Option<HFile> {
+    let real: u128 = inputs
+        .iter()
+        .map(|f| f.cells.live_rows(f.rows(), cutoff_ms) as u128)
+        .sum();
+    if real == 0 {
+        return None;
+    }
     let rows = merge_rows(inputs);
     if rows.is_empty() {
         return None;
     }
-    let real: u128 = inputs.iter().map(|f| f.rows() as u128).sum();
     // Serialized bytes of one real row's cells with a 16-byte key (an estimate of the output's
     // data blocks; the kept rows' real keys then size the file exactly).
     let bytes_per_row = shape.columns.max(1) as u128
@@ -297,13 +387,7 @@ pub(crate) fn test_file(seq: u64) -> StoreFile {
     };
     let mut b = HFileBuilder::new(shape, test_format(), 1);
     b.append(&seq.to_be_bytes());
-    StoreFile {
-        file: Arc::new(b.finish().expect("one row")),
-        seq_id: seq,
-        created_ms: 0,
-        major: false,
-        kind: FileKind::Real,
-    }
+    StoreFile::new(Arc::new(b.finish().expect("one row")), seq, 0)
 }
 
 #[cfg(test)]

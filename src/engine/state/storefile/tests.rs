@@ -439,13 +439,7 @@ fn odd_inputs_do_not_panic() {
 }
 
 fn store(file: HFile) -> StoreFile {
-    StoreFile {
-        file: Arc::new(file),
-        seq_id: 7,
-        created_ms: 0,
-        major: false,
-        kind: FileKind::Real,
-    }
+    StoreFile::new(Arc::new(file), 7, 0)
 }
 
 #[test]
@@ -534,7 +528,7 @@ fn compaction_merges_visible_rows_and_drops_extra_versions() {
         .collect();
     let a = store(build(&even, SHAPE_1K, small, 2, 0));
     let b = store(build(&odd, SHAPE_1K, small, 2, 0));
-    let c = compact(&[&a, &b], SHAPE_1K, small).unwrap();
+    let c = compact(&[&a, &b], None, SHAPE_1K, small).unwrap();
     assert_eq!(c.rows(), a.rows() + b.rows());
     assert_eq!(c.emulated_rows(), 1000);
     let sorted: Vec<&[u8]> = c.rows_in(b"", b"").collect();
@@ -544,15 +538,15 @@ fn compaction_merges_visible_rows_and_drops_extra_versions() {
     let (ra, _) = a.split(b"k00500");
     let (_, rb) = b.split(b"k00500");
     let (ra, rb) = (ra.unwrap(), rb.unwrap());
-    let c2 = compact(&[&ra, &rb], SHAPE_1K, small).unwrap();
+    let c2 = compact(&[&ra, &rb], None, SHAPE_1K, small).unwrap();
     assert_eq!(c2.emulated_rows(), ra.emulated_rows() + rb.emulated_rows());
     assert_eq!(c2.rows(), ra.rows() + rb.rows());
     // Same emulated rows in two files: each key written once, standing for the inputs' real
     // rows (at scale > 1 an emulated key stands for different real rows in each input).
-    let dup = compact(&[&a, &a], SHAPE_1K, small).unwrap();
+    let dup = compact(&[&a, &a], None, SHAPE_1K, small).unwrap();
     assert_eq!(dup.emulated_rows(), a.emulated_rows());
     assert_eq!(dup.rows(), 2 * a.rows());
-    assert!(compact(&[], SHAPE_1K, small).is_none());
+    assert!(compact(&[], None, SHAPE_1K, small).is_none());
 }
 
 #[test]
@@ -568,7 +562,7 @@ fn compaction_thins_to_about_one_row_per_block() {
     let a = store(build(&strip(even), SHAPE_1K, fmt(), 2, 0));
     let b = store(build(&strip(odd), SHAPE_1K, fmt(), 2, 0));
     let real = a.rows() + b.rows();
-    let c = compact(&[&a, &b], SHAPE_1K, fmt()).unwrap();
+    let c = compact(&[&a, &b], None, SHAPE_1K, fmt()).unwrap();
     let kept = c.emulated_rows() as u64;
     assert!((25..=40).contains(&kept), "kept {kept}");
     // The kept rows stand for the inputs' real rows, the equal share rounded to the nearest
@@ -636,7 +630,7 @@ fn sampled_index_bounds_midkey_and_range_errors() {
         u64::from_be_bytes(b).div_ceil(7)
     };
     let full = store(build(&rows, SHAPE_1K, fmt(), 1, 0));
-    let sampled = compact(&[&full], SHAPE_1K, fmt()).unwrap();
+    let sampled = compact(&[&full], None, SHAPE_1K, fmt()).unwrap();
     assert!(sampled.emulated_rows() <= MAX_FILE_KEYS);
     assert!(sampled.rows().abs_diff(n) <= sampled.emulated_rows() as u64 / 2);
     let bound = n / MAX_FILE_KEYS as u64;
@@ -709,4 +703,30 @@ proptest! {
 fn a_block_run_takes_twelve_bytes() {
     // One per kept row of every store file: the headline holds millions.
     assert_eq!(super::hfile::run_size(), 12);
+}
+
+/// `ScanQueryMatcher` TTL in a compaction: cells spread evenly over a file's time range; the
+/// part older than the cutoff is dropped (minor or major), a wholly expired input gives none.
+#[test]
+fn ttl_cutoff_keeps_the_live_share_scan_query_matcher() {
+    let t = CellTimes {
+        oldest_ms: 0,
+        newest_ms: 999,
+    };
+    assert_eq!(t.live_rows(1000, None), 1000);
+    assert_eq!(t.live_rows(1000, Some(0)), 1000);
+    assert_eq!(t.live_rows(1000, Some(250)), 750);
+    assert_eq!(t.live_rows(1000, Some(1000)), 0);
+    assert_eq!(t.after(Some(250)).oldest_ms, 250);
+    let mut b = HFileBuilder::new(SHAPE_1K, fmt(), 1);
+    for i in 0..100u64 {
+        b.append(&i.to_be_bytes());
+    }
+    let f = StoreFile {
+        cells: t,
+        ..store(b.finish().expect("rows"))
+    };
+    let half = compact(&[&f], Some(500), SHAPE_1K, fmt()).expect("half live");
+    assert_eq!(half.rows(), 50);
+    assert!(compact(&[&f], Some(1000), SHAPE_1K, fmt()).is_none());
 }
