@@ -312,13 +312,8 @@ pub(crate) fn imported_file(
     let first = build(guess)?;
     let scale = ((guess as u128 * bytes as u128) / u128::from(first.length().max(1))).max(1);
     let file = build(scale.min(u128::from(u32::MAX)) as u64)?;
-    Some(StoreFile {
-        file: Arc::new(file),
-        seq_id,
-        created_ms: 0,
-        major: false,
-        kind: FileKind::Real,
-    })
+    // Imported cells are taken as written at the start (age 0; docs/IMPORT.md).
+    Some(StoreFile::new(Arc::new(file), seq_id, 0))
 }
 
 #[cfg(test)]
