@@ -98,6 +98,7 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
         ));
     }
     let mut regions = Vec::new();
+    let mut table: Option<String> = None;
     let mut empty_size = 0usize;
     let mut count_line = None;
     for (i, line) in lines.iter().enumerate().skip(h + 2) {
@@ -202,6 +203,25 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
             ));
         }
         let encoded = cell("REGION_NAME").and_then(|(n, _)| encoded_name(n));
+        // `list_regions` lists one table; its name leads every region name (`table,start,id.`).
+        if let Some((name, ncol)) = cell("REGION_NAME")
+            && let Some((t, _)) = name.split_once(',')
+        {
+            match &table {
+                None => table = Some(t.to_string()),
+                Some(first) if first != t => {
+                    return Err(err_at(
+                        ln,
+                        ncol,
+                        name.len(),
+                        "REGION_NAME",
+                        format!("region of table `{t}` in a listing of table `{first}`"),
+                        "the regions of one table, as `list_regions 'TABLE'` prints them",
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
         regions.push(InitialRegion {
             start: to_bytes_binary(cell("START_KEY").expect("required").0),
             end: to_bytes_binary(cell("END_KEY").expect("required").0),
@@ -246,7 +266,7 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
         ));
     }
     Ok(InitialTable {
-        table: None,
+        table,
         regions,
         warnings,
     })

@@ -124,8 +124,28 @@ pub fn load(
     let src = SourceText::read(path, "import file")?;
     let format = format.unwrap_or_else(|| detect(&src.text));
     let t = match format {
-        Format::ListRegions => list_regions::parse(&src)?,
-        Format::Csv => csv::parse(&src)?,
+        Format::ListRegions => {
+            let t = list_regions::parse(&src)?;
+            if let (Some(want), Some(got)) = (table, t.table.as_deref())
+                && want != got
+            {
+                return Err(InputError::new(format!(
+                    "the listing is of table `{got}`, not `{want}`"
+                ))
+                .in_file(path)
+                .field("table")
+                .expected(format!(
+                    "the `list_regions '{want}'` output, or `table = \"{got}\"`"
+                )));
+            }
+            t
+        }
+        Format::Csv => {
+            // A CSV has no table name: the one asked for names it.
+            let mut t = csv::parse(&src)?;
+            t.table = table.map(str::to_string);
+            t
+        }
         Format::Jmx => {
             let Some(kp) = keys else {
                 return Err(InputError::new(

@@ -103,6 +103,22 @@ fn list_regions_rb_layout_is_read_by_column_widths() {
     );
     assert_eq!(t.servers(), vec!["rs1,16020,17", "rs2,16020,18"]);
     assert!(detect(&fixed_list()) == Format::ListRegions);
+    // `RegionInfo.getRegionNameAsString()` leads with the table's name.
+    assert_eq!(t.table.as_deref(), Some("t1"));
+}
+
+/// `list_regions.rb` lists the regions of one table: a region of another is an error at its
+/// line and column.
+#[test]
+fn list_regions_of_two_tables_is_an_error() {
+    let text = fixed_list().replace("t1,a|b,", "t2,a|b,");
+    let e = list_regions::parse(&src(&text)).unwrap_err();
+    assert_eq!(e.line, Some(5));
+    assert_eq!(e.field.as_deref(), Some("REGION_NAME"));
+    assert!(
+        e.problem.contains("`t2`") && e.problem.contains("`t1`"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -15,8 +15,19 @@ fn example(name: &str) -> String {
 /// 4 servers with their SIZE in MB.
 #[test]
 fn import_reads_the_shipped_list_regions_output() {
+    // The listing is of `events` (its region names say so): asking for another table is an error.
+    let out = bin()
+        .args(["import", &example("list_regions.txt"), "--table", "other"])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("table `events`, not `other`"), "{err}");
     let out = run_ok(&["import", &example("list_regions.txt")]);
-    assert!(out.contains("8 regions on 4 servers, 53.00 GiB"), "{out}");
+    assert!(
+        out.contains("Imported table events: 8 regions on 4 servers, 53.00 GiB"),
+        "{out}"
+    );
     assert!(
         out.contains("rs4.example.com,16020,1732400000004  2  19.00 GiB"),
         "{out}"
@@ -59,7 +70,14 @@ fn import_csv_round_trips_through_out() {
         "--out",
         &out.display().to_string(),
     ]);
-    let again = run_ok(&["import", &out.display().to_string(), "--format", "csv"]);
+    let again = run_ok(&[
+        "import",
+        &out.display().to_string(),
+        "--format",
+        "csv",
+        "--table",
+        "events",
+    ]);
     let first = run_ok(&["import", &example("list_regions.txt")]);
     // Same regions and totals; only list_regions' assumption warning differs.
     let strip = |s: &str| {
