@@ -564,7 +564,10 @@ fn start_vs_end(o: &mut String, run: &RunJson) {
         let _ = writeln!(
             o,
             "<tr><td>{}</td><td>{} → {}</td><td>{} → {}</td></tr>",
-            esc(&s.server),
+            esc(&match &s.imported {
+                Some(i) => format!("{} ({i})", s.server),
+                None => s.server.clone(),
+            }),
             s.regions_start,
             s.regions_end,
             format_bytes(s.store_bytes_start),

@@ -252,6 +252,9 @@ pub struct StartRegionJson {
 pub struct StartServerJson {
     /// Server name.
     pub server: String,
+    /// The name the import gave it (`host,port,startcode`), when regions opened as imported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<String>,
     /// Regions at the start.
     pub regions_start: usize,
     /// Regions at the end.
@@ -279,6 +282,7 @@ fn start_vs_end(r: &RunResult) -> Option<StartVsEndJson> {
     let mut servers: Vec<StartServerJson> = (0..n)
         .map(|i| StartServerJson {
             server: server_name(i, n),
+            imported: None,
             regions_start: 0,
             regions_end: 0,
             store_bytes_start: 0,
@@ -850,9 +854,30 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
             flush_bandwidth_bytes_per_s: scenario.cluster.flush_bandwidth,
             compaction_bandwidth_bytes_per_s: scenario.cluster.compaction_bandwidth,
         },
-        runs: runs.iter().map(run_json).collect(),
+        runs: runs
+            .iter()
+            .map(|r| {
+                let mut j = run_json(r);
+                name_imported_servers(scenario, &mut j);
+                j
+            })
+            .collect(),
         timings: None,
         assumption_ranges: None,
+    }
+}
+
+/// Regions that opened as imported sit on the import's servers, sorted by name, as servers
+/// 0..n: the start-vs-end table gives each its imported name, which is what the operator knows.
+fn name_imported_servers(scenario: &Scenario, run: &mut RunJson) {
+    let (Some(init), Some(sv)) = (&scenario.initial, &mut run.start_vs_end) else {
+        return;
+    };
+    if init.servers != crate::scenario::InitialServers::AsImported {
+        return;
+    }
+    for (s, name) in sv.servers.iter_mut().zip(init.table.servers()) {
+        s.imported = Some(name);
     }
 }
 

@@ -704,9 +704,13 @@ fn start_vs_end(o: &mut String, sv: &crate::report::run::StartVsEndJson) {
         format_bytes(sv.store_bytes_end)
     ));
     for s in &sv.servers {
+        let name = match &s.imported {
+            Some(i) => format!("{} ({i})", s.server),
+            None => s.server.clone(),
+        };
         o.push_str(&format!(
             "    {}  regions {} → {}, {} → {}\n",
-            s.server,
+            name,
             s.regions_start,
             s.regions_end,
             format_bytes(s.store_bytes_start),

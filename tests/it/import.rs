@@ -197,11 +197,14 @@ fn start_vs_end_numbers_add_up() {
         sum(&sv["regions"], "regions_end"),
         sv["regions_end"].as_u64().unwrap()
     );
-    // The imported placement: the servers sorted by name are rs01.. in order.
+    // The imported placement: the servers sorted by name are rs01.. in order, each reported
+    // with its imported name.
     assert_eq!(
         sv["servers"][1]["store_bytes_start"].as_u64().unwrap() >> 30,
         11
     );
+    assert_eq!(sv["servers"][1]["server"], "rs02");
+    assert_eq!(sv["servers"][1]["imported"], "b,16020,1");
 }
 
 #[test]
