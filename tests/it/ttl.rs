@@ -355,3 +355,28 @@ fn ttl_scenario_region_count_rises_levels_off_and_merges_simple_region_normalize
         "not level: {tail:?}"
     );
 }
+
+/// The HTML report shows the ageing figures under the generator's summary; without a TTL it
+/// has no such paragraph.
+#[test]
+fn html_report_shows_the_ageing_figures() {
+    let rep = report(TS);
+    let a = rep.runs[0].summary.ageing.clone().expect("ageing");
+    let page = hbase_emu::report::html::render(&rep);
+    let expired = a.ttl_expired_rows.to_string();
+    let grouped: String = {
+        // `thousands` groups digits with commas.
+        let mut out = String::new();
+        for (i, c) in expired.chars().enumerate() {
+            if i > 0 && (expired.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    assert!(page.contains("id=\"gen-0-ageing\""), "no ageing paragraph");
+    assert!(page.contains(&format!("{grouped} rows")), "{grouped}");
+    let none = report(&TS.replace("ttl = \"1h\"\n", ""));
+    assert!(!hbase_emu::report::html::render(&none).contains("gen-0-ageing"));
+}
