@@ -368,7 +368,7 @@ fn html_report_shows_the_ageing_figures() {
         // `thousands` groups digits with commas.
         let mut out = String::new();
         for (i, c) in expired.chars().enumerate() {
-            if i > 0 && (expired.len() - i) % 3 == 0 {
+            if i > 0 && (expired.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);
