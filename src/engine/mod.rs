@@ -77,11 +77,13 @@ pub struct RunOptions {
     pub builder: bool,
 }
 
-/// Timeline sample period: about a hundredth of the load at the offered rate, between one
-/// second and one minute (whole seconds), so short runs still get a timeline.
-fn sample_period(payload: u128, rate: u64) -> u64 {
-    let ideal_s = payload / u128::from(rate.max(1));
-    (ideal_s / 100).clamp(1, 60) as u64 * NS_PER_S
+/// Timeline sample period: about a hundredth of the run (the load at the offered rate, or
+/// `workload.duration` if longer), between one second and one minute (whole seconds), so short
+/// runs still get a timeline; runs over a week keep to about 10,000 samples.
+fn sample_period(payload: u128, rate: u64, duration_ms: Option<u64>) -> u64 {
+    let load_s = payload / u128::from(rate.max(1));
+    let ideal_s = load_s.max(u128::from(duration_ms.unwrap_or(0) / 1000));
+    (ideal_s / 100).clamp(1, 60).max(ideal_s / 10_000) as u64 * NS_PER_S
 }
 
 /// Fixed inputs of a run.
@@ -206,6 +208,20 @@ pub struct Engine {
     ingest_ns: Option<u64>,
     /// Check the state invariants after every event (tests).
     check_each_event: bool,
+    /// The resource tick's scratch buffers (per-server HDFS writes, one server's compactions).
+    tick_hdfs: Vec<f64>,
+    tick_running: Vec<Vec<u64>>,
+    /// No rows arrive: a `phase` set the rate to 0, or the data is written and the run goes on
+    /// to `workload.duration`. The clock then moves from event to event.
+    paused: bool,
+    /// The run ends here (`workload.duration`), ns; `u64::MAX` without a duration.
+    end_ns: u64,
+    /// The resource tick sleeps: writes are paused and nothing on any node runs (it re-arms
+    /// when something starts, `wake_idle_chores`).
+    tick_idle: bool,
+    /// Per server, the GC pause that came due while writes were paused (drawn afresh when they
+    /// resume): an idle JVM allocates next to nothing.
+    gc_idle: Vec<Option<u64>>,
 }
 
 /// What one [`Engine::step`] did.
@@ -348,12 +364,13 @@ impl Engine {
         // The common case, kept small so the caller's loop inlines it: the next row arrives with
         // no event due before it and lands.
         if !self.row_pending
+            && !self.paused
             && let Some(mut feed) = self.feed.take()
         {
             if let Some((b, key)) = feed.peek() {
                 let weight = self.sampling.weight(b);
                 self.arrive(weight);
-                if self.queue.next_at > self.now {
+                if self.queue.next_at > self.now && self.now <= self.end_ns {
                     self.land(key, weight);
                     feed.advance();
                     self.do_reads(b + 1);
@@ -372,12 +389,25 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn step_slow(&mut self) -> Result<Option<Step>, InputError> {
+        if self.row_pending && self.now > self.end_ns {
+            return Err(self.duration_too_short());
+        }
         if self.row_pending && self.queue.next_at <= self.now {
             // Events due by the row's arrival come first, handled at the client's clock.
             if let Some(ev) = self.queue.pop() {
                 self.handle(ev.event);
             }
             return Ok(Some(Step::Event));
+        }
+        if self.paused && !self.row_pending {
+            if self.idle_step() {
+                return Ok(Some(Step::Event));
+            }
+            // The duration ended while a pause held rows back.
+            return match self.ingest_ns {
+                Some(_) => Ok(None),
+                None => Err(self.duration_too_short()),
+            };
         }
         let Some(mut feed) = self.feed.take() else {
             return Ok(self.drain_step().then_some(Step::Event));
@@ -387,8 +417,14 @@ impl Engine {
                 self.feed = Some(feed);
                 return Err(e);
             }
-            // The last row is written: from here on only the remaining work runs.
             self.ingest_ns = Some(self.now);
+            if self.end_ns != u64::MAX {
+                // The data is written; the table lives on without writes until the duration.
+                self.feed = Some(feed);
+                self.paused = true;
+                return Ok(self.idle_step().then_some(Step::Event));
+            }
+            // The last row is written: from here on only the remaining work runs.
             self.draining = true;
             return Ok(self.drain_step().then_some(Step::Event));
         };
@@ -399,7 +435,34 @@ impl Engine {
         feed.advance();
         self.do_reads(b + 1);
         self.feed = Some(feed);
+        if self.tick_idle {
+            // A row that arrived as a phase paused the writes lands after the tick slept.
+            self.wake_idle_chores();
+        }
         Ok(Some(Step::Row { done: b + 1 }))
+    }
+
+    /// While no rows arrive: the next event, at its own time, up to `workload.duration`.
+    /// False when the run is over.
+    fn idle_step(&mut self) -> bool {
+        if self.queue.next_at > self.end_ns {
+            self.now = self.now.max(self.end_ns);
+            return false;
+        }
+        self.advance()
+    }
+
+    /// The error of a run whose duration ended before its data was written.
+    #[cold]
+    fn duration_too_short(&self) -> InputError {
+        InputError::new(format!(
+            "the run reached its duration ({}) with {} of {} rows written",
+            crate::units::format_duration_ms(self.end_ns / NS_PER_MS),
+            self.rows_written,
+            self.sampling.rows
+        ))
+        .field("workload.duration")
+        .expected("a longer duration, less data, or higher phase rates")
     }
 
     /// After the last row: one event of the remaining work. Chores due after the last piece of
@@ -550,7 +613,7 @@ impl Engine {
                 last_bucket: 0,
                 heat_lo: u64::MAX,
                 heat_hi: 0,
-                sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s),
+                sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s, w.duration_ms),
                 heat_end: 0,
                 heat_reads: Vec::new(),
             },
@@ -590,6 +653,14 @@ impl Engine {
             ingest_ns: None,
             check_each_event: false,
             initial: Vec::new(),
+            tick_hdfs: Vec::new(),
+            tick_running: Vec::new(),
+            paused: false,
+            end_ns: w
+                .duration_ms
+                .map_or(u64::MAX, |d| d.saturating_mul(NS_PER_MS)),
+            tick_idle: false,
+            gc_idle: Vec::new(),
         };
         for r in initial {
             let id = e.open_region(
@@ -684,6 +755,7 @@ impl Engine {
             self.queue.work -= 1;
             self.rec.settled = self.rec.settled.max(self.now);
         }
+        let may_start_work = !matches!(event, Event::ResourceTick | Event::GcPause { .. });
         match event {
             Event::FlushDone {
                 region,
@@ -715,6 +787,9 @@ impl Engine {
             Event::Cluster(i) => self.time_event(i),
             Event::Recover { server } => self.recover(server),
             Event::GcPause { server, n } => self.gc_pause(server, n),
+        }
+        if self.tick_idle && may_start_work && !self.resources_quiescent() {
+            self.wake_idle_chores();
         }
     }
 

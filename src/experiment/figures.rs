@@ -2,8 +2,9 @@
 //! `region_sizes`, `balance`, `hotspots` and `scan_fanout` objects: a short name (`cold_regions`) when one
 //! section has it, the qualified one (`hotspots.max_server_write_share`) always. `summary`
 //! wins a short name shared with another section (`max_server_write_share`,
-//! `blocked_seconds`), as it holds the headline figures. Two figures the report states only
-//! in parts follow, in section `derived`: `balanced` and `last_region_change` (see [`derived`]).
+//! `blocked_seconds`), as it holds the headline figures. Three figures the report states only
+//! in parts follow, in section `derived`: `balanced`, `last_region_change` and `merges` (see
+//! [`derived`]).
 
 use serde_json::Value;
 
@@ -81,8 +82,9 @@ pub fn online_regions(run: &RunJson) -> Vec<usize> {
 /// - `balanced`: the most regions on one online server over the mean per online server at the
 ///   end (1 = even; 1 when no server is online);
 /// - `last_region_change`: when the last split or merge was requested, as a fraction of the
-///   ingest time (0 when none; above 1 when it came while the cluster settled after the load).
-pub fn derived(run: &RunJson) -> [Figure; 2] {
+///   ingest time (0 when none; above 1 when it came while the cluster settled after the load);
+/// - `merges`: region merges done (normalizer plans), the length of the report's merge list.
+pub fn derived(run: &RunJson) -> [Figure; 3] {
     let online = online_regions(run);
     let total: usize = online.iter().sum();
     let balanced = match online.iter().max() {
@@ -107,6 +109,11 @@ pub fn derived(run: &RunJson) -> [Figure; 2] {
             section: "derived",
             name: "last_region_change".to_string(),
             value: last_region_change,
+        },
+        Figure {
+            section: "derived",
+            name: "merges".to_string(),
+            value: run.merges.len() as f64,
         },
     ]
 }

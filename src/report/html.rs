@@ -364,6 +364,19 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
         dur(s.blocked_seconds),
         s.write_amplification
     );
+    if let Some(a) = &s.ageing {
+        let _ = writeln!(
+            o,
+            "<p id=\"{}\">Ageing (family TTL): {} rows ({}) expired, {} expired store files \
+             dropped whole; {} rows stored at the end; {} merges.</p>",
+            id("ageing"),
+            thousands(a.ttl_expired_rows as u128),
+            format_bytes(a.ttl_expired_bytes),
+            thousands(a.expired_files_dropped as u128),
+            thousands(a.rows_stored as u128),
+            thousands(run.merges.len() as u128),
+        );
+    }
     let end = end_seconds(run);
     let time = "time since the load began";
 

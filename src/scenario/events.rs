@@ -660,18 +660,25 @@ fn phase(
     let rate_bytes_per_s = match &rp.rate {
         None => None,
         Some(q) => {
-            match ck.quantity(
-                q,
-                "event.phase.rate",
-                units::parse_rate,
-                units::RATE_EXPECTED,
-            ) {
-                Some(0) => {
+            // A bare 0 pauses the writes (no unit needed for nothing).
+            let zero = matches!(q.get_ref(), super::raw::Quantity::Int(0));
+            match if zero {
+                Some(0)
+            } else {
+                ck.quantity(
+                    q,
+                    "event.phase.rate",
+                    units::parse_rate,
+                    units::RATE_EXPECTED,
+                )
+            } {
+                // A pause needs an end the data cannot give: `workload.duration`.
+                Some(0) if workload.is_some_and(|w| w.duration_ms.is_none()) => {
                     ck.err(
                         q.span(),
                         "event.phase.rate",
-                        "a rate of zero never finishes",
-                        "a positive rate such as 50MB/s",
+                        "a rate of zero pauses the writes, and the run has no `duration` to end it",
+                        "`duration` in [workload] (e.g. duration = \"180d\"), or a positive rate such as 50MB/s",
                     );
                     ok = false;
                     None

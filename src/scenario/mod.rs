@@ -299,6 +299,10 @@ pub struct Workload {
     /// `start_time`: the wall-clock time of day at simulated time 0, in minutes after midnight
     /// (default 0 = "00:00"). Off-peak hours are read on this clock.
     pub start_minute: u32,
+    /// `duration`: the run's simulated length, ms (None: the run ends when the data is written
+    /// and the work it caused is done). With it, the rows are written at the phases' rates and
+    /// the table then lives on without writes until this time.
+    pub duration_ms: Option<u64>,
 }
 
 /// `[workload.reads]`, validated: gets and scans over the keys written so far (YCSB's choices).
@@ -387,8 +391,10 @@ impl EventAction {
         scans_per_s: Option<f64>,
     ) -> String {
         let mut parts = Vec::new();
-        if let Some(r) = rate_bytes_per_s {
-            parts.push(format!("write rate {}/s", crate::units::format_bytes(r)));
+        match rate_bytes_per_s {
+            Some(0) => parts.push("writes paused (rate 0)".to_string()),
+            Some(r) => parts.push(format!("write rate {}/s", crate::units::format_bytes(r))),
+            None => {}
         }
         if let Some(g) = gets_per_s {
             parts.push(format!("{g} gets/s"));
@@ -1020,6 +1026,29 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             },
         },
     );
+    // Without rate phases the writes take data / rate: a shorter `duration` cannot hold them.
+    if let (Some(w), Some(d)) = (&workload, &raw.workload.get_ref().duration)
+        && let Some(duration_ms) = w.duration_ms
+        && !raw.event.iter().any(|e| {
+            e.get_ref()
+                .phase
+                .as_ref()
+                .is_some_and(|p| p.get_ref().rate.is_some())
+        })
+    {
+        let write_ms = w.payload_bytes() * 1000 / u128::from(w.rate_bytes_per_s.max(1));
+        if write_ms > u128::from(duration_ms) {
+            ck.err(
+                d.span(),
+                "workload.duration",
+                format!(
+                    "writing the data at `rate` takes {}, longer than the duration",
+                    units::format_duration_ms(write_ms.min(u128::from(u64::MAX)) as u64)
+                ),
+                "a duration at least data / rate, or less data, or a higher rate",
+            );
+        }
+    }
     // Reads must happen at some point: from the start or from a `phase` event.
     if let (Some(w), Some(rr)) = (&workload, &raw.workload.get_ref().reads)
         && let Some(r) = &w.reads
@@ -2514,6 +2543,31 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
             }
         },
     };
+    let duration_ms = match &w.duration {
+        None => None,
+        Some(q) => match ck.quantity(
+            q,
+            "workload.duration",
+            units::parse_duration_ms,
+            units::DURATION_EXPECTED,
+        ) {
+            Some(v) if (1..=MAX_DURATION_MS).contains(&v) => Some(v),
+            Some(v) => {
+                ck.err(
+                    q.span(),
+                    "workload.duration",
+                    format!("a duration of {v} ms"),
+                    "a duration from 1ms to 36500d (100 years)",
+                );
+                ok = false;
+                None
+            }
+            None => {
+                ok = false;
+                None
+            }
+        },
+    };
     let rows = rows?;
     // Keep every byte count of the run inside 62 bits: an exabyte-scale workload is a typo.
     let logical =
@@ -2545,8 +2599,12 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         scale,
         reads,
         start_minute,
+        duration_ms,
     })
 }
+
+/// The longest `workload.duration`, ms (100 years: the clock counts nanoseconds in 64 bits).
+const MAX_DURATION_MS: u64 = 36_500 * 86_400_000;
 
 /// "HH:MM" (24-hour, two digits each) as minutes after midnight.
 fn parse_time_of_day(s: &str) -> Option<u32> {

@@ -173,6 +173,7 @@ pub struct RawWorkload {
     pub rate: Option<Spanned<Quantity>>,
     pub scale: Option<Spanned<i64>>,
     pub start_time: Option<Spanned<String>>,
+    pub duration: Option<Spanned<Quantity>>,
     pub reads: Option<Spanned<RawReads>>,
 }
 

@@ -690,12 +690,23 @@ impl Engine {
                 gets_per_s,
                 scans_per_s,
             } => {
-                if let Some(rate) = rate_bytes_per_s {
-                    self.cfg.rate_fp = derived::ns_per_byte_fp(rate);
-                    // The write path caches the clock step per row weight: reset it to the
-                    // consistent (0, 0) so the next row recomputes it at the new rate.
-                    self.clock_weight = 0;
-                    self.clock_step = 0;
+                match rate_bytes_per_s {
+                    // Rate 0: no rows arrive; the clock goes from event to event.
+                    Some(0) => self.paused = true,
+                    Some(rate) => {
+                        self.cfg.rate_fp = derived::ns_per_byte_fp(rate);
+                        // The write path caches the clock step per row weight: reset it to
+                        // the consistent (0, 0) so the next row recomputes it at the new rate.
+                        self.clock_weight = 0;
+                        self.clock_step = 0;
+                        if self.paused && self.ingest_ns.is_none() {
+                            // Rows arrive again, the first one a row's time after now.
+                            self.paused = false;
+                            self.clock_frac = 0;
+                            self.wake_idle_chores();
+                        }
+                    }
+                    None => {}
                 }
                 self.set_read_rates(gets_per_s, scans_per_s);
                 self.record_event(EventDetail::Phase {

@@ -1,7 +1,9 @@
 //! Stop-the-world JVM pauses of the RegionServers (the `[cluster] variability` model): while a
 //! server pauses its write path takes nothing, so its `busy_until_ns` moves on by the pause and
 //! the client, once its buffer is full, waits. Flushes and compactions running on it are not
-//! delayed (simplified). The pauses are drawn per (seed, server, pause index).
+//! delayed (simplified). The pauses are drawn per (seed, server, pause index). While writes are
+//! paused (a `phase` with rate 0, or the data written before `workload.duration`) a pause that
+//! comes due is put off until rows arrive again, then drawn from its gap after that moment.
 
 use crate::engine::Engine;
 use crate::engine::queue::Event;
@@ -17,6 +19,14 @@ impl Engine {
 
     /// The `n`-th pause of `server` happens now; the next one is scheduled while the run goes on.
     pub(crate) fn gc_pause(&mut self, server: usize, n: u64) {
+        if self.paused {
+            // No writes, next to no allocation: the pauses wait for the writes to resume.
+            if self.gc_idle.len() <= server {
+                self.gc_idle.resize(server + 1, None);
+            }
+            self.gc_idle[server] = Some(n);
+            return;
+        }
         let p = self.cfg.draws.gc_pause(server, n);
         let s = &mut self.state.servers[server];
         if s.dead {

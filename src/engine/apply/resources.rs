@@ -63,7 +63,10 @@ impl Engine {
     /// over the other live servers, and re-share.
     pub(crate) fn resource_tick(&mut self) {
         let dt = RESOURCE_TICK_NS as f64 / NS_PER_S as f64;
-        let mut hdfs = vec![0.0f64; self.state.servers.len()];
+        // Scratch buffers kept between ticks: a run of months ticks millions of times.
+        let mut hdfs = std::mem::take(&mut self.tick_hdfs);
+        hdfs.clear();
+        hdfs.resize(self.state.servers.len(), 0.0);
         for (i, s) in self.state.servers.iter_mut().enumerate() {
             let appended = s.write_bytes - s.wal_mark;
             s.wal_mark = s.write_bytes;
@@ -78,29 +81,73 @@ impl Engine {
             let w = c.written as f64 / c.read.max(1) as f64;
             hdfs[c.server] += c.progress.rate as f64 * w;
         }
-        let live: Vec<usize> = (0..self.state.servers.len())
-            .filter(|&i| !self.state.servers[i].dead)
-            .collect();
         let total: f64 = hdfs.iter().sum();
         let repl = f64::from(self.replication());
-        let others = (live.len().max(2) - 1) as f64;
-        for &i in &live {
+        let live = self.state.servers.iter().filter(|s| !s.dead).count();
+        let others = (live.max(2) - 1) as f64;
+        for (i, s) in self.state.servers.iter_mut().enumerate() {
+            if s.dead {
+                continue;
+            }
             let rest = (total - hdfs[i]).max(0.0) / others;
-            let s = &mut self.state.servers[i];
             s.inbound = (repl - 1.0).max(0.0) * rest;
             s.forward = (repl - 2.0).max(0.0) * rest;
         }
+        self.tick_hdfs = hdfs;
         // Each server's running compactions, in token order, found in one pass.
-        let mut running: Vec<Vec<u64>> = vec![Vec::new(); self.state.servers.len()];
+        let mut running = std::mem::take(&mut self.tick_running);
+        running.resize_with(self.state.servers.len(), Vec::new);
+        running.iter_mut().for_each(Vec::clear);
         for (&token, c) in &self.state.compactions {
             running[c.server].push(token);
         }
-        for &i in &live {
+        for (i, tokens) in running.iter().enumerate() {
+            if self.state.servers[i].dead {
+                continue;
+            }
             self.update_write_path(i);
-            self.rerate_compactions_of(i, &running[i]);
+            if !tokens.is_empty() {
+                self.rerate_compactions_of(i, tokens);
+            }
+        }
+        self.tick_running = running;
+        if self.paused && self.resources_quiescent() {
+            // Every later tick would find the same nothing: sleep until work starts.
+            self.tick_idle = true;
+            return;
         }
         if self.keep_periodic() {
             self.schedule(RESOURCE_TICK_NS, Event::ResourceTick);
+        }
+    }
+
+    /// Nothing a tick measures can change on its own: no WAL bytes since the last tick and none
+    /// in its rate, no flush or compaction running, no replica traffic.
+    pub(crate) fn resources_quiescent(&self) -> bool {
+        self.state.compactions.is_empty()
+            && self.state.servers.iter().all(|s| {
+                s.write_bytes == s.wal_mark
+                    && s.wal_rate == 0.0
+                    && s.flushes_running == 0
+                    && s.inbound == 0.0
+                    && s.forward == 0.0
+            })
+    }
+
+    /// Re-arms what slept while writes were paused: the resource tick one tick from now, and,
+    /// once rows arrive again, each server's GC pauses from the one that came due asleep.
+    pub(crate) fn wake_idle_chores(&mut self) {
+        if self.tick_idle {
+            self.tick_idle = false;
+            self.schedule(RESOURCE_TICK_NS, Event::ResourceTick);
+        }
+        if !self.paused {
+            for server in 0..self.gc_idle.len() {
+                if let Some(n) = self.gc_idle[server].take() {
+                    let p = self.cfg.draws.gc_pause(server, n);
+                    self.schedule(p.gap_ns, Event::GcPause { server, n });
+                }
+            }
         }
     }
 }
