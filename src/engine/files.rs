@@ -227,12 +227,11 @@ pub(crate) fn write_file(
         b.finish()
     })?;
     // The cells' write times: the snapshot's oldest and newest edits.
-    let cells = CellTimes {
-        oldest_ms: snap.oldest_edit_ms.unwrap_or(now_ms),
-        newest_ms: snap
-            .newest_edit_ms
+    let cells = CellTimes::span(
+        snap.oldest_edit_ms.unwrap_or(now_ms),
+        snap.newest_edit_ms
             .max(snap.oldest_edit_ms.unwrap_or(now_ms)),
-    };
+    );
     Some(StoreFile {
         cells,
         ..StoreFile::new(Arc::new(file), seq_id, now_ms)

@@ -192,16 +192,16 @@ impl Engine {
         let mut cells: Option<CellTimes> = None;
         for h in held {
             let live = h.file.cells.live_rows(h.rows, cutoff);
+            if live > 0 {
+                let t = h.file.cells.after(cutoff);
+                cells = Some(cells.map_or(t, |c| c.merge(rows, t, live)));
+            }
             rows += live;
             expired_rows += h.rows - live;
             if live < h.rows {
                 let data = h.file.file.data_bytes() as u128 * h.file.emulated_rows() as u128
                     / h.file.file.emulated_rows().max(1) as u128;
                 expired_bytes += (data * (h.rows - live) as u128 / h.rows as u128) as u64;
-            }
-            if live > 0 {
-                let t = h.file.cells.after(cutoff);
-                cells = Some(cells.map_or(t, |c| c.union(t)));
             }
         }
         // Time and bytes read follow what the compaction scans (a Reference reads its half).

@@ -463,8 +463,8 @@ pub fn file_infos(store: &Store) -> Vec<FileInfo> {
             created_ms: f.file.created_ms,
             major: f.file.major,
             name_hash: splitmix64(f.file.seq_id),
-            oldest_cell_ms: f.file.cells.oldest_ms,
-            newest_cell_ms: f.file.cells.newest_ms,
+            oldest_cell_ms: f.file.cells.oldest_ms(),
+            newest_cell_ms: f.file.cells.newest_ms(),
         })
         .collect()
 }

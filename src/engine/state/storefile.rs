@@ -60,61 +60,146 @@ pub struct StoreFile {
     pub cells: CellTimes,
 }
 
-/// The write-time range of a file's cells, simulated ms. Inside it cells are taken as spread
+/// Segments a file's cell times keep (see [`CellTimes`]).
+pub const CELL_TIME_SEGMENTS: usize = 8;
+
+/// When a file's cells were written, simulated ms: up to [`CELL_TIME_SEGMENTS`] time segments,
+/// each with a weight (its share of the file's rows); inside a segment cells are taken as spread
 /// evenly in time (the approximation TTL expiry of part of a file rests on, docs/MODEL.md).
+/// A flush gives one segment (its memstore's oldest to newest edit); a compaction keeps its
+/// inputs' segments, so a daughter's old parent half and its new flushes expire each at their
+/// own time instead of being smeared over one range. Past the limit the two neighbours whose
+/// union spans the least time merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CellTimes {
-    /// Oldest cell (`getMinimumTimestamp`).
-    pub oldest_ms: u64,
-    /// Newest cell (`getMaxTimestamp`).
-    pub newest_ms: u64,
+    /// (oldest ms, newest ms, weight), by oldest; `len` in use.
+    segs: [(u64, u64, u64); CELL_TIME_SEGMENTS],
+    len: u8,
 }
 
 impl CellTimes {
     /// Every cell written at `ms`.
     pub fn at(ms: u64) -> CellTimes {
-        CellTimes {
-            oldest_ms: ms,
-            newest_ms: ms,
-        }
+        CellTimes::span(ms, ms)
     }
 
-    /// Of `rows` real rows spread evenly over this range, how many are not expired when every
+    /// Cells spread evenly over `[oldest_ms, newest_ms]`.
+    pub fn span(oldest_ms: u64, newest_ms: u64) -> CellTimes {
+        let mut segs = [(0, 0, 0); CELL_TIME_SEGMENTS];
+        segs[0] = (oldest_ms, newest_ms.max(oldest_ms), 1);
+        CellTimes { segs, len: 1 }
+    }
+
+    fn segments(&self) -> &[(u64, u64, u64)] {
+        &self.segs[..usize::from(self.len)]
+    }
+
+    /// Oldest cell (`getMinimumTimestamp`).
+    pub fn oldest_ms(&self) -> u64 {
+        self.segments().iter().map(|s| s.0).min().unwrap_or(0)
+    }
+
+    /// Newest cell (`getMaxTimestamp`).
+    pub fn newest_ms(&self) -> u64 {
+        self.segments().iter().map(|s| s.1).max().unwrap_or(0)
+    }
+
+    /// Of `rows` real rows spread as these segments say, how many are not expired when every
     /// cell older than `cutoff_ms` is (`ScanQueryMatcher.isCellTTLExpired`: ts < now − ttl).
     /// Integer arithmetic: the same everywhere it is asked.
     pub fn live_rows(&self, rows: u64, cutoff_ms: Option<u64>) -> u64 {
         let Some(cutoff) = cutoff_ms else {
             return rows;
         };
-        if self.newest_ms < cutoff {
-            0
-        } else if self.oldest_ms >= cutoff {
-            rows
-        } else {
-            // Cells in [cutoff, newest] live, of the span [oldest, newest] (+1 ms: inclusive).
-            let span = (self.newest_ms - self.oldest_ms + 1) as u128;
-            let live = (self.newest_ms - cutoff + 1) as u128;
-            (rows as u128 * live / span) as u64
+        if let [(o, n, _)] = *self.segments() {
+            // One segment: exact.
+            return match live_part(o, n, cutoff) {
+                0 => 0,
+                p if p == 1 << 32 => rows,
+                _ => (u128::from(rows) * u128::from(n - cutoff + 1) / u128::from(n - o + 1)) as u64,
+            };
         }
+        let total: u128 = self.segments().iter().map(|s| u128::from(s.2)).sum();
+        if total == 0 {
+            return rows;
+        }
+        // Σ rows × weight × live/span, each term floored, over Σ weight.
+        let live: u128 = self
+            .segments()
+            .iter()
+            .map(|&(o, n, w)| u128::from(rows) * u128::from(w) * live_part(o, n, cutoff))
+            .sum::<u128>()
+            / total;
+        (live >> 32) as u64
     }
 
-    /// The range of what is left once cells older than `cutoff_ms` are gone.
+    /// What is left once cells older than `cutoff_ms` are gone: each segment clipped, its
+    /// weight cut to its live share; wholly expired segments dropped.
     pub fn after(&self, cutoff_ms: Option<u64>) -> CellTimes {
-        CellTimes {
-            oldest_ms: self
-                .oldest_ms
-                .max(cutoff_ms.unwrap_or(0))
-                .min(self.newest_ms),
-            newest_ms: self.newest_ms,
+        let Some(cutoff) = cutoff_ms else {
+            return *self;
+        };
+        let mut out = CellTimes {
+            segs: [(0, 0, 0); CELL_TIME_SEGMENTS],
+            len: 0,
+        };
+        for &(o, n, w) in self.segments() {
+            let part = live_part(o, n, cutoff);
+            if part == 0 {
+                continue;
+            }
+            let w = ((u128::from(w) * part) >> 32).max(1) as u64;
+            out.segs[usize::from(out.len)] = (o.max(cutoff).min(n), n, w);
+            out.len += 1;
         }
+        if out.len == 0 {
+            // Nothing live: the newest instant stands for the (empty) rest.
+            return CellTimes::at(self.newest_ms());
+        }
+        out
     }
 
-    /// The range covering both.
-    pub fn union(self, other: CellTimes) -> CellTimes {
-        CellTimes {
-            oldest_ms: self.oldest_ms.min(other.oldest_ms),
-            newest_ms: self.newest_ms.max(other.newest_ms),
+    /// This file's `rows` and `other`'s `other_rows` in one file: each side's segments weighed
+    /// by its rows, then merged down to [`CELL_TIME_SEGMENTS`].
+    pub fn merge(self, rows: u64, other: CellTimes, other_rows: u64) -> CellTimes {
+        let mut all: Vec<(u64, u64, u64)> = Vec::with_capacity(2 * CELL_TIME_SEGMENTS);
+        for (t, r) in [(self, rows), (other, other_rows)] {
+            let total: u128 = t.segments().iter().map(|s| u128::from(s.2)).sum();
+            for &(o, n, w) in t.segments() {
+                let w = (u128::from(w) * u128::from(r.max(1)) / total.max(1)).max(1) as u64;
+                all.push((o, n, w));
+            }
         }
+        all.sort_unstable();
+        while all.len() > CELL_TIME_SEGMENTS {
+            // The neighbours whose union spans the least time (first such pair on ties).
+            let i = (0..all.len() - 1)
+                .min_by_key(|&i| all[i].1.max(all[i + 1].1) - all[i].0)
+                .expect("two segments");
+            let (a, b) = (all[i], all[i + 1]);
+            all[i] = (a.0, a.1.max(b.1), a.2.saturating_add(b.2));
+            all.remove(i + 1);
+        }
+        let mut out = CellTimes {
+            segs: [(0, 0, 0); CELL_TIME_SEGMENTS],
+            len: all.len() as u8,
+        };
+        out.segs[..all.len()].copy_from_slice(&all);
+        out
+    }
+}
+
+/// The live share of a segment `[oldest, newest]` (inclusive ms) at `cutoff`, in 32.32 fixed
+/// point: 1 when wholly live, 0 when wholly expired.
+fn live_part(oldest: u64, newest: u64, cutoff: u64) -> u128 {
+    if newest < cutoff {
+        0
+    } else if oldest >= cutoff {
+        1 << 32
+    } else {
+        let span = u128::from(newest - oldest + 1);
+        let live = u128::from(newest - cutoff + 1);
+        (live << 32) / span
     }
 }
 

@@ -709,15 +709,12 @@ fn a_block_run_takes_twelve_bytes() {
 /// part older than the cutoff is dropped (minor or major), a wholly expired input gives none.
 #[test]
 fn ttl_cutoff_keeps_the_live_share_scan_query_matcher() {
-    let t = CellTimes {
-        oldest_ms: 0,
-        newest_ms: 999,
-    };
+    let t = CellTimes::span(0, 999);
     assert_eq!(t.live_rows(1000, None), 1000);
     assert_eq!(t.live_rows(1000, Some(0)), 1000);
     assert_eq!(t.live_rows(1000, Some(250)), 750);
     assert_eq!(t.live_rows(1000, Some(1000)), 0);
-    assert_eq!(t.after(Some(250)).oldest_ms, 250);
+    assert_eq!(t.after(Some(250)).oldest_ms(), 250);
     let mut b = HFileBuilder::new(SHAPE_1K, fmt(), 1);
     for i in 0..100u64 {
         b.append(&i.to_be_bytes());
@@ -729,4 +726,35 @@ fn ttl_cutoff_keeps_the_live_share_scan_query_matcher() {
     let half = compact(&[&f], Some(500), SHAPE_1K, fmt()).expect("half live");
     assert_eq!(half.rows(), 50);
     assert!(compact(&[&f], Some(1000), SHAPE_1K, fmt()).is_none());
+}
+
+/// `ScanQueryMatcher` TTL across a compaction of a daughter's old parent half with its new
+/// flushes: the compacted file keeps each input's time segment with its rows, so the old half
+/// expires at its own time and the new rows stay (one merged range would spread the new rows
+/// back over the parent's years and expire some of them early).
+#[test]
+fn ttl_segments_keep_old_and_new_cells_apart_scan_query_matcher() {
+    // 1,000 rows written in [0, 999] and 1,000 in [10_000, 10_999].
+    let old = CellTimes::span(0, 999);
+    let new = CellTimes::span(10_000, 10_999);
+    let both = old.merge(1_000, new, 1_000);
+    assert_eq!((both.oldest_ms(), both.newest_ms()), (0, 10_999));
+    // Past the old segment: exactly the new rows live.
+    assert_eq!(both.live_rows(2_000, Some(1_000)), 1_000);
+    assert_eq!(both.live_rows(2_000, Some(500)), 1_500);
+    assert_eq!(both.live_rows(2_000, Some(10_500)), 500);
+    // After the cutoff the old segment is gone; the weights stay proportional.
+    let kept = both.after(Some(1_000));
+    assert_eq!(kept.oldest_ms(), 10_000);
+    assert_eq!(kept.live_rows(1_000, Some(10_500)), 500);
+    // Never more than CELL_TIME_SEGMENTS: the closest neighbours merge.
+    let mut acc = CellTimes::span(0, 9);
+    let mut rows = 10;
+    for k in 1..40u64 {
+        acc = acc.merge(rows, CellTimes::span(k * 100, k * 100 + 9), 10);
+        rows += 10;
+    }
+    assert_eq!((acc.oldest_ms(), acc.newest_ms()), (0, 3_909));
+    let live = acc.live_rows(rows, Some(2_000));
+    assert!((190..=210).contains(&live), "{live} of {rows}");
 }
