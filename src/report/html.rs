@@ -365,11 +365,11 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
         s.write_amplification
     );
     if let Some(v) = &s.versions {
-        let _ = write!(
+        let _ = writeln!(
             o,
             "<p>Versions and deletes: {} updates, {} deletes. Compactions dropped {} versions \
              beyond VERSIONS ({}) and {} deleted rows with {} versions and {} delete markers \
-             ({}); {} versions and {} delete markers stored at the end.</p>\n",
+             ({}); {} versions and {} delete markers stored at the end.</p>",
             thousands(v.updates as u128),
             thousands(v.deletes as u128),
             thousands(v.versions_dropped as u128),

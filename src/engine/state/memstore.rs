@@ -136,7 +136,7 @@ impl Memstore {
 
     /// The lowest and highest key updates and deletes touched, if any.
     pub fn touched_range(&self) -> Option<[&[u8]; 2]> {
-        (!self.extra.is_empty()).then(|| [self.touched_lo.as_slice(), self.touched_hi.as_slice()])
+        (!self.extra.is_empty()).then_some([self.touched_lo.as_slice(), self.touched_hi.as_slice()])
     }
 
     /// A key whose length differs from the others': the keys get end offsets from here on.
