@@ -428,7 +428,7 @@ pub struct SummaryJson {
 /// They add up: `updates − versions_dropped − deleted_versions_dropped = versions_stored`,
 /// `deletes − markers_dropped = markers_stored` per family, and new rows −
 /// `deleted_rows_dropped` (− TTL-expired rows) = `rows_stored`, within the approximations of
-/// docs/MODEL.md "Versions and deletes".
+/// docs/MODEL.md "Versions, updates and deletes".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct VersionsJson {
     /// Rows that wrote a new version of a row written before.

@@ -120,7 +120,7 @@ impl CellTimes {
 
 /// A file's cells beyond one version of each of its rows: further versions of rows (updates)
 /// and row delete markers (one `DeleteFamily` cell per deleted row). Counted, not kept as keys:
-/// the file's key sample stands for its distinct rows (docs/MODEL.md "Versions and deletes").
+/// the file's key sample stands for its distinct rows (docs/MODEL.md "Versions, updates and deletes").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Extra {
     /// Real row versions beyond each row's first one in the file's store.
