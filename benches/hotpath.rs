@@ -153,7 +153,18 @@ fn storefiles(c: &mut Criterion) {
             .collect();
         let refs: Vec<&StoreFile> = files.iter().collect();
         group.bench_function(BenchmarkId::new("compaction_merge", kind), |b| {
-            b.iter(|| black_box(storefile::compact(&refs, None, SHAPE, FORMAT).map(|f| f.length())))
+            b.iter(|| {
+                black_box(
+                    storefile::compact(
+                        &refs,
+                        None,
+                        storefile::VersionRules::keep_deletes(0),
+                        SHAPE,
+                        FORMAT,
+                    )
+                    .map(|f| f.length()),
+                )
+            })
         });
     }
     group.finish();

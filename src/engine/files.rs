@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::state::memstore::Memstore;
 use super::state::storefile::{
-    self, CellShape, CellTimes, FileFormat, HFile, HFileBuilder, StoreFile,
+    self, CellShape, CellTimes, FileFormat, HFile, HFileBuilder, StoreFile, VersionRules,
 };
 
 /// A compaction's output: built already, or being built by the background builder (job id).
@@ -55,6 +55,7 @@ enum Job {
         id: u64,
         inputs: Vec<StoreFile>,
         cutoff_ms: Option<u64>,
+        rules: VersionRules,
         shape: CellShape,
         format: FileFormat,
     },
@@ -78,11 +79,12 @@ impl Job {
                 id,
                 inputs,
                 cutoff_ms,
+                rules,
                 shape,
                 format,
             } => {
                 let refs: Vec<&StoreFile> = inputs.iter().collect();
-                let out = storefile::compact(&refs, cutoff_ms, shape, format);
+                let out = storefile::compact(&refs, cutoff_ms, rules, shape, format);
                 (id, Built::Compact(out))
             }
         }
@@ -136,6 +138,7 @@ impl Builder {
         &mut self,
         inputs: Vec<StoreFile>,
         cutoff_ms: Option<u64>,
+        rules: VersionRules,
         shape: CellShape,
         format: FileFormat,
     ) -> Option<u64> {
@@ -145,6 +148,7 @@ impl Builder {
             id,
             inputs,
             cutoff_ms,
+            rules,
             shape,
             format,
         };
@@ -207,6 +211,9 @@ pub(crate) fn write_file(
     seq_id: u64,
     now_ms: u64,
 ) -> Option<StoreFile> {
+    if !snap.extra.is_empty() {
+        return write_with_extra(snap, shape, format, scale, seq_id, now_ms);
+    }
     // The sorted distinct rows' indices, in the thread's reused sort buffers.
     let file = snap.with_sorted_unique(|order| {
         let first = *order.first()?;
@@ -226,14 +233,58 @@ pub(crate) fn write_file(
         }
         b.finish()
     })?;
-    // The cells' write times: the snapshot's oldest and newest edits.
-    let cells = CellTimes::span(
+    Some(StoreFile {
+        cells: snapshot_times(snap, now_ms),
+        ..StoreFile::new(Arc::new(file), seq_id, now_ms)
+    })
+}
+
+/// The cells' write times: the snapshot's oldest and newest edits.
+fn snapshot_times(snap: &Memstore, now_ms: u64) -> CellTimes {
+    CellTimes::span(
         snap.oldest_edit_ms.unwrap_or(now_ms),
         snap.newest_edit_ms
             .max(snap.oldest_edit_ms.unwrap_or(now_ms)),
-    );
+    )
+}
+
+/// A snapshot holding updates or deletes: its new rows' keys plus the extremes of the rows the
+/// updates and deletes touched form the key sample (so the file's key range covers every cell),
+/// the file counts its new rows exactly and carries the extra cells. The flush keeps every
+/// version and marker (its scanner's `COMPACT_RETAIN_DELETES`; **simplified**: HBase's flush
+/// also drops versions beyond VERSIONS among the snapshot's own cells).
+fn write_with_extra(
+    snap: &Memstore,
+    shape: CellShape,
+    format: FileFormat,
+    scale: u64,
+    seq_id: u64,
+    now_ms: u64,
+) -> Option<StoreFile> {
+    let file = snap.with_sorted_unique(|order| {
+        let mut keys: Vec<&[u8]> = order.iter().map(|&i| snap.key(i as usize)).collect();
+        let real = keys.len() as u64 * scale;
+        for k in snap.touched_range().into_iter().flatten() {
+            if let Err(at) = keys.binary_search(&k) {
+                keys.insert(at, k);
+            }
+        }
+        let first = *keys.first()?;
+        let row_bytes = (snap.data_bytes - snap.extra.bytes()) / snap.rows.max(1) * scale;
+        let per_block = (format.block_size / row_bytes.max(1)).max(1) as usize;
+        let thin = per_block.max(keys.len().div_ceil(storefile::MAX_FILE_KEYS));
+        let kept = keys.len().div_ceil(thin) as u64;
+        let mut b = HFileBuilder::new_exact(shape, format, (real + kept / 2) / kept);
+        b.reserve(kept as usize, first.len());
+        for k in keys.iter().step_by(thin) {
+            b.append(k);
+        }
+        let mut f = b.finish()?;
+        f.set_counts(real, snap.extra);
+        Some(f)
+    })?;
     Some(StoreFile {
-        cells,
+        cells: snapshot_times(snap, now_ms),
         ..StoreFile::new(Arc::new(file), seq_id, now_ms)
     })
 }

@@ -94,6 +94,10 @@ struct Config {
     formats: Vec<FileFormat>,
     /// Each family's TTL, ms (`None`: FOREVER).
     ttl_ms: Vec<Option<u64>>,
+    /// Each family's VERSIONS.
+    max_versions: Vec<u32>,
+    /// Updates and deletes among the rows (`None`: every row is new).
+    mix: Option<Mix>,
     layout: HeapLayout,
     value_len: u64,
     qualifier_len: u64,
@@ -129,6 +133,27 @@ struct Config {
     draws: policy::variability::Draws,
     /// The time-range scans the report prices (`[client] scan_windows`), ms.
     scan_windows_ms: Vec<u64>,
+}
+
+/// Which rows update or delete a row written before: a row whose seeded draw (a pure function
+/// of seed and row) is below `update_below` updates, below `delete_below` deletes.
+#[derive(Debug, Clone, Copy)]
+struct Mix {
+    update_below: u64,
+    delete_below: u64,
+}
+
+impl Mix {
+    fn new(update: f64, delete: f64) -> Option<Mix> {
+        if update <= 0.0 && delete <= 0.0 {
+            return None;
+        }
+        let at = |f: f64| (f.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
+        Some(Mix {
+            update_below: at(update),
+            delete_below: at(update + delete),
+        })
+    }
 }
 
 /// What one real row adds to a family's memstore, for the current key length.
@@ -167,6 +192,12 @@ pub struct Engine {
     /// Key length `put_per_family` was computed for.
     put_row_len: usize,
     put_per_family: Vec<FamilyPut>,
+    /// What a row delete adds to each family: one `DeleteFamily` marker.
+    delete_per_family: Vec<FamilyPut>,
+    /// WAL bytes of a row delete.
+    wal_delete: u64,
+    /// Key buffer of updates and deletes (the key of the row they touch).
+    target_key: Vec<u8>,
     /// WAL bytes one real row appends (its cells as `KeyValueCodec` writes them).
     wal_row: u64,
     /// Background writer of flush files (when the run has a thread to spare).
@@ -371,7 +402,7 @@ impl Engine {
                 let weight = self.sampling.weight(b);
                 self.arrive(weight);
                 if self.queue.next_at > self.now && self.now <= self.end_ns {
-                    self.land(key, weight);
+                    self.land_op(b, key, weight);
                     feed.advance();
                     self.do_reads(b + 1);
                     self.feed = Some(feed);
@@ -431,7 +462,7 @@ impl Engine {
         // The pending row (its clock already advanced) lands now that no event is due.
         let weight = self.sampling.weight(b);
         self.row_pending = false;
-        self.land(key, weight);
+        self.land_op(b, key, weight);
         feed.advance();
         self.do_reads(b + 1);
         self.feed = Some(feed);
@@ -553,6 +584,8 @@ impl Engine {
             shapes,
             formats,
             ttl_ms: fams.iter().map(|f| f.ttl_ms).collect(),
+            max_versions: fams.iter().map(|f| f.max_versions).collect(),
+            mix: Mix::new(w.update_fraction, w.delete_fraction),
             layout: HeapLayout::new(heap, s.mslab_enabled, s.mslab_max_allocation),
             value_len: w.value_bytes,
             qualifier_len: w.qualifier_bytes,
@@ -626,6 +659,9 @@ impl Engine {
             put_row_len: usize::MAX,
             put_per_family: Vec::new(),
             wal_row: 0,
+            delete_per_family: Vec::new(),
+            wal_delete: 0,
+            target_key: Vec::new(),
             builder: None,
             spares: Vec::new(),
             dyn_: apply::cluster::Dynamics::new(scenario),

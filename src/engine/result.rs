@@ -57,6 +57,22 @@ pub struct RunStats {
     /// Store files dropped whole because their newest cell was past the TTL
     /// (`hbase.store.delete.expired.storefile`).
     pub expired_files_dropped: u64,
+    /// Real rows that updated a row written before (`workload.update_fraction`).
+    pub updates: u64,
+    /// Real rows that deleted a row written before (`workload.delete_fraction`).
+    pub deletes: u64,
+    /// Row versions compactions dropped as beyond the family's VERSIONS.
+    pub versions_dropped: u64,
+    /// Their cell bytes.
+    pub versions_dropped_bytes: u64,
+    /// Rows (with their versions) compactions dropped as deleted.
+    pub deleted_rows_dropped: u64,
+    /// Versions dropped with them.
+    pub deleted_versions_dropped: u64,
+    /// Delete markers compactions dropped (with all the files of a store).
+    pub markers_dropped: u64,
+    /// Cell bytes of the deleted rows, their versions and the markers dropped.
+    pub deleted_bytes: u64,
     /// Client time spent waiting on blocked regions or servers, ns.
     pub blocked_ns: u64,
     /// Client time spent waiting on a region offline for a split, ns.
@@ -379,6 +395,10 @@ pub struct StoreResult {
     pub memstore_rows: u64,
     /// Unflushed data bytes.
     pub memstore_data: u64,
+    /// Row versions beyond each row's first the store holds (files + memstore).
+    pub versions: u64,
+    /// Delete markers the store holds (files + memstore).
+    pub markers: u64,
 }
 
 /// A store file at the end of a run.
@@ -426,6 +446,13 @@ impl From<Region> for RegionResult {
                         .collect(),
                     memstore_rows: s.memstore.rows,
                     memstore_data: s.memstore.data_bytes,
+                    versions: s.memstore.extra.versions
+                        + s.files.iter().map(|h| h.file.extra().versions).sum::<u64>(),
+                    markers: s.memstore.extra.tombstones
+                        + s.files
+                            .iter()
+                            .map(|h| h.file.extra().tombstones)
+                            .sum::<u64>(),
                 })
                 .collect(),
         }

@@ -1,5 +1,6 @@
 //! A run's scalar figures by name. Names are the JSON keys of a run's `summary`, `client`,
-//! `region_sizes`, `balance`, `hotspots` and `scan_fanout` objects: a short name (`cold_regions`) when one
+//! `region_sizes`, `balance`, `hotspots` and `scan_fanout` objects, and of `summary.versions`
+//! (section `versions`, present with updates or deletes): a short name (`cold_regions`) when one
 //! section has it, the qualified one (`hotspots.max_server_write_share`) always. `summary`
 //! wins a short name shared with another section (`max_server_write_share`,
 //! `blocked_seconds`), as it holds the headline figures. Three figures the report states only
@@ -11,13 +12,14 @@ use serde_json::Value;
 use crate::report::run::RunJson;
 
 /// The sections whose numeric fields are figures, in lookup priority order.
-const SECTIONS: [&str; 6] = [
+const SECTIONS: [&str; 7] = [
     "summary",
     "client",
     "region_sizes",
     "balance",
     "hotspots",
     "scan_fanout",
+    "versions",
 ];
 
 /// One named figure of a run.
@@ -41,7 +43,7 @@ impl Figure {
 
 /// Every numeric scalar figure of a run, section by section, fields in report order.
 pub fn all(run: &RunJson) -> Vec<Figure> {
-    // Only the six sections are serialized (a whole run holds every region and the timeline).
+    // Only the seven sections are serialized (a whole run holds every region and the timeline).
     let sections = [
         serde_json::to_value(&run.summary),
         serde_json::to_value(&run.client),
@@ -49,6 +51,7 @@ pub fn all(run: &RunJson) -> Vec<Figure> {
         serde_json::to_value(&run.balance),
         serde_json::to_value(&run.hotspots),
         serde_json::to_value(&run.scan_fanout),
+        serde_json::to_value(&run.summary.versions),
     ];
     let mut out = Vec::new();
     for (section, value) in SECTIONS.into_iter().zip(sections) {
@@ -157,7 +160,8 @@ impl std::fmt::Display for LookupError {
                     write!(
                         f,
                         " (figures are the numeric fields of a run's summary, client, region_sizes, \
-                         balance, hotspots and scan_fanout objects; see docs/REPORT.md)"
+                         balance, hotspots and scan_fanout objects and of summary.versions; see \
+                         docs/REPORT.md)"
                     )
                 } else {
                     write!(f, " (did you mean {}?)", close.join(", "))
@@ -204,9 +208,12 @@ pub fn is_known(name: &str) -> Result<(), LookupError> {
     lookup(&all(&template()), name).map(|_| ())
 }
 
-/// An empty run, only to know the report's figure names.
+/// An empty run, only to know the report's figure names (with the versions section a run
+/// with updates or deletes has).
 fn template() -> RunJson {
-    serde_json::from_str(TEMPLATE).expect("the template matches RunJson")
+    let mut run: RunJson = serde_json::from_str(TEMPLATE).expect("the template matches RunJson");
+    run.summary.versions = Some(crate::report::run::VersionsJson::default());
+    run
 }
 
 /// The empty run's JSON, for other modules' tests.

@@ -377,6 +377,24 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
             thousands(run.merges.len() as u128),
         );
     }
+    if let Some(v) = &s.versions {
+        let _ = writeln!(
+            o,
+            "<p>Versions and deletes: {} updates, {} deletes. Compactions dropped {} versions \
+             beyond VERSIONS ({}) and {} deleted rows with {} versions and {} delete markers \
+             ({}); {} versions and {} delete markers stored at the end.</p>",
+            thousands(v.updates as u128),
+            thousands(v.deletes as u128),
+            thousands(v.versions_dropped as u128),
+            format_bytes(v.versions_dropped_bytes),
+            thousands(v.deleted_rows_dropped as u128),
+            thousands(v.deleted_versions_dropped as u128),
+            thousands(v.markers_dropped as u128),
+            format_bytes(v.deleted_bytes),
+            thousands(v.versions_stored as u128),
+            thousands(v.markers_stored as u128),
+        );
+    }
     let end = end_seconds(run);
     let time = "time since the load began";
 

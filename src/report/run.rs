@@ -421,6 +421,43 @@ pub struct SummaryJson {
     /// What TTL expiry removed (present only when it removed something).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ageing: Option<AgeingJson>,
+    /// Updates, deletes and what compactions dropped of them (present only with updates or
+    /// deletes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<VersionsJson>,
+}
+
+/// Updates and deletes (`workload.update_fraction`, `delete_fraction`) and what compactions
+/// dropped of them. Rows are real rows (a row's cells in one family count once per family).
+/// They add up: `updates − versions_dropped − deleted_versions_dropped = versions_stored`,
+/// `deletes − markers_dropped = markers_stored` per family, and new rows −
+/// `deleted_rows_dropped` (− TTL-expired rows) = `rows_stored`, within the approximations of
+/// docs/MODEL.md "Versions, updates and deletes".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct VersionsJson {
+    /// Rows that wrote a new version of a row written before.
+    pub updates: u64,
+    /// Rows that deleted a row written before (a marker per family).
+    pub deletes: u64,
+    /// Row versions compactions dropped as beyond the family's VERSIONS.
+    pub versions_dropped: u64,
+    /// Their cell bytes (serialized KeyValues).
+    pub versions_dropped_bytes: u64,
+    /// Deleted rows compactions of all of a store's files dropped with their markers.
+    pub deleted_rows_dropped: u64,
+    /// Versions of those rows dropped with them.
+    pub deleted_versions_dropped: u64,
+    /// Delete markers dropped.
+    pub markers_dropped: u64,
+    /// Cell bytes of the deleted rows, their versions and the markers dropped.
+    pub deleted_bytes: u64,
+    /// Row versions beyond the first still stored at the end (files + memstores).
+    pub versions_stored: u64,
+    /// Delete markers still stored at the end (kept by minor compactions).
+    pub markers_stored: u64,
+    /// Real rows the table holds at the end (memstores + files, deleted ones not yet dropped
+    /// included).
+    pub rows_stored: u64,
 }
 
 /// Data removed by ageing (family TTL): rows written − `ttl_expired_rows` ≈ `rows_stored`
@@ -1063,6 +1100,29 @@ fn run_json(r: &RunResult) -> RunJson {
                 ttl_expired_rows: st.ttl_expired_rows,
                 ttl_expired_bytes: st.ttl_expired_bytes,
                 expired_files_dropped: st.expired_files_dropped,
+                rows_stored: r.regions.iter().map(|g| g.rows).sum(),
+            }),
+            versions: (st.updates > 0 || st.deletes > 0).then(|| VersionsJson {
+                updates: st.updates,
+                deletes: st.deletes,
+                versions_dropped: st.versions_dropped,
+                versions_dropped_bytes: st.versions_dropped_bytes,
+                deleted_rows_dropped: st.deleted_rows_dropped,
+                deleted_versions_dropped: st.deleted_versions_dropped,
+                markers_dropped: st.markers_dropped,
+                deleted_bytes: st.deleted_bytes,
+                versions_stored: r
+                    .regions
+                    .iter()
+                    .flat_map(|g| &g.stores)
+                    .map(|s| s.versions)
+                    .sum(),
+                markers_stored: r
+                    .regions
+                    .iter()
+                    .flat_map(|g| &g.stores)
+                    .map(|s| s.markers)
+                    .sum(),
                 rows_stored: r.regions.iter().map(|g| g.rows).sum(),
             }),
         },

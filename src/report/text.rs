@@ -308,6 +308,22 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
             thousands(a.rows_stored as u128),
         ));
     }
+    if let Some(v) = &s.versions {
+        o.push_str(&format!(
+            "  Versions and deletes: {} updates, {} deletes; compactions dropped {} versions beyond VERSIONS ({}), {} deleted rows with {} versions and {} delete markers ({}); {} versions and {} delete markers stored at the end, {} rows\n",
+            thousands(v.updates as u128),
+            thousands(v.deletes as u128),
+            thousands(v.versions_dropped as u128),
+            format_bytes(v.versions_dropped_bytes),
+            thousands(v.deleted_rows_dropped as u128),
+            thousands(v.deleted_versions_dropped as u128),
+            thousands(v.markers_dropped as u128),
+            format_bytes(v.deleted_bytes),
+            thousands(v.versions_stored as u128),
+            thousands(v.markers_stored as u128),
+            thousands(v.rows_stored as u128),
+        ));
+    }
     if s.gc_pauses > 0 {
         o.push_str(&format!(
             "  GC pauses: {} ({} long), {} in all (seeded: [cluster] variability)\n",

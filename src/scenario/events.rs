@@ -53,7 +53,7 @@ impl Checker<'_> {
     }
 
     /// A fraction in [0, 1].
-    fn unit_fraction(&mut self, v: &Spanned<f64>, field: &str) -> Option<f64> {
+    pub(super) fn unit_fraction(&mut self, v: &Spanned<f64>, field: &str) -> Option<f64> {
         let x = *v.get_ref();
         if (0.0..=1.0).contains(&x) {
             Some(x)

@@ -98,6 +98,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../scenarios/ttl-timeseries.toml"),
     ),
     (
+        "scenarios/updates-and-deletes.toml",
+        include_str!("../../scenarios/updates-and-deletes.toml"),
+    ),
+    (
         "configs/2gb-regions.xml",
         include_str!("../../configs/2gb-regions.xml"),
     ),
@@ -228,6 +232,8 @@ pub struct Family {
     pub compression_ratio: f64,
     /// TTL (`ColumnFamilyDescriptor.getTimeToLive`), ms; `None` = FOREVER (HBase's default).
     pub ttl_ms: Option<u64>,
+    /// `VERSIONS` (`ColumnFamilyDescriptor.getMaxVersions`): cell versions a row keeps (default 1).
+    pub max_versions: u32,
 }
 
 /// `[table]`, validated.
@@ -303,6 +309,11 @@ pub struct Workload {
     /// and the work it caused is done). With it, the rows are written at the phases' rates and
     /// the table then lives on without writes until this time.
     pub duration_ms: Option<u64>,
+    /// Share of the rows that overwrite a row written before (a new version of it) instead of
+    /// writing a new one (default 0).
+    pub update_fraction: f64,
+    /// Share of the rows that delete a row written before (a delete marker per family) (default 0).
+    pub delete_fraction: f64,
 }
 
 /// `[workload.reads]`, validated: gets and scans over the keys written so far (YCSB's choices).
@@ -1526,10 +1537,20 @@ fn table(
         }
         None => None,
     };
+    // `[table] versions`: the VERSIONS of every family that does not set its own.
+    let table_versions = match &rt.versions {
+        Some(v) => {
+            let n = max_versions(ck, v, "table.versions");
+            ok &= n.is_some();
+            n.unwrap_or(1)
+        }
+        None => 1,
+    };
     let mut families = Vec::new();
     match &rt.families {
         None => families.push(Family {
             ttl_ms: table_ttl,
+            max_versions: table_versions,
             ..default_family("f")
         }),
         Some(fs) => {
@@ -1564,6 +1585,13 @@ fn table(
                 }
                 let mut fam = default_family(fname);
                 fam.ttl_ms = table_ttl;
+                fam.max_versions = table_versions;
+                if let Some(v) = &rf.versions {
+                    match max_versions(ck, v, "table.families.versions") {
+                        Some(n) => fam.max_versions = n,
+                        None => ok = false,
+                    }
+                }
                 if let Some(t) = &rf.ttl {
                     match ttl_ms(ck, t, "table.families.ttl") {
                         Some(v) => fam.ttl_ms = Some(v),
@@ -1980,7 +2008,14 @@ fn default_family(name: &str) -> Family {
         block_size: 65_536,
         compression_ratio: 1.0,
         ttl_ms: None,
+        max_versions: 1,
     }
+}
+
+/// A family's `VERSIONS`: HBase refuses fewer than 1 (`ColumnFamilyDescriptorBuilder`
+/// "Maximum versions must be positive"); an `int`.
+fn max_versions(ck: &mut Checker<'_>, v: &Spanned<i64>, field: &str) -> Option<u32> {
+    ck.positive(v, field, i32::MAX as u64).map(|n| n as u32)
 }
 
 /// HBase's TTL bound: `Integer.MAX_VALUE` seconds (FOREVER).
@@ -2568,6 +2603,32 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
             }
         },
     };
+    let mut mix = |v: &Option<Spanned<f64>>, field: &str| match v {
+        None => 0.0,
+        Some(x) => ck.unit_fraction(x, field).unwrap_or_else(|| {
+            ok = false;
+            0.0
+        }),
+    };
+    let update_fraction = mix(&w.update_fraction, "workload.update_fraction");
+    let delete_fraction = mix(&w.delete_fraction, "workload.delete_fraction");
+    if ok && update_fraction + delete_fraction >= 1.0 {
+        let span = w
+            .delete_fraction
+            .as_ref()
+            .or(w.update_fraction.as_ref())
+            .map_or(0..0, |f| f.span());
+        ck.err(
+            span,
+            "workload.delete_fraction",
+            format!(
+                "update_fraction + delete_fraction = {} leaves no new rows to update or delete",
+                update_fraction + delete_fraction
+            ),
+            "update_fraction + delete_fraction < 1",
+        );
+        ok = false;
+    }
     let rows = rows?;
     // Keep every byte count of the run inside 62 bits: an exabyte-scale workload is a typo.
     let logical =
@@ -2600,6 +2661,8 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         reads,
         start_minute,
         duration_ms,
+        update_fraction,
+        delete_fraction,
     })
 }
 

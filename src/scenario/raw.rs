@@ -106,6 +106,7 @@ pub struct RawTable {
     pub families: Option<Spanned<Vec<Spanned<RawFamily>>>>,
     pub max_filesize: Option<Spanned<Quantity>>,
     pub ttl: Option<Spanned<Quantity>>,
+    pub versions: Option<Spanned<i64>>,
     pub memstore_flushsize: Option<Spanned<Quantity>>,
     pub split_policy: Option<Spanned<String>>,
     pub prefix_length: Option<Spanned<i64>>,
@@ -132,6 +133,7 @@ pub struct RawFamily {
     pub block_size: Option<Spanned<Quantity>>,
     pub compression_ratio: Option<Spanned<f64>>,
     pub ttl: Option<Spanned<Quantity>>,
+    pub versions: Option<Spanned<i64>>,
 }
 
 /// Which pre-split a table gets.
@@ -175,6 +177,8 @@ pub struct RawWorkload {
     pub start_time: Option<Spanned<String>>,
     pub duration: Option<Spanned<Quantity>>,
     pub reads: Option<Spanned<RawReads>>,
+    pub update_fraction: Option<Spanned<f64>>,
+    pub delete_fraction: Option<Spanned<f64>>,
 }
 
 /// `workload.row`

@@ -28,4 +28,5 @@ mod scenario_events;
 mod split_restriction;
 mod sweep;
 mod ttl;
+mod versions;
 mod wal_variability;

@@ -14,7 +14,9 @@ use crate::engine::queue::{Event, NS_PER_MS};
 use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{self, RegionState};
 use crate::engine::state::server::QueuedCompaction;
-use crate::engine::state::storefile::{self, CellTimes, FileKind, StoreFile};
+use crate::engine::state::storefile::{
+    self, CellTimes, FileKind, MergeCounts, StoreFile, VersionRules,
+};
 use crate::engine::{ActiveCompaction, Engine, Happening};
 
 impl Engine {
@@ -204,6 +206,19 @@ impl Engine {
                 expired_bytes += (data * (h.rows - live) as u128 / h.rows as u128) as u64;
             }
         }
+        // Versions and deletes: a compaction of every file of the store drops the markers and
+        // what they mask (`Compactor`: `COMPACT_DROP_DELETES` when `request.isAllFiles()`).
+        let rules = VersionRules {
+            max_versions: self.cfg.max_versions[store],
+            drop_deletes: count == st.files.len(),
+            store_rows: st.files.iter().map(|h| h.rows).sum(),
+        };
+        let counts = if inputs.iter().any(|f| !f.file.extra().is_empty()) {
+            storefile::merge_counts(&inputs, cutoff, rules)
+        } else {
+            MergeCounts::default()
+        };
+        rows = rows.saturating_sub(counts.masked_rows);
         // Time and bytes read follow what the compaction scans (a Reference reads its half).
         let read: u64 = inputs.iter().map(|f| f.read_bytes()).sum();
         let seq_id = inputs.iter().map(|f| f.seq_id).max().unwrap_or(0);
@@ -217,19 +232,20 @@ impl Engine {
                 let all = f.file.emulated_rows().max(1) as u128;
                 (u128::from(f.file.data_bytes()) * f.emulated_rows() as u128 / all) as u64
             })
-            .sum();
+            .sum::<u64>()
+            + counts.extra_out.bytes();
         let references = inputs.iter().filter(|f| f.is_reference()).count() as u32;
         let (shape, format) = (self.cfg.shapes[store], self.cfg.formats[store]);
         let output = match self.builder.as_mut() {
             Some(b) => {
                 let owned: Vec<StoreFile> = inputs.iter().map(|&f| f.clone()).collect();
-                match b.submit_compaction(owned, cutoff, shape, format) {
+                match b.submit_compaction(owned, cutoff, rules, shape, format) {
                     Some(id) => CompactionOutput::Building(id),
                     None => CompactionOutput::Ready(None),
                 }
             }
             None => {
-                let out = storefile::compact(&inputs, cutoff, shape, format);
+                let out = storefile::compact(&inputs, cutoff, rules, shape, format);
                 CompactionOutput::Ready(out.map(Arc::new))
             }
         };
@@ -285,6 +301,7 @@ impl Engine {
                 cells: cells.unwrap_or(CellTimes::at(self.now / NS_PER_MS)),
                 expired_rows,
                 expired_bytes,
+                counts,
                 seq_id,
                 created_ms: self.now / NS_PER_MS,
                 read,
@@ -494,6 +511,7 @@ impl Engine {
             cells,
             mut expired_rows,
             expired_bytes,
+            mut counts,
             seq_id,
             created_ms,
             read,
@@ -544,6 +562,21 @@ impl Engine {
             // exact one can disagree by a rounding when all but a few rows expired).
             expired_rows += rows;
             rows = 0;
+        } else if output.is_none() && counts.masked_rows > 0 {
+            // Every row was deleted (the same rounding).
+            counts.masked_rows += rows;
+            rows = 0;
+        }
+        if counts != MergeCounts::default() {
+            let st = &mut self.rec.stats;
+            st.versions_dropped += counts.excess_versions;
+            st.versions_dropped_bytes += counts.excess_version_bytes;
+            st.deleted_rows_dropped += counts.masked_rows;
+            st.deleted_versions_dropped += counts.masked_versions;
+            st.markers_dropped += counts.markers_dropped;
+            st.deleted_bytes += counts.deleted_bytes;
+            let r = &mut self.state.regions[region];
+            r.rows = r.rows.saturating_sub(counts.masked_rows);
         }
         if expired_rows > 0 {
             self.rec.stats.ttl_expired_rows += expired_rows;

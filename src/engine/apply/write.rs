@@ -7,9 +7,10 @@ use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::cell;
-use crate::engine::state::memstore::Put;
+use crate::engine::state::memstore::{Mutation, Put};
 use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
+use crate::keygen::rng::splitmix64;
 
 impl Engine {
     /// The client's clock reaches the next emulated row of `weight` real rows (at the offered
@@ -26,6 +27,166 @@ impl Engine {
         let t = self.clock_step + self.clock_frac as u128;
         self.now += (t >> 32) as u64;
         self.clock_frac = t as u32;
+    }
+
+    /// The arrived row `b` lands: a new row, or with `update_fraction`/`delete_fraction` an
+    /// update or delete of a row written before. One predictable branch when neither is set.
+    #[inline(always)]
+    pub(crate) fn land_op(&mut self, b: u64, key: &[u8], weight: u64) {
+        match self.cfg.mix {
+            None => self.land(key, weight),
+            Some(_) => self.land_mixed(b, key, weight),
+        }
+    }
+
+    /// What row `b` does: its seeded draw against the mix's thresholds.
+    fn mutation_of(&self, b: u64) -> Option<Mutation> {
+        let mix = self.cfg.mix?;
+        let h = splitmix64(self.cfg.seed ^ 0x00DE_1E7E ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        if h < mix.update_below {
+            Some(Mutation::Update)
+        } else if h < mix.delete_below {
+            Some(Mutation::Delete)
+        } else {
+            None
+        }
+    }
+
+    /// A row of a scenario with updates or deletes. An update or delete touches a row picked
+    /// uniformly among the new rows written before (the nearest new row at or below a uniform
+    /// draw over the earlier rows), re-deriving its key. It lands as a new row instead when no
+    /// row was written yet, or when its region is not open and writable (**simplified**: the
+    /// client's retry of held-back writes carries new rows only).
+    #[inline(never)]
+    fn land_mixed(&mut self, b: u64, key: &[u8], weight: u64) {
+        let Some(kind) = self.mutation_of(b) else {
+            return self.land(key, weight);
+        };
+        let Some(target) = self.pick_written(b) else {
+            return self.land(key, weight);
+        };
+        let mut tk = std::mem::take(&mut self.target_key);
+        let id = self.sampling.id(target);
+        if self.generator.key_checked(id, &mut tk).is_err() {
+            self.target_key = tk;
+            return self.land(key, weight);
+        }
+        if self.rows_written >= self.next_row_trigger {
+            self.fire_row_events();
+        }
+        let p = prefix8(&tk);
+        let region = self.route(&tk, p);
+        let r = &self.state.regions[region];
+        if r.state == RegionState::Open
+            && !r.client_held
+            && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
+            && self.state.servers[r.server].memstore_heap < self.cfg.global_high
+        {
+            self.apply_mutation(region, &tk, p, kind, weight);
+            self.target_key = tk;
+        } else {
+            self.target_key = tk;
+            self.land(key, weight);
+        }
+    }
+
+    /// The emulated row of a new row written before row `b`, picked uniformly: the nearest
+    /// new row at or below a seeded uniform draw (`None` if none within 64 rows of it).
+    fn pick_written(&self, b: u64) -> Option<u64> {
+        if b == 0 {
+            return None;
+        }
+        let h = splitmix64(self.cfg.seed ^ 0x7A26_E7ED ^ b.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let mut j = ((h as u128 * b as u128) >> 64) as u64;
+        for _ in 0..64 {
+            if self.mutation_of(j).is_none() {
+                return Some(j);
+            }
+            j = j.checked_sub(1)?;
+        }
+        None
+    }
+
+    /// An update (the row's cells again, a new version) or delete (a `DeleteFamily` marker per
+    /// family: key and type, no value) lands in the memstores of `region`, through the WAL and
+    /// the server's write path like a put.
+    fn apply_mutation(&mut self, region: usize, key: &[u8], p: u64, kind: Mutation, weight: u64) {
+        if key.len() != self.put_row_len {
+            self.set_row_len(key.len());
+        }
+        let now_ms = self.now / NS_PER_MS;
+        let (mut data_total, mut heap_total, mut active) = (0, 0, 0);
+        let segment_overhead = self.cfg.layout.segment_overhead();
+        let per_family = match kind {
+            Mutation::Update => &self.put_per_family,
+            Mutation::Delete => &self.delete_per_family,
+        };
+        let r = &mut self.state.regions[region];
+        let server = r.server;
+        for (store, fam) in r.stores.iter_mut().zip(per_family) {
+            if fam.cells != 0 {
+                let before = store.memstore.heap_bytes;
+                let put = Put {
+                    rows: weight,
+                    cells: weight * fam.cells,
+                    data_bytes: weight * fam.data,
+                    heap_bytes: weight * fam.heap,
+                };
+                store
+                    .memstore
+                    .add_mutation(key, kind, put, segment_overhead, now_ms);
+                heap_total += store.memstore.heap_bytes - before;
+                data_total += put.data_bytes;
+            }
+            active += store.memstore.heap_bytes;
+        }
+        r.write_requests += weight;
+        r.range_writes += weight;
+        self.rows_written += weight;
+        match kind {
+            Mutation::Update => self.rec.stats.updates += weight,
+            Mutation::Delete => self.rec.stats.deletes += weight,
+        }
+        r.last_write_ns = Some(self.now);
+        r.policy.record_writes(weight, 0, now_ms);
+        r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
+        let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
+        let wal = match kind {
+            Mutation::Update => self.wal_row,
+            Mutation::Delete => self.wal_delete,
+        };
+        let s = &mut self.state.servers[server];
+        s.memstore_heap += heap_total;
+        s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
+        s.write_requests += weight;
+        s.write_bytes += data_total;
+        let roll = s.wal.append(weight * wal, self.cfg.wal_roll);
+        s.busy_until_ns =
+            s.busy_until_ns.max(self.now) + ((data_total as u128 * s.write_fp) >> 32) as u64;
+        if s.busy_until_ns > self.now + CLIENT_LAG_NS {
+            let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
+            self.rec.stats.throttled_ns += wait;
+            self.now += wait;
+        }
+        if roll {
+            self.roll_wal(server);
+        }
+        if self.now >= self.rec.next_slice_end {
+            self.roll_slices();
+        }
+        if let Some(w) = self.rec.windows.last_mut() {
+            w[server] += weight;
+        }
+        let bucket = self.heat_bucket(key, p);
+        if let Some(h) = self.rec.heat_writes.last_mut() {
+            h[bucket] += weight;
+        }
+        if over_flush {
+            self.request_flush(region, FlushWhy::Size);
+        }
+        if self.state.servers[server].memstore_heap >= self.cfg.global_low {
+            self.global_pressure(server);
+        }
     }
 
     /// The arrived row lands: routed to its region, it waits while the region is offline or
@@ -205,7 +366,9 @@ impl Engine {
         let cfg = &self.cfg;
         self.put_row_len = len;
         self.put_per_family.clear();
+        self.delete_per_family.clear();
         self.wal_row = 0;
+        self.wal_delete = 0;
         for (&cells, &family_len) in cfg.cells_per_family.iter().zip(&cfg.family_lens) {
             let size = cell::data_size(len as u64, family_len, cfg.qualifier_len, cfg.value_len);
             self.put_per_family.push(FamilyPut {
@@ -214,6 +377,17 @@ impl Engine {
                 heap: cells * cell::heap_size(size, cfg.layout),
             });
             self.wal_row += cells * cell::wal_entry_size(size);
+            // A row delete writes one DeleteFamily marker per family the row has cells in:
+            // the row and family, an empty qualifier and no value (`KeyValue` of type
+            // DeleteFamily).
+            let marker = cell::data_size(len as u64, family_len, 0, 0);
+            let has = u64::from(cells != 0);
+            self.delete_per_family.push(FamilyPut {
+                cells: has,
+                data: has * marker,
+                heap: has * cell::heap_size(marker, cfg.layout),
+            });
+            self.wal_delete += has * cell::wal_entry_size(marker);
         }
         // The write path's CPU cost is per row: its rate in bytes follows the row's size.
         self.row_data = self.put_per_family.iter().map(|f| f.data).sum();

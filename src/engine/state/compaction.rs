@@ -2,7 +2,7 @@
 
 use crate::engine::files::CompactionOutput;
 use crate::engine::policy::throughput::Progress;
-use crate::engine::state::storefile::CellTimes;
+use crate::engine::state::storefile::{CellTimes, MergeCounts};
 
 /// A running compaction: what it writes when it completes, and how far it has got. Its rate
 /// changes with the server's compaction throttle, so its completion event is rescheduled; only
@@ -21,6 +21,8 @@ pub(crate) struct ActiveCompaction {
     pub(crate) cells: CellTimes,
     pub(crate) expired_rows: u64,
     pub(crate) expired_bytes: u64,
+    /// What it does with versions and delete markers (all zero without them).
+    pub(crate) counts: MergeCounts,
     /// The output's max sequence id and creation time (the compaction's start), ms.
     pub(crate) seq_id: u64,
     pub(crate) created_ms: u64,

@@ -5,6 +5,7 @@
 //! Rows are kept as emulated keys in a flat arena (no allocation per row); a flush sorts them.
 
 use super::routing::prefix8;
+use super::storefile::Extra;
 
 /// What one emulated row adds to a store, in real units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +47,21 @@ pub struct Memstore {
     pub oldest_edit_ms: Option<u64>,
     /// Simulated time of the newest edit, ms (the flushed file's newest cell).
     pub newest_edit_ms: u64,
+    /// Updates' further versions and delete markers (counted; their keys are not kept, only
+    /// the lowest and highest, for the flushed file's key range).
+    pub extra: Extra,
+    /// Lowest and highest key an update or delete touched (valid while `extra` is not empty).
+    touched_lo: Vec<u8>,
+    touched_hi: Vec<u8>,
+}
+
+/// What one update or delete adds to a store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mutation {
+    /// A new version of an existing row (its cells again).
+    Update,
+    /// A row delete: one `DeleteFamily` marker.
+    Delete,
 }
 
 /// `Memstore::key_len` once keys of different lengths were added.
@@ -57,8 +73,10 @@ impl Memstore {
     #[inline]
     pub fn add(&mut self, key: &[u8], put: Put, segment_overhead: u64, now_ms: u64) {
         if self.held == 0 {
-            self.heap_bytes += segment_overhead;
-            self.oldest_edit_ms = Some(now_ms);
+            if self.extra.is_empty() {
+                self.heap_bytes += segment_overhead;
+                self.oldest_edit_ms = Some(now_ms);
+            }
             self.key_len = key.len() as u32;
         }
         if key.len() as u32 == self.key_len {
@@ -72,6 +90,53 @@ impl Memstore {
         self.data_bytes += put.data_bytes;
         self.heap_bytes += put.heap_bytes;
         self.newest_edit_ms = now_ms;
+    }
+
+    /// Adds an update or delete of the row `key` (a row written before): counted as extra
+    /// cells, its key only widening the touched range.
+    pub fn add_mutation(
+        &mut self,
+        key: &[u8],
+        kind: Mutation,
+        put: Put,
+        segment_overhead: u64,
+        now_ms: u64,
+    ) {
+        if self.is_empty() {
+            self.heap_bytes += segment_overhead;
+            self.oldest_edit_ms = Some(now_ms);
+        }
+        if self.extra.is_empty() {
+            self.touched_lo.clear();
+            self.touched_lo.extend_from_slice(key);
+            self.touched_hi.clear();
+            self.touched_hi.extend_from_slice(key);
+        } else if key < self.touched_lo.as_slice() {
+            self.touched_lo.clear();
+            self.touched_lo.extend_from_slice(key);
+        } else if key > self.touched_hi.as_slice() {
+            self.touched_hi.clear();
+            self.touched_hi.extend_from_slice(key);
+        }
+        match kind {
+            Mutation::Update => {
+                self.extra.versions += put.rows;
+                self.extra.version_bytes += put.data_bytes;
+            }
+            Mutation::Delete => {
+                self.extra.tombstones += put.rows;
+                self.extra.tombstone_bytes += put.data_bytes;
+            }
+        }
+        self.cells += put.cells;
+        self.data_bytes += put.data_bytes;
+        self.heap_bytes += put.heap_bytes;
+        self.newest_edit_ms = now_ms;
+    }
+
+    /// The lowest and highest key updates and deletes touched, if any.
+    pub fn touched_range(&self) -> Option<[&[u8]; 2]> {
+        (!self.extra.is_empty()).then_some([self.touched_lo.as_slice(), self.touched_hi.as_slice()])
     }
 
     /// A key whose length differs from the others': the keys get end offsets from here on.
@@ -94,7 +159,7 @@ impl Memstore {
 
     /// True when nothing was written since the last flush.
     pub fn is_empty(&self) -> bool {
-        self.held == 0
+        self.held == 0 && self.extra.is_empty()
     }
 
     /// Takes the content as a flush snapshot, leaving an empty memstore.
@@ -114,6 +179,7 @@ impl Memstore {
         self.heap_bytes = 0;
         self.oldest_edit_ms = None;
         self.newest_edit_ms = 0;
+        self.extra = Extra::default();
     }
 
     /// The emulated keys, sorted (unsigned lexicographic, as HBase's comparator); equal keys are
@@ -366,5 +432,42 @@ mod tests {
             m.add(b"abc", put, 0, 0);
             assert_eq!(m.sorted_keys(), vec![b"abc".as_slice()]);
         }
+    }
+
+    /// `DefaultMemStore` keeps every version and delete marker until the flush: their bytes
+    /// count in the data and heap sizes (what flush triggers compare), the segment's overhead
+    /// once, and the touched keys bound the flushed file's range.
+    #[test]
+    fn updates_and_deletes_count_in_the_memstore_default_mem_store() {
+        let mut m = Memstore::default();
+        let put = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: 100,
+            heap_bytes: 172,
+        };
+        let marker = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: 30,
+            heap_bytes: 104,
+        };
+        m.add_mutation(b"m", Mutation::Update, put, 256, 3);
+        assert!(!m.is_empty());
+        m.add(b"k", put, 256, 4);
+        m.add_mutation(b"z", Mutation::Delete, marker, 256, 5);
+        m.add_mutation(b"a", Mutation::Update, put, 256, 6);
+        assert_eq!(m.heap_bytes, 256 + 3 * 172 + 104);
+        assert_eq!(m.data_bytes, 330);
+        assert_eq!(m.rows, 1, "only the new row");
+        assert_eq!(m.extra.versions, 2);
+        assert_eq!(m.extra.version_bytes, 200);
+        assert_eq!(m.extra.tombstones, 1);
+        assert_eq!(m.extra.tombstone_bytes, 30);
+        assert_eq!(m.oldest_edit_ms, Some(3));
+        assert_eq!(m.touched_range(), Some([b"a".as_slice(), b"z".as_slice()]));
+        m.clear();
+        assert!(m.is_empty());
+        assert_eq!(m.touched_range(), None);
     }
 }

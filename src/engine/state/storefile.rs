@@ -203,6 +203,60 @@ fn live_part(oldest: u64, newest: u64, cutoff: u64) -> u128 {
     }
 }
 
+/// A file's cells beyond one version of each of its rows: further versions of rows (updates)
+/// and row delete markers (one `DeleteFamily` cell per deleted row). Counted, not kept as keys:
+/// the file's key sample stands for its distinct rows (docs/MODEL.md "Versions, updates and deletes").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// Real row versions beyond each row's first one in the file's store.
+    pub versions: u64,
+    /// Their serialized cell bytes.
+    pub version_bytes: u64,
+    /// Real row delete markers.
+    pub tombstones: u64,
+    /// Their serialized cell bytes (key and type, no value).
+    pub tombstone_bytes: u64,
+}
+
+impl Extra {
+    /// Serialized bytes of the extra cells.
+    pub fn bytes(&self) -> u64 {
+        self.version_bytes + self.tombstone_bytes
+    }
+
+    /// True when the file holds one version of each row and no marker.
+    pub fn is_empty(&self) -> bool {
+        self.versions == 0 && self.tombstones == 0
+    }
+
+    /// The share `num / den` of each count (a Reference's half, a TTL live share).
+    pub fn share(&self, num: u64, den: u64) -> Extra {
+        let f = |x: u64| {
+            if den == 0 {
+                0
+            } else {
+                (x as u128 * num as u128 / den as u128) as u64
+            }
+        };
+        Extra {
+            versions: f(self.versions),
+            version_bytes: f(self.version_bytes),
+            tombstones: f(self.tombstones),
+            tombstone_bytes: f(self.tombstone_bytes),
+        }
+    }
+
+    /// Both together.
+    pub fn plus(self, o: Extra) -> Extra {
+        Extra {
+            versions: self.versions + o.versions,
+            version_bytes: self.version_bytes + o.version_bytes,
+            tombstones: self.tombstones + o.tombstones,
+            tombstone_bytes: self.tombstone_bytes + o.tombstone_bytes,
+        }
+    }
+}
+
 /// Real file, Reference to the top/bottom half of a parent file, or HFileLink to a whole parent file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileKind {
@@ -276,9 +330,28 @@ impl StoreFile {
         }
         (self.length() as u128 * (hi - lo) as u128 / n as u128) as u64
     }
-    /// Real rows visible through this store file.
+    /// Real rows visible through this store file (a Reference: its half's share).
     pub fn rows(&self) -> u64 {
-        self.emulated_rows() as u64 * self.file.scale()
+        if !self.is_reference() {
+            return self.file.rows();
+        }
+        let n = self.file.emulated_rows() as u128;
+        if n == 0 {
+            return 0;
+        }
+        (self.file.rows() as u128 * self.emulated_rows() as u128 / n) as u64
+    }
+    /// Extra versions and delete markers visible through this store file (a Reference: its
+    /// half's share, as rows).
+    pub fn extra(&self) -> Extra {
+        let e = self.file.extra();
+        if !self.is_reference() || e.is_empty() {
+            return e;
+        }
+        e.share(
+            self.emulated_rows() as u64,
+            self.file.emulated_rows() as u64,
+        )
     }
     /// First and last visible rows (`HalfStoreFileReader.getFirstKey/getLastKey` rows).
     pub fn first_last_row(&self) -> Option<(&[u8], &[u8])> {
@@ -343,12 +416,153 @@ impl StoreFile {
 /// MAX_FILE_KEYS` (tests in `storefile/tests.rs`); at the default scale a file rarely holds more.
 pub const MAX_FILE_KEYS: usize = 1024;
 
-/// Writes the compaction of `inputs` as one new file, or `None` when no row is visible.
+/// What a compaction (or flush) does with versions and delete markers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VersionRules {
+    /// The family's `VERSIONS`.
+    pub max_versions: u32,
+    /// Delete markers and the rows they mask go (`ScanType.COMPACT_DROP_DELETES`: the
+    /// compaction takes every file of the store), else both stay (`COMPACT_RETAIN_DELETES`).
+    pub drop_deletes: bool,
+    /// Real rows of the whole store (all its files): the rows an update may have targeted.
+    pub store_rows: u64,
+}
+
+impl VersionRules {
+    /// VERSIONS = 1, markers kept: what a file without extra cells sees.
+    pub fn keep_deletes(store_rows: u64) -> VersionRules {
+        VersionRules {
+            max_versions: 1,
+            drop_deletes: false,
+            store_rows,
+        }
+    }
+}
+
+/// The counts of one compaction: what its inputs hold (after TTL), what it drops and why, and
+/// what its output holds. Rows are real rows; "versions" real row versions beyond the first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MergeCounts {
+    /// Live rows of the inputs (TTL applied).
+    pub rows_in: u64,
+    /// Their row-cell bytes.
+    pub row_bytes_in: u64,
+    /// Live extra cells of the inputs.
+    pub extra_in: Extra,
+    /// Rows masked by a delete marker and dropped with it.
+    pub masked_rows: u64,
+    /// Bytes of those rows' cells, their further versions' and the markers'.
+    pub deleted_bytes: u64,
+    /// Versions dropped with the rows the markers mask.
+    pub masked_versions: u64,
+    /// Versions dropped as beyond VERSIONS.
+    pub excess_versions: u64,
+    /// Their bytes.
+    pub excess_version_bytes: u64,
+    /// Delete markers dropped.
+    pub markers_dropped: u64,
+    /// Rows written.
+    pub rows_out: u64,
+    /// Extra cells written.
+    pub extra_out: Extra,
+}
+
+/// Fixed denominator of a file's TTL live share applied to its extra cells.
+const SHARE_DEN: u64 = 1 << 32;
+
+/// Counts one compaction of `inputs` (`StoreScanner` with `ScanQueryMatcher`s).
 ///
-/// Rows: the inputs' visible rows merged in key order. With VERSIONS=1 a row present in several
-/// inputs is one (row, family, qualifier) with several versions; both minor and major compactions
-/// keep only the newest (`ScanQueryMatcher` / `ColumnTracker.checkVersions` with maxVersions 1,
-/// `MinorCompactionScanQueryMatcher`), so each distinct row is written once.
+/// - TTL: each input keeps its live share of rows and extra cells ([`CellTimes::live_rows`]).
+/// - All files (`drop_deletes`, `MajorCompactionScanQueryMatcher` /
+///   `DropDeletesCompactionScanQueryMatcher` with `hbase.hstore.time.to.purge.deletes` 0):
+///   every marker goes, each masking one row with its versions.
+///   **Approximation**: a marker masks a distinct live row (min(markers, rows)); two deletes of
+///   one row mask one, so this over-counts masked rows by about D²/2N for D deletes over N rows.
+/// - Versions beyond VERSIONS go in minor and major compactions alike
+///   (`ColumnTracker.checkVersions`), but a minor one sees only the versions in its inputs: of
+///   an input's updates, the share whose row has an older version among the inputs is
+///   rows_in / store_rows (updates pick rows uniformly). A row then keeps at most VERSIONS − 1
+///   further versions, counted over all rows together: with VERSIONS > 1 this drops fewer than
+///   HBase (rows updated more often than the mean keep only VERSIONS).
+pub fn merge_counts(
+    inputs: &[&StoreFile],
+    cutoff_ms: Option<u64>,
+    rules: VersionRules,
+) -> MergeCounts {
+    let mut c = MergeCounts::default();
+    for f in inputs {
+        let rows = f.rows();
+        let live = f.cells.live_rows(rows, cutoff_ms);
+        c.rows_in += live;
+        if live > 0 {
+            let data = f.file.data_bytes() as u128 * f.emulated_rows() as u128
+                / f.file.emulated_rows().max(1) as u128;
+            c.row_bytes_in += (data * live as u128 / rows as u128) as u64;
+        }
+        let x = f.extra();
+        if !x.is_empty() {
+            c.extra_in = c
+                .extra_in
+                .plus(x.share(f.cells.live_rows(SHARE_DEN, cutoff_ms), SHARE_DEN));
+        }
+    }
+    let e = c.extra_in;
+    let r = c.rows_in;
+    let per_version = |n: u64| {
+        if e.versions == 0 {
+            0
+        } else {
+            (e.version_bytes as u128 * n as u128 / e.versions as u128) as u64
+        }
+    };
+    let (mut rows, mut versions, mut tombstones) = (r, e.versions, e.tombstones);
+    let hit;
+    if rules.drop_deletes {
+        c.masked_rows = e.tombstones.min(r);
+        if r > 0 {
+            c.masked_versions = (e.versions as u128 * c.masked_rows as u128 / r as u128) as u64;
+            c.deleted_bytes = (c.row_bytes_in as u128 * c.masked_rows as u128 / r as u128) as u64;
+        }
+        c.deleted_bytes += per_version(c.masked_versions) + e.tombstone_bytes;
+        c.markers_dropped = e.tombstones;
+        rows -= c.masked_rows;
+        versions -= c.masked_versions;
+        tombstones = 0;
+        // Every file is here: every update's older versions are too.
+        hit = versions;
+    } else {
+        let of = rules.store_rows.max(r);
+        hit = if of == 0 {
+            0
+        } else {
+            (versions as u128 * r as u128 / of as u128) as u64
+        };
+    }
+    let room = u64::from(rules.max_versions.max(1) - 1).saturating_mul(rows);
+    c.excess_versions = hit.saturating_sub(room);
+    let kept_versions = versions - c.excess_versions;
+    c.excess_version_bytes = per_version(c.excess_versions);
+    c.rows_out = rows;
+    c.extra_out = Extra {
+        versions: kept_versions,
+        version_bytes: per_version(e.versions)
+            - per_version(c.masked_versions)
+            - c.excess_version_bytes,
+        tombstones,
+        tombstone_bytes: if tombstones == 0 {
+            0
+        } else {
+            e.tombstone_bytes
+        },
+    };
+    c
+}
+
+/// Writes the compaction of `inputs` as one new file, or `None` when nothing is left.
+///
+/// Rows: the inputs' visible rows merged in key order. A row present in several inputs is one
+/// (row, family, qualifier) with several versions, kept per [`merge_counts`]; the key sample
+/// holds each distinct row once.
 ///
 /// Thinning: like flushed files, the output keeps about one emulated row per data block, at most
 /// [`MAX_FILE_KEYS`] (so a store file holds a bounded number of keys however often it is
@@ -359,18 +573,26 @@ pub const MAX_FILE_KEYS: usize = 1024;
 /// TTL (`cutoff_ms`, cells older are expired; minor and major compactions both drop them,
 /// `ScanQueryMatcher.preCheck`): each input's real rows shrink to its live share
 /// ([`CellTimes::live_rows`]); the kept keys are still a sample of all the inputs' keys (which
-/// rows expired is not tracked, only how many). No live row: no file.
+/// rows expired is not tracked, only how many; masked rows likewise).
 pub fn compact(
     inputs: &[&StoreFile],
     cutoff_ms: Option<u64>,
+    rules: VersionRules,
     shape: CellShape,
     format: FileFormat,
 ) -> Option<HFile> {
-    let real: u128 = inputs
-        .iter()
-        .map(|f| f.cells.live_rows(f.rows(), cutoff_ms) as u128)
-        .sum();
-    if real == 0 {
+    let plain = inputs.iter().all(|f| f.file.extra().is_empty());
+    let (real, extra) = if plain {
+        let real: u128 = inputs
+            .iter()
+            .map(|f| f.cells.live_rows(f.rows(), cutoff_ms) as u128)
+            .sum();
+        (real, Extra::default())
+    } else {
+        let c = merge_counts(inputs, cutoff_ms, rules);
+        (c.rows_out as u128, c.extra_out)
+    };
+    if real == 0 && extra.is_empty() {
         return None;
     }
     let rows = merge_rows(inputs);
@@ -391,13 +613,21 @@ pub fn compact(
     let kept = rows.len().div_ceil(thin);
     // Rounded, not floored: a floor loses up to one real row per kept key in every
     // compaction, and repeated compactions compounded that into a visible loss.
-    let scale = ((real + kept as u128 / 2) / kept as u128).max(1) as u64;
-    let mut builder = HFileBuilder::new(shape, format, scale);
+    let scale = (real + kept as u128 / 2) / kept as u128;
+    let mut builder = if plain {
+        HFileBuilder::new(shape, format, scale.max(1) as u64)
+    } else {
+        HFileBuilder::new_exact(shape, format, scale as u64)
+    };
     builder.reserve(kept, rows[0].len());
     for r in rows.iter().step_by(thin) {
         builder.append(r);
     }
-    builder.finish()
+    let mut file = builder.finish()?;
+    if !plain {
+        file.set_counts(real as u64, extra);
+    }
+    Some(file)
 }
 
 /// The distinct visible rows of `inputs`, sorted: a k-way merge of the (sorted) inputs.

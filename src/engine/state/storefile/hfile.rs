@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::fake_key::{fake_row, fake_row_len};
-use super::{CellShape, FileFormat};
+use super::{CellShape, Extra, FileFormat};
 
 /// `HConstants.HFILEBLOCK_HEADER_SIZE` (v3 with HBase checksums): magic 8, on-disk size 4,
 /// uncompressed size 4, prev offset 8, checksum type 1, bytes per checksum 4, on-disk data size 4.
@@ -286,6 +286,10 @@ pub struct HFile {
     data_bytes: u64,
     index_levels: u32,
     sizes: SizeBreakdown,
+    /// Real rows when set by [`HFile::set_counts`] (else emulated rows × scale).
+    real_rows: Option<u64>,
+    /// Cells beyond one version of each row (counted, not sampled).
+    extra: Extra,
 }
 
 /// Builds an [`HFile`] from rows appended in sorted order.
@@ -318,6 +322,8 @@ impl HFileBuilder {
                 data_bytes: 0,
                 index_levels: 0,
                 sizes: SizeBreakdown::default(),
+                real_rows: None,
+                extra: Extra::default(),
             },
             mvcc_bytes: DEFAULT_MVCC_BYTES,
             cur: 0,
@@ -329,6 +335,14 @@ impl HFileBuilder {
             data_on_disk: 0,
             max_cell: 0,
         }
+    }
+
+    /// A builder whose rows may stand for no real row (`scale` 0: a file that holds only
+    /// versions and delete markers keeps their rows' keys as its index sample).
+    pub fn new_exact(shape: CellShape, format: FileFormat, scale: u64) -> HFileBuilder {
+        let mut b = HFileBuilder::new(shape, format, 1);
+        b.file.scale = scale;
+        b
     }
 
     /// Sets the cells' sequence id (the mvcc vlong every v3 cell carries, `NoneEncoder`):
@@ -607,9 +621,29 @@ impl HFile {
     pub fn scale(&self) -> u64 {
         self.scale
     }
-    /// Real rows (emulated rows × scale).
+    /// Real rows (emulated rows × scale, unless set exactly by [`HFile::set_counts`]).
     pub fn rows(&self) -> u64 {
-        self.emulated_rows() as u64 * self.scale
+        self.real_rows
+            .unwrap_or(self.emulated_rows() as u64 * self.scale)
+    }
+    /// Extra versions and delete markers the file holds.
+    pub fn extra(&self) -> Extra {
+        self.extra
+    }
+    /// Sets the exact real row count and the extra cells (a flush or compaction with versions
+    /// or deletes). The extra cells' bytes join the data blocks: compressed like the rest, one
+    /// header and its checksums per full block; their few index entries are left out.
+    pub fn set_counts(&mut self, real_rows: u64, extra: Extra) {
+        self.real_rows = Some(real_rows);
+        self.extra = extra;
+        let raw = extra.bytes();
+        if raw > 0 {
+            let b = self.format.block_size.max(1);
+            let disk = compressed(raw, self.format.compression_ratio);
+            let per_block =
+                BLOCK_HEADER + CHECKSUM_SIZE * (BLOCK_HEADER + b).div_ceil(BYTES_PER_CHECKSUM);
+            self.sizes.data += disk + raw.div_ceil(b) * per_block;
+        }
     }
     /// Emulated rows stored.
     pub fn emulated_rows(&self) -> usize {

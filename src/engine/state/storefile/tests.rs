@@ -528,7 +528,14 @@ fn compaction_merges_visible_rows_and_drops_extra_versions() {
         .collect();
     let a = store(build(&even, SHAPE_1K, small, 2, 0));
     let b = store(build(&odd, SHAPE_1K, small, 2, 0));
-    let c = compact(&[&a, &b], None, SHAPE_1K, small).unwrap();
+    let c = compact(
+        &[&a, &b],
+        None,
+        VersionRules::keep_deletes(0),
+        SHAPE_1K,
+        small,
+    )
+    .unwrap();
     assert_eq!(c.rows(), a.rows() + b.rows());
     assert_eq!(c.emulated_rows(), 1000);
     let sorted: Vec<&[u8]> = c.rows_in(b"", b"").collect();
@@ -538,15 +545,29 @@ fn compaction_merges_visible_rows_and_drops_extra_versions() {
     let (ra, _) = a.split(b"k00500");
     let (_, rb) = b.split(b"k00500");
     let (ra, rb) = (ra.unwrap(), rb.unwrap());
-    let c2 = compact(&[&ra, &rb], None, SHAPE_1K, small).unwrap();
+    let c2 = compact(
+        &[&ra, &rb],
+        None,
+        VersionRules::keep_deletes(0),
+        SHAPE_1K,
+        small,
+    )
+    .unwrap();
     assert_eq!(c2.emulated_rows(), ra.emulated_rows() + rb.emulated_rows());
     assert_eq!(c2.rows(), ra.rows() + rb.rows());
     // Same emulated rows in two files: each key written once, standing for the inputs' real
     // rows (at scale > 1 an emulated key stands for different real rows in each input).
-    let dup = compact(&[&a, &a], None, SHAPE_1K, small).unwrap();
+    let dup = compact(
+        &[&a, &a],
+        None,
+        VersionRules::keep_deletes(0),
+        SHAPE_1K,
+        small,
+    )
+    .unwrap();
     assert_eq!(dup.emulated_rows(), a.emulated_rows());
     assert_eq!(dup.rows(), 2 * a.rows());
-    assert!(compact(&[], None, SHAPE_1K, small).is_none());
+    assert!(compact(&[], None, VersionRules::keep_deletes(0), SHAPE_1K, small).is_none());
 }
 
 #[test]
@@ -562,7 +583,14 @@ fn compaction_thins_to_about_one_row_per_block() {
     let a = store(build(&strip(even), SHAPE_1K, fmt(), 2, 0));
     let b = store(build(&strip(odd), SHAPE_1K, fmt(), 2, 0));
     let real = a.rows() + b.rows();
-    let c = compact(&[&a, &b], None, SHAPE_1K, fmt()).unwrap();
+    let c = compact(
+        &[&a, &b],
+        None,
+        VersionRules::keep_deletes(0),
+        SHAPE_1K,
+        fmt(),
+    )
+    .unwrap();
     let kept = c.emulated_rows() as u64;
     assert!((25..=40).contains(&kept), "kept {kept}");
     // The kept rows stand for the inputs' real rows, the equal share rounded to the nearest
@@ -630,7 +658,14 @@ fn sampled_index_bounds_midkey_and_range_errors() {
         u64::from_be_bytes(b).div_ceil(7)
     };
     let full = store(build(&rows, SHAPE_1K, fmt(), 1, 0));
-    let sampled = compact(&[&full], None, SHAPE_1K, fmt()).unwrap();
+    let sampled = compact(
+        &[&full],
+        None,
+        VersionRules::keep_deletes(0),
+        SHAPE_1K,
+        fmt(),
+    )
+    .unwrap();
     assert!(sampled.emulated_rows() <= MAX_FILE_KEYS);
     assert!(sampled.rows().abs_diff(n) <= sampled.emulated_rows() as u64 / 2);
     let bound = n / MAX_FILE_KEYS as u64;
@@ -723,9 +758,154 @@ fn ttl_cutoff_keeps_the_live_share_scan_query_matcher() {
         cells: t,
         ..store(b.finish().expect("rows"))
     };
-    let half = compact(&[&f], Some(500), SHAPE_1K, fmt()).expect("half live");
+    let half = compact(
+        &[&f],
+        Some(500),
+        VersionRules::keep_deletes(0),
+        SHAPE_1K,
+        fmt(),
+    )
+    .expect("half live");
     assert_eq!(half.rows(), 50);
-    assert!(compact(&[&f], Some(1000), SHAPE_1K, fmt()).is_none());
+    assert!(
+        compact(
+            &[&f],
+            Some(1000),
+            VersionRules::keep_deletes(0),
+            SHAPE_1K,
+            fmt()
+        )
+        .is_none()
+    );
+}
+
+/// A file of `rows` real rows (one key each, keys `from..from + rows`) with `extra` cells.
+fn with_extra(from: u64, rows: u64, extra: Extra) -> StoreFile {
+    let mut b = HFileBuilder::new(SHAPE_1K, fmt(), 1);
+    for i in from..from + rows {
+        b.append(&i.to_be_bytes());
+    }
+    let mut f = b.finish().expect("rows");
+    f.set_counts(rows, extra);
+    store(f)
+}
+
+fn versions(n: u64) -> Extra {
+    Extra {
+        versions: n,
+        version_bytes: n * 1000,
+        ..Extra::default()
+    }
+}
+
+fn markers(n: u64) -> Extra {
+    Extra {
+        tombstones: n,
+        tombstone_bytes: n * 30,
+        ..Extra::default()
+    }
+}
+
+/// `ColumnTracker.checkVersions` in a compaction of every file (`MajorCompactionScanQueryMatcher`):
+/// a row keeps at most VERSIONS versions, so VERSIONS − 1 further ones per row.
+#[test]
+fn versions_kept_at_most_versions_after_a_major_scan_query_matcher() {
+    let a = with_extra(0, 100, Extra::default());
+    let b = with_extra(100, 100, versions(500));
+    let all = |v| VersionRules {
+        max_versions: v,
+        drop_deletes: true,
+        store_rows: 200,
+    };
+    let one = merge_counts(&[&a, &b], None, all(1));
+    assert_eq!(one.extra_out.versions, 0);
+    assert_eq!(one.excess_versions, 500);
+    assert_eq!(one.excess_version_bytes, 500_000);
+    assert_eq!(one.rows_out, 200);
+    let three = merge_counts(&[&a, &b], None, all(3));
+    assert_eq!(
+        three.extra_out.versions, 400,
+        "2 further versions × 200 rows"
+    );
+    assert_eq!(three.excess_versions, 100);
+    let many = merge_counts(&[&a, &b], None, all(10));
+    assert_eq!(many.extra_out.versions, 500);
+    // The output file carries what is kept, and is smaller than its inputs.
+    let out = compact(&[&a, &b], None, all(1), SHAPE_1K, fmt()).expect("rows");
+    assert_eq!(out.rows(), 200);
+    assert!(out.extra().is_empty());
+    assert!(out.length() < a.length() + b.length());
+    let kept = compact(&[&a, &b], None, all(3), SHAPE_1K, fmt()).expect("rows");
+    assert_eq!(kept.extra().versions, 400);
+    assert!(
+        kept.length() > out.length() + 350_000,
+        "the kept versions' bytes"
+    );
+}
+
+/// `MinorCompactionScanQueryMatcher` (`COMPACT_RETAIN_DELETES`): a compaction of some of the
+/// files keeps the markers and the rows they mask; versions go only where the row's older
+/// version is among the inputs (rows_in / store_rows of the updates).
+#[test]
+fn tombstones_survive_minor_compactions_minor_compaction_scan_query_matcher() {
+    let a = with_extra(0, 100, markers(10).plus(versions(40)));
+    let b = with_extra(100, 100, Extra::default());
+    let minor = VersionRules {
+        max_versions: 1,
+        drop_deletes: false,
+        store_rows: 800,
+    };
+    let c = merge_counts(&[&a, &b], None, minor);
+    assert_eq!(c.masked_rows, 0);
+    assert_eq!(c.markers_dropped, 0);
+    assert_eq!(c.extra_out.tombstones, 10);
+    assert_eq!(c.extra_out.tombstone_bytes, 300);
+    assert_eq!(c.rows_out, 200);
+    assert_eq!(c.excess_versions, 10, "40 updates × 200 / 800 rows");
+    assert_eq!(c.extra_out.versions, 30);
+    let out = compact(&[&a, &b], None, minor, SHAPE_1K, fmt()).expect("rows");
+    assert_eq!(out.extra().tombstones, 10);
+    assert_eq!(out.rows(), 200);
+}
+
+/// `MajorCompactionScanQueryMatcher` / `DropDeletesCompactionScanQueryMatcher` with
+/// `hbase.hstore.time.to.purge.deletes` = 0: a compaction of every file drops the markers and
+/// the rows (with their versions) they mask; all rows deleted leaves no file.
+#[test]
+fn majors_drop_markers_and_masked_rows_major_compaction_scan_query_matcher() {
+    let a = with_extra(0, 100, versions(50));
+    let b = with_extra(100, 100, markers(20));
+    let all = VersionRules {
+        max_versions: 5,
+        drop_deletes: true,
+        store_rows: 200,
+    };
+    let c = merge_counts(&[&a, &b], None, all);
+    assert_eq!(c.masked_rows, 20);
+    assert_eq!(c.masked_versions, 5, "50 versions × 20 / 200 rows");
+    assert_eq!(c.markers_dropped, 20);
+    assert_eq!(c.rows_out, 180);
+    assert_eq!(c.extra_out.tombstones, 0);
+    assert_eq!(c.extra_out.versions, 45);
+    // Rows in − dropped = rows out; versions likewise.
+    assert_eq!(c.rows_in - c.masked_rows, c.rows_out);
+    assert_eq!(
+        c.extra_in.versions - c.masked_versions - c.excess_versions,
+        c.extra_out.versions
+    );
+    let gone = with_extra(0, 10, markers(10));
+    assert!(compact(&[&gone], None, all, SHAPE_1K, fmt()).is_none());
+}
+
+/// A Reference sees its half's share of the extra cells (`HalfStoreFileReader`).
+#[test]
+fn a_reference_carries_its_share_of_versions_half_store_file_reader() {
+    let f = with_extra(0, 100, versions(60).plus(markers(20)));
+    let (bottom, top) = f.split(&50u64.to_be_bytes());
+    let (bottom, top) = (bottom.expect("bottom"), top.expect("top"));
+    assert_eq!(bottom.extra().versions + top.extra().versions, 60);
+    assert_eq!(bottom.extra().tombstones, 10);
+    assert_eq!(bottom.rows() + top.rows(), 100);
 }
 
 /// `ScanQueryMatcher` TTL across a compaction of a daughter's old parent half with its new
