@@ -55,7 +55,7 @@ use recorder::Recorder;
 pub use result::{
     DynamicsResult, EventRecord, FileResult, HistoryEntry, InitialRegionResult, MergeRecord,
     MoveRecord, RegionResult, RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord,
-    StoreResult,
+    StoreResult, TableResult,
 };
 
 /// How far a client may run ahead of a RegionServer's write path before it waits (its buffer).
@@ -206,6 +206,8 @@ pub struct Engine {
     ingest_ns: Option<u64>,
     /// Check the state invariants after every event (tests).
     check_each_event: bool,
+    /// The cluster's other tables: their write streams and every table's counters.
+    tables: apply::tables::Tables,
 }
 
 /// What one [`Engine::step`] did.
@@ -525,6 +527,7 @@ impl Engine {
             state: State {
                 regions: Vec::new(),
                 routing: RoutingTable::new(),
+                tables: Vec::new(),
                 servers,
                 compactions: std::collections::BTreeMap::new(),
                 client: Default::default(),
@@ -590,6 +593,7 @@ impl Engine {
             ingest_ns: None,
             check_each_event: false,
             initial: Vec::new(),
+            tables: Default::default(),
         };
         for r in initial {
             let id = e.open_region(
@@ -611,6 +615,7 @@ impl Engine {
                 .map(InitialRegionResult::from)
                 .collect();
         }
+        e.open_other_tables(&scenario.table.name, &scenario.other_tables);
         let period = e
             .cfg
             .settings
@@ -715,6 +720,7 @@ impl Engine {
             Event::Cluster(i) => self.time_event(i),
             Event::Recover { server } => self.recover(server),
             Event::GcPause { server, n } => self.gc_pause(server, n),
+            Event::TableWrite { table } => self.table_write(table),
         }
     }
 
@@ -739,6 +745,7 @@ impl Engine {
         self.rec.stats.retry_tail_ns = ingest_ns - offered_end;
         self.feed = None;
         self.finish_lineage();
+        let tables = self.table_results(regions_initial);
         let routing = std::mem::replace(&mut self.state.routing, RoutingTable::new());
         let mut all: Vec<Option<Region>> = std::mem::take(&mut self.state.regions)
             .into_iter()
@@ -766,7 +773,8 @@ impl Engine {
             .servers
             .iter()
             .map(|s| s.write_bytes as u128)
-            .sum();
+            .sum::<u128>()
+            - self.other_tables_bytes();
         RunResult {
             generator: generator.name.clone(),
             describe: generator.inner.describe(),
@@ -795,6 +803,7 @@ impl Engine {
             dynamics: self.dyn_.finish(),
             initial: std::mem::take(&mut self.initial),
             scan_fanout,
+            tables,
         }
     }
 }

@@ -92,6 +92,51 @@ pub fn build(settings: &Settings, seed: u64) -> Option<Box<dyn Balancer>> {
     }
 }
 
+/// `BaseLoadBalancer.balanceCluster`: with `hbase.master.loadbalance.bytable` (`by_table`), one
+/// `balanceTable` per table over that table's regions only, the plans concatenated in table
+/// order; otherwise the whole cluster's regions as one ensemble table
+/// (`toEnsumbleTableLoad`). `table_of[i]` is the table of `view.regions[i]`, `names[t]` table
+/// `t`'s name. `None` when no table's plan was made (every gate said balanced).
+pub fn balance_cluster(
+    bal: &mut dyn Balancer,
+    view: &ClusterView,
+    by_table: bool,
+    table_of: &[u16],
+    names: &[String],
+) -> Option<BalancePlan> {
+    if !by_table || names.len() <= 1 {
+        return bal.balance(view);
+    }
+    let mut out: Option<BalancePlan> = None;
+    for (t, name) in names.iter().enumerate() {
+        let regions: Vec<RegionLoad> = view
+            .regions
+            .iter()
+            .zip(table_of)
+            .filter(|&(_, &tt)| usize::from(tt) == t)
+            .map(|(r, _)| r.clone())
+            .collect();
+        if regions.is_empty() {
+            continue;
+        }
+        let sub = ClusterView {
+            regions,
+            ..view.clone()
+        };
+        if let Some(p) = bal.balance(&sub) {
+            let o = out.get_or_insert_with(BalancePlan::default);
+            if !p.moves.is_empty() {
+                if !o.reason.is_empty() {
+                    o.reason.push_str("; ");
+                }
+                o.reason.push_str(&format!("table {name}: {}", p.reason));
+            }
+            o.moves.extend(p.moves);
+        }
+    }
+    out
+}
+
 /// A sequential deterministic RNG (SplitMix64 stepping) standing in for HBase's unseeded
 /// `ThreadLocalRandom` / `Collections.shuffle`: same seed, same draws.
 #[derive(Debug, Clone)]
