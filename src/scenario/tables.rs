@@ -102,3 +102,66 @@ pub(super) fn other_tables(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::SourceText;
+    use crate::scenario::load_source;
+
+    const BASE: &str = r#"schema_version = 1
+name = "t"
+[cluster]
+regionservers = 3
+[workload]
+data = "1GB"
+row = { columns = 1, qualifier = "1B", value = "1KB" }
+[[generator]]
+name = "g"
+kind = "hashed"
+"#;
+
+    fn load(extra: &str) -> Result<Vec<super::OtherTable>, String> {
+        let text = format!("{BASE}{extra}");
+        load_source(SourceText::from_string("s.toml", text.as_str()))
+            .map(|s| s.other_tables)
+            .map_err(|e| e.to_string())
+    }
+
+    /// `size` is shared evenly over the regions; defaults: one region, one file, idle.
+    #[test]
+    fn sizes_and_defaults() {
+        let t = load(
+            "[[other_table]]\nname = \"a\"\nregions = 4\nsize = \"8GB\"\nwrite_rate = \"10MB/s\"\n\
+             [[other_table]]\nname = \"b\"\n",
+        )
+        .unwrap();
+        assert_eq!(t[0].regions, 4);
+        assert_eq!(t[0].region_bytes, 2 << 30);
+        assert_eq!(t[0].write_rate, 10 << 20);
+        assert_eq!(
+            (t[1].regions, t[1].region_bytes, t[1].store_files),
+            (1, 0, 1)
+        );
+        assert_eq!(t[1].write_rate, 0);
+    }
+
+    /// Each bad field is named with its entry and line.
+    #[test]
+    fn bad_fields_name_entry_and_line() {
+        let e = load("[[other_table]]\nname = \"a\"\nregions = 0\n").unwrap_err();
+        assert!(
+            e.contains("other_table[0].regions") && e.contains("s.toml:13"),
+            "{e}"
+        );
+        let e = load("[[other_table]]\nname = \"a\"\nregion_size = \"1GB\"\nsize = \"2GB\"\n")
+            .unwrap_err();
+        assert!(e.contains("other_table[0].region_size"), "{e}");
+        let e = load("[[other_table]]\nname = \"a\"\n[[other_table]]\nname = \"a\"\n").unwrap_err();
+        assert!(
+            e.contains("other_table[1].name") && e.contains("named twice"),
+            "{e}"
+        );
+        let e = load("[[other_table]]\nname = \"a\"\nwrite_rate = \"fast\"\n").unwrap_err();
+        assert!(e.contains("other_table[0].write_rate"), "{e}");
+    }
+}

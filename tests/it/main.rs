@@ -27,5 +27,6 @@ mod scan_fanout;
 mod scenario_events;
 mod split_restriction;
 mod sweep;
+mod tables;
 mod ttl;
 mod wal_variability;
