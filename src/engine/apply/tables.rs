@@ -346,9 +346,13 @@ impl Engine {
                 }
             })
             .collect();
-        for t in 1..out.len() {
-            out[t].regions_start = self.tables.regions_start[t - 1];
-            out[t].server_write_bytes = self.tables.streams[t - 1].server_bytes.clone();
+        for ((o, &start), s) in out[1..]
+            .iter_mut()
+            .zip(&self.tables.regions_start)
+            .zip(&self.tables.streams)
+        {
+            o.regions_start = start;
+            o.server_write_bytes = s.server_bytes.clone();
         }
         for id in self.state.live_ids() {
             let r = &self.state.regions[id];
