@@ -99,6 +99,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../scenarios/ttl-timeseries.toml"),
     ),
     (
+        "scenarios/shared-cluster.toml",
+        include_str!("../../scenarios/shared-cluster.toml"),
+    ),
+    (
         "configs/2gb-regions.xml",
         include_str!("../../configs/2gb-regions.xml"),
     ),
