@@ -55,7 +55,7 @@ use recorder::Recorder;
 pub use result::{
     DynamicsResult, EventRecord, FileResult, HistoryEntry, InitialRegionResult, MergeRecord,
     MoveRecord, RegionResult, RunResult, RunStats, Sample, ServerResult, ServerSample, SplitRecord,
-    StoreResult,
+    StoreResult, TableResult,
 };
 
 /// How far a client may run ahead of a RegionServer's write path before it waits (its buffer).
@@ -253,6 +253,8 @@ pub struct Engine {
     /// Per server, the GC pause that came due while writes were paused (drawn afresh when they
     /// resume): an idle JVM allocates next to nothing.
     gc_idle: Vec<Option<u64>>,
+    /// The cluster's other tables: their write streams and every table's counters.
+    tables: apply::tables::Tables,
 }
 
 /// What one [`Engine::step`] did.
@@ -621,6 +623,7 @@ impl Engine {
             state: State {
                 regions: Vec::new(),
                 routing: RoutingTable::new(),
+                tables: Vec::new(),
                 servers,
                 compactions: std::collections::BTreeMap::new(),
                 client: Default::default(),
@@ -697,6 +700,7 @@ impl Engine {
                 .map_or(u64::MAX, |d| d.saturating_mul(NS_PER_MS)),
             tick_idle: false,
             gc_idle: Vec::new(),
+            tables: Default::default(),
         };
         for r in initial {
             let id = e.open_region(
@@ -718,6 +722,7 @@ impl Engine {
                 .map(InitialRegionResult::from)
                 .collect();
         }
+        e.open_other_tables(&scenario.table.name, &scenario.other_tables);
         let period = e
             .cfg
             .settings
@@ -823,6 +828,7 @@ impl Engine {
             Event::Cluster(i) => self.time_event(i),
             Event::Recover { server } => self.recover(server),
             Event::GcPause { server, n } => self.gc_pause(server, n),
+            Event::TableWrite { table } => self.table_write(table),
         }
         if self.tick_idle && may_start_work && !self.resources_quiescent() {
             self.wake_idle_chores();
@@ -850,6 +856,7 @@ impl Engine {
         self.rec.stats.retry_tail_ns = ingest_ns - offered_end;
         self.feed = None;
         self.finish_lineage();
+        let tables = self.table_results(regions_initial);
         let routing = std::mem::replace(&mut self.state.routing, RoutingTable::new());
         let mut all: Vec<Option<Region>> = std::mem::take(&mut self.state.regions)
             .into_iter()
@@ -877,7 +884,8 @@ impl Engine {
             .servers
             .iter()
             .map(|s| s.write_bytes as u128)
-            .sum();
+            .sum::<u128>()
+            - self.other_tables_bytes();
         RunResult {
             generator: generator.name.clone(),
             describe: generator.inner.describe(),
@@ -906,6 +914,7 @@ impl Engine {
             dynamics: self.dyn_.finish(),
             initial: std::mem::take(&mut self.initial),
             scan_fanout,
+            tables,
         }
     }
 }

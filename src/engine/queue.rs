@@ -117,6 +117,10 @@ pub(crate) enum Event {
     },
     /// Timeline sample, every `sample_ns`.
     Sample,
+    /// The next row of other table `table` (`[[other_table]]`) arrives.
+    TableWrite {
+        table: u16,
+    },
     /// The `n`-th stop-the-world JVM pause of `server`.
     GcPause {
         server: usize,
@@ -137,6 +141,7 @@ impl Event {
                 | Event::Discharge
                 | Event::ResourceTick
                 | Event::GcPause { .. }
+                | Event::TableWrite { .. }
         )
     }
 }

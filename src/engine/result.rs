@@ -181,6 +181,38 @@ pub struct RunResult {
     pub initial: Vec<InitialRegionResult>,
     /// What the operator's scans cost on the final layout (`engine/scan.rs`).
     pub scan_fanout: super::scan::ScanFanout,
+    /// Every table of the cluster, the designed one first, when the scenario has
+    /// `[[other_table]]`s (empty otherwise).
+    pub tables: Vec<TableResult>,
+}
+
+/// One table of the cluster at the end of the run (`[[other_table]]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableResult {
+    /// Table name.
+    pub name: String,
+    /// Live regions at the start.
+    pub regions_start: usize,
+    /// Live regions at the end.
+    pub regions_end: usize,
+    /// Store file bytes at the end.
+    pub store_bytes: u64,
+    /// Real rows written during the run.
+    pub rows_written: u64,
+    /// Flushes of its regions.
+    pub flushes: u64,
+    /// Compactions (minor and major) of its regions.
+    pub compactions: u64,
+    /// Splits of its regions.
+    pub splits: u64,
+    /// Time its writers waited on refused regions or blocked servers, ns (other tables).
+    pub held_ns: u64,
+    /// Live regions per server at the end.
+    pub server_regions: Vec<usize>,
+    /// Memstore data bytes per server at the end.
+    pub server_memstore: Vec<u64>,
+    /// Data bytes written per server during the run.
+    pub server_write_bytes: Vec<u64>,
 }
 
 /// A region as it opened at the start of the run (`[initial]`).

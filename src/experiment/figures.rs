@@ -1,6 +1,7 @@
 //! A run's scalar figures by name. Names are the JSON keys of a run's `summary`, `client`,
-//! `region_sizes`, `balance`, `hotspots` and `scan_fanout` objects, and of `summary.versions`
-//! (section `versions`, present with updates or deletes): a short name (`cold_regions`) when one
+//! `region_sizes`, `balance`, `hotspots`, `scan_fanout` and `cluster` (with `[[other_table]]`)
+//! objects, and of `summary.versions` (section `versions`, present with updates or deletes): a
+//! short name (`cold_regions`) when one
 //! section has it, the qualified one (`hotspots.max_server_write_share`) always. `summary`
 //! wins a short name shared with another section (`max_server_write_share`,
 //! `blocked_seconds`), as it holds the headline figures. Three figures the report states only
@@ -12,7 +13,7 @@ use serde_json::Value;
 use crate::report::run::RunJson;
 
 /// The sections whose numeric fields are figures, in lookup priority order.
-const SECTIONS: [&str; 7] = [
+const SECTIONS: [&str; 8] = [
     "summary",
     "client",
     "region_sizes",
@@ -20,6 +21,7 @@ const SECTIONS: [&str; 7] = [
     "hotspots",
     "scan_fanout",
     "versions",
+    "cluster",
 ];
 
 /// One named figure of a run.
@@ -43,7 +45,7 @@ impl Figure {
 
 /// Every numeric scalar figure of a run, section by section, fields in report order.
 pub fn all(run: &RunJson) -> Vec<Figure> {
-    // Only the seven sections are serialized (a whole run holds every region and the timeline).
+    // Only these sections are serialized (a whole run holds every region and the timeline).
     let sections = [
         serde_json::to_value(&run.summary),
         serde_json::to_value(&run.client),
@@ -52,6 +54,8 @@ pub fn all(run: &RunJson) -> Vec<Figure> {
         serde_json::to_value(&run.hotspots),
         serde_json::to_value(&run.scan_fanout),
         serde_json::to_value(&run.summary.versions),
+        // Absent (null) without `[[other_table]]`: no figures.
+        serde_json::to_value(&run.cluster),
     ];
     let mut out = Vec::new();
     for (section, value) in SECTIONS.into_iter().zip(sections) {
@@ -233,7 +237,9 @@ const TEMPLATE: &str = r#"{"generator":"","describe":"","scale":1,"emulated_rows
         "region_sizes":{"min":0,"p50":0,"p90":0,"max":0,"cold_regions":0},
         "splits":[],
         "hotspots":{"window_seconds":0,"max_server_write_share":0,"mean_hottest_share":0,
-          "time_over_twice_fair_share":0,"windows":[],"hottest_regions":[]}}"#;
+          "time_over_twice_fair_share":0,"windows":[],"hottest_regions":[]},
+        "cluster":{"tables":0,"regions":0,"store_bytes":0,"memstore_bytes":0,"write_bytes":0,
+          "flushes":0,"compactions":0,"splits":0,"servers":[]}}"#;
 
 #[cfg(test)]
 mod tests {

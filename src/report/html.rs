@@ -573,6 +573,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
         }));
     }
     start_vs_end(o, run);
+    crate::report::tables::html(o, &run.tables, run.cluster.as_ref());
     region_tables(o, run, &id, linked.then_some(i));
     logs(o, run, &id);
 }

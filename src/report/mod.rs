@@ -13,6 +13,7 @@ pub mod sparkline;
 pub mod summary;
 pub mod svg;
 pub mod sweep_html;
+pub mod tables;
 pub mod text;
 
 use comfy_table::{CellAlignment, ContentArrangement, Table, presets};

@@ -211,6 +211,13 @@ pub struct RunJson {
     /// otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_vs_end: Option<StartVsEndJson>,
+    /// Every table of the cluster, the designed one first (`[[other_table]]`; left out with one
+    /// table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<super::tables::TableJson>,
+    /// The cluster's totals over its tables (with `tables`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<super::tables::ClusterJson>,
 }
 
 /// A run from an imported table: the regions and servers at the start against the end.
@@ -919,6 +926,7 @@ fn name_imported_servers(scenario: &Scenario, run: &mut RunJson) {
 }
 
 fn run_json(r: &RunResult) -> RunJson {
+    let (tables, cluster) = super::tables::json(r);
     let n = r.servers.len();
     let d = &r.dynamics;
     let total_reads: u64 = r
@@ -1226,6 +1234,8 @@ fn run_json(r: &RunResult) -> RunJson {
         scan_fanout: super::scan::json(&r.scan_fanout),
         expectations: Vec::new(),
         start_vs_end: start_vs_end(r),
+        tables,
+        cluster,
     }
 }
 

@@ -402,6 +402,7 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
     if let Some(sv) = &run.start_vs_end {
         start_vs_end(o, sv);
     }
+    crate::report::tables::text(o, &run.tables, run.cluster.as_ref());
     let reads: u64 = run.servers.iter().map(|x| x.read_requests).sum();
     if reads > 0 {
         let top = run.servers.iter().max_by(|a, b| {

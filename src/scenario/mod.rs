@@ -7,6 +7,7 @@
 mod events;
 mod expect;
 mod raw;
+pub mod tables;
 
 pub use expect::{ALL_DESIGNS, ExpectationSpec};
 
@@ -100,6 +101,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     (
         "scenarios/updates-and-deletes.toml",
         include_str!("../../scenarios/updates-and-deletes.toml"),
+    ),
+    (
+        "scenarios/shared-cluster.toml",
+        include_str!("../../scenarios/shared-cluster.toml"),
     ),
     (
         "configs/2gb-regions.xml",
@@ -485,6 +490,8 @@ pub struct Scenario {
     pub expectations: Vec<ExpectationSpec>,
     /// `[initial]`: the run starts from an imported table instead of the pre-split.
     pub initial: Option<Initial>,
+    /// `[[other_table]]` entries in file order: the cluster's other tables and their load.
+    pub other_tables: Vec<tables::OtherTable>,
 }
 
 /// `[initial]`, validated: the imported table (already read and checked) and how it is placed.
@@ -1093,6 +1100,12 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         .as_ref()
         .and_then(|ri| initial(&mut ck, ri, &base_dir, regionservers, raw.table.as_ref()));
 
+    let other_tables = tables::other_tables(
+        &mut ck,
+        &raw.other_table,
+        table.as_ref().map_or("", |t| t.name.as_str()),
+    );
+
     if !ck.errors.is_empty() {
         return Err(ScenarioErrors(ck.errors));
     }
@@ -1128,6 +1141,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         events,
         sweep,
         initial,
+        other_tables,
         warnings: ck.warnings,
         expectations,
         source: src,

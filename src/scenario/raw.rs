@@ -41,6 +41,21 @@ pub struct RawScenario {
     pub expect: Option<Spanned<RawExpect>>,
     pub sweep: Option<Spanned<RawSweep>>,
     pub initial: Option<Spanned<RawInitial>>,
+    /// `[[other_table]]`: tables already on the cluster beside the one being designed.
+    #[serde(default)]
+    pub other_table: Vec<Spanned<RawOtherTable>>,
+}
+
+/// `[[other_table]]`: another table on the same cluster, with its size and load.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOtherTable {
+    pub name: Spanned<String>,
+    pub regions: Option<Spanned<i64>>,
+    pub region_size: Option<Spanned<Quantity>>,
+    pub size: Option<Spanned<Quantity>>,
+    pub store_files: Option<Spanned<i64>>,
+    pub write_rate: Option<Spanned<Quantity>>,
 }
 
 /// `[initial]`: start from an existing table's regions.

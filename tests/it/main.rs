@@ -27,6 +27,7 @@ mod scan_fanout;
 mod scenario_events;
 mod split_restriction;
 mod sweep;
+mod tables;
 mod ttl;
 mod versions;
 mod wal_variability;

@@ -192,8 +192,7 @@ impl Engine {
     /// Regions in transition (splitting, merging, moving or waiting for recovery).
     fn regions_in_transition(&self) -> usize {
         self.state
-            .routing
-            .ids()
+            .live_ids()
             .filter(|&id| self.state.regions[id].state != RegionState::Open)
             .count()
     }
@@ -304,8 +303,7 @@ impl Engine {
     fn cluster_view(&self) -> ClusterView {
         let regions: Vec<RegionLoad> = self
             .state
-            .routing
-            .ids()
+            .live_ids()
             .map(|id| &self.state.regions[id])
             .filter(|r| {
                 r.state == RegionState::Open && self.state.servers[r.server].accepts_regions()
@@ -356,11 +354,20 @@ impl Engine {
             return;
         }
         let view = self.cluster_view();
+        let table_of: Vec<u16> = view
+            .regions
+            .iter()
+            .map(|r| self.state.regions[r.id].table)
+            .collect();
+        let names = self.table_names();
+        let by_table = self.cfg.settings.balance_by_table;
         let Some(bal) = self.dyn_.balancer.as_mut() else {
             return;
         };
         self.dyn_.out.balancer_runs += 1;
-        let Some(plan) = bal.balance(&view) else {
+        let Some(plan) =
+            balancer::balance_cluster(bal.as_mut(), &view, by_table, &table_of, &names)
+        else {
             return;
         };
         if plan.moves.is_empty() {
@@ -393,7 +400,7 @@ impl Engine {
         loop {
             // balanceThrottling: no new move while max(1, ⌊regions × maxRitPercent⌋) regions are
             // in transition; HMaster looks again every 100 ms.
-            let max_rit = ((self.state.routing.len() as f64 * self.cfg.settings.max_rit_percent)
+            let max_rit = ((self.state.live_count() as f64 * self.cfg.settings.max_rit_percent)
                 .floor() as usize)
                 .max(1);
             let rit_full = self.regions_in_transition() >= max_rit;
@@ -768,8 +775,7 @@ impl Engine {
     fn offload(&mut self, s: usize, line: usize) -> (usize, usize) {
         let ids: Vec<usize> = self
             .state
-            .routing
-            .ids()
+            .live_ids()
             .filter(|&id| self.state.regions[id].server == s)
             .collect();
         let targets = self.round_robin_live(ids.len(), 0xDEC0 ^ s as u64 ^ self.now);
@@ -806,8 +812,7 @@ impl Engine {
         }
         let ids: Vec<usize> = self
             .state
-            .routing
-            .ids()
+            .live_ids()
             .filter(|&id| {
                 self.state.regions[id].server == s
                     && self.state.regions[id].state == RegionState::Open
@@ -921,7 +926,7 @@ impl Engine {
         (self.cfg.global_high, self.cfg.global_low) =
             derived::global_memstore_limits(&settings, self.cfg.heap_bytes);
         self.cfg.settings = settings;
-        for id in self.state.routing.ids().collect::<Vec<_>>() {
+        for id in self.state.live_ids().collect::<Vec<_>>() {
             if self.state.regions[id].state == RegionState::Open {
                 self.state.regions[id].policy = self.new_policy(id);
             }

@@ -398,7 +398,7 @@ impl Engine {
     pub(crate) fn tune_compaction_throughput(&mut self) {
         let c = &self.cfg.compaction;
         let mut pressure = vec![0.0f64; self.state.servers.len()];
-        for id in self.state.routing.ids() {
+        for id in self.state.live_ids() {
             let r = &self.state.regions[id];
             if r.state != RegionState::Open {
                 continue;
@@ -632,6 +632,7 @@ impl Engine {
         } else {
             self.rec.stats.minor_compactions += 1;
         }
+        self.count_for_table(region, |c| c.compactions += 1);
         // CompactionRunner: check for a split, then whether more compaction is needed.
         if self.state.regions[region].state == RegionState::Open {
             self.react(region, StoreChange::Compacted(store));

@@ -287,6 +287,7 @@ impl Engine {
         let now_on = self.state.regions[region].server;
         self.state.servers[now_on].pressure_futile = false;
         self.rec.stats.flushes += 1;
+        self.count_for_table(region, |c| c.flushes += 1);
         self.rec.stats.flushed_bytes += data;
         // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
         if self.state.regions[region].state == RegionState::Open {
@@ -340,6 +341,7 @@ impl Engine {
             .memstore_heap
             .saturating_sub(heap);
         self.rec.stats.flushes += 1;
+        self.count_for_table(region, |c| c.flushes += 1);
         self.rec.stats.flushed_bytes += data;
         data
     }

@@ -11,6 +11,7 @@ mod open;
 mod reads;
 mod resources;
 mod split;
+pub(crate) mod tables;
 mod wal;
 mod write;
 
@@ -26,9 +27,10 @@ impl Engine {
     /// What follows a change of `region`'s stores: the split check (its Busy bookkeeping kept),
     /// then the reaction policy's decisions, carried out in order.
     pub(crate) fn react(&mut self, region: usize, change: StoreChange) {
+        let table_regions = self.table_regions_on(region);
         let r = &self.state.regions[region];
         let cx = SplitContext {
-            online_regions: self.state.servers[r.server].online_regions,
+            online_regions: table_regions,
             region_split_limit: self.cfg.settings.region_split_limit,
             ignore_blocking: self.cfg.settings.split_ignore_blocking,
             blocking_store_files: self.cfg.compaction.blocking_store_files,

@@ -158,6 +158,9 @@ impl Engine {
             Some(region),
             nf,
         );
+        let table = self.state.regions[region].table;
+        self.state.regions[a].table = table;
+        self.state.regions[b].table = table;
         self.state.regions[a].stores = a_stores;
         self.state.regions[b].stores = b_stores;
         self.state.regions[a].rows = rows_a;
@@ -169,33 +172,39 @@ impl Engine {
         self.state.regions[a].range_writes = to_a;
         self.state.regions[b].range_writes = inherited - to_a;
         // Routing: the parent's entry becomes daughter A; B is inserted after it.
-        self.state.routing.split(region, a, row.clone(), b);
-        self.rec.splits.push(SplitRecord {
-            at_ns: requested,
-            done_ns: self.now,
-            parent_start: start,
-            parent_end: end,
-            split_key: row,
-            server,
-            parent_bytes,
-            generation,
-            split_size,
-            reason,
-        });
-        self.note(
-            a,
-            Happening::Opened {
-                server: self.server_at(server),
-                as_: OpenedAs::LowerDaughter,
-            },
-        );
-        self.note(
-            b,
-            Happening::Opened {
-                server: self.server_at(b_server),
-                as_: OpenedAs::UpperDaughter,
-            },
-        );
+        self.state
+            .routing_of(table)
+            .split(region, a, row.clone(), b);
+        self.tables.counts[usize::from(table)].splits += 1;
+        // The designed table's split list and history stay its own.
+        if table == 0 {
+            self.rec.splits.push(SplitRecord {
+                at_ns: requested,
+                done_ns: self.now,
+                parent_start: start,
+                parent_end: end,
+                split_key: row,
+                server,
+                parent_bytes,
+                generation,
+                split_size,
+                reason,
+            });
+            self.note(
+                a,
+                Happening::Opened {
+                    server: self.server_at(server),
+                    as_: OpenedAs::LowerDaughter,
+                },
+            );
+            self.note(
+                b,
+                Happening::Opened {
+                    server: self.server_at(b_server),
+                    as_: OpenedAs::UpperDaughter,
+                },
+            );
+        }
         // HRegionServer.postOpenDeployTasks: a store with references gets a compaction.
         for d in [a, b] {
             for st in 0..nf {

@@ -5,14 +5,16 @@ use super::State;
 use super::region::RegionState;
 
 impl State {
-    /// Checks the state: the routing table tiles the key space with live regions, every other
-    /// region is retired, each server's memstore and online-region count is the sum over the
-    /// regions it hosts, and the pool counters and store markers match the running
-    /// compactions.
-    pub(crate) fn invariants(&self) -> Result<(), String> {
-        let entries = self.routing.entries();
+    /// Table `t`'s routing `entries` tile its key space with live regions of that table; marks
+    /// them in `routed`.
+    fn tiles(
+        &self,
+        t: usize,
+        entries: &[(Vec<u8>, usize)],
+        routed: &mut [bool],
+    ) -> Result<(), String> {
         let Some(first) = entries.first() else {
-            return Err("the routing table is empty".into());
+            return Err(format!("table {t}'s routing table is empty"));
         };
         if !first.0.is_empty() {
             return Err(format!(
@@ -20,7 +22,6 @@ impl State {
                 first.0
             ));
         }
-        let mut routed = vec![false; self.regions.len()];
         for (i, (start, id)) in entries.iter().enumerate() {
             let Some(r) = self.regions.get(*id) else {
                 return Err(format!(
@@ -42,6 +43,12 @@ impl State {
                     "region {id} is empty or reversed: [{start:?}, {end:?})"
                 ));
             }
+            if usize::from(r.table) != t {
+                return Err(format!(
+                    "region {id} of table {} is routed in table {t}",
+                    r.table
+                ));
+            }
             if r.state == RegionState::Retired {
                 return Err(format!("retired region {id} is still routed"));
             }
@@ -52,6 +59,21 @@ impl State {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Checks the state: the routing table tiles the key space with live regions, every other
+    /// region is retired, each server's memstore and online-region count is the sum over the
+    /// regions it hosts, and the pool counters and store markers match the running
+    /// compactions.
+    pub(crate) fn invariants(&self) -> Result<(), String> {
+        let mut routed = vec![false; self.regions.len()];
+        for (t, table) in std::iter::once(&self.routing)
+            .chain(&self.tables)
+            .enumerate()
+        {
+            self.tiles(t, table.entries(), &mut routed)?;
+        }
         if let Some(r) = self
             .regions
             .iter()
@@ -61,7 +83,7 @@ impl State {
         }
         let mut heap = vec![0u64; self.servers.len()];
         let mut online = vec![0usize; self.servers.len()];
-        for id in self.routing.ids() {
+        for id in self.live_ids() {
             let r = &self.regions[id];
             heap[r.server] += r.memstore_heap();
             if matches!(r.state, RegionState::Open | RegionState::Splitting) {
@@ -116,15 +138,14 @@ impl State {
         // The per-server lists, when they claim to be current, group the routing table.
         if self.by_server.built_for
             == Some((
-                self.routing.epoch(),
+                self.routing_epoch(),
                 self.placement_epoch,
                 self.servers.len(),
             ))
         {
             for (i, _) in self.servers.iter().enumerate() {
                 let fresh: Vec<usize> = self
-                    .routing
-                    .ids()
+                    .live_ids()
                     .filter(|&id| self.regions[id].server == i)
                     .collect();
                 if self.by_server.on(i) != fresh.as_slice() {

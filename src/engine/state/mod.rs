@@ -26,6 +26,8 @@ pub(crate) struct State {
     pub(crate) regions: Vec<Region>,
     /// Live regions by start key, with the write path's caches.
     pub(crate) routing: RoutingTable,
+    /// The other tables' routing tables (`tables[t - 1]` for table `t`, `Region::table`).
+    pub(crate) tables: Vec<RoutingTable>,
     /// RegionServers, by index.
     pub(crate) servers: Vec<Server>,
     /// Running compactions by token (the token is also in `Store::running`).
@@ -61,12 +63,38 @@ impl ByServer {
 }
 
 impl State {
+    /// Every live region of the cluster: the designed table's in key order, then each other
+    /// table's in key order.
+    pub(crate) fn live_ids(&self) -> impl Iterator<Item = usize> + '_ {
+        self.routing
+            .ids()
+            .chain(self.tables.iter().flat_map(RoutingTable::ids))
+    }
+
+    /// Live regions of the whole cluster.
+    pub(crate) fn live_count(&self) -> usize {
+        self.routing.len() + self.tables.iter().map(RoutingTable::len).sum::<usize>()
+    }
+
+    /// Changes so far to any table's routing (each table's epoch only grows).
+    pub(crate) fn routing_epoch(&self) -> u64 {
+        self.routing.epoch() + self.tables.iter().map(RoutingTable::epoch).sum::<u64>()
+    }
+
+    /// The routing table of `table` (`Region::table`).
+    pub(crate) fn routing_of(&mut self, table: u16) -> &mut RoutingTable {
+        match table {
+            0 => &mut self.routing,
+            t => &mut self.tables[usize::from(t) - 1],
+        }
+    }
+
     /// Brings `by_server` up to date and returns the live regions assigned to `server` (open
-    /// or not), in key order: the regions `routing.ids()` yields whose `server` is `server`, in
+    /// or not), in key order: the regions `live_ids()` yields whose `server` is `server`, in
     /// the same order.
     pub(crate) fn regions_on(&mut self, server: usize) -> &[usize] {
         let key = (
-            self.routing.epoch(),
+            self.routing_epoch(),
             self.placement_epoch,
             self.servers.len(),
         );
@@ -76,7 +104,11 @@ impl State {
             for l in &mut b.lists {
                 l.clear();
             }
-            for id in self.routing.ids() {
+            let ids = self
+                .routing
+                .ids()
+                .chain(self.tables.iter().flat_map(RoutingTable::ids));
+            for id in ids {
                 b.lists[self.regions[id].server].push(id);
             }
             b.built_for = Some(key);

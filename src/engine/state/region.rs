@@ -124,6 +124,8 @@ pub struct Region {
     pub end: Vec<u8>,
     /// Hosting RegionServer.
     pub server: usize,
+    /// Its table: 0 the designed table, `t` the scenario's `t`-th `[[other_table]]`.
+    pub table: u16,
     /// One per column family.
     pub stores: Vec<Store>,
     /// Life-cycle state.
@@ -198,6 +200,7 @@ impl Region {
             start,
             end,
             server,
+            table: 0,
             stores: (0..families).map(|_| Store::default()).collect(),
             state: RegionState::Open,
             generation,

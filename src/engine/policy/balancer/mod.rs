@@ -92,6 +92,51 @@ pub fn build(settings: &Settings, seed: u64) -> Option<Box<dyn Balancer>> {
     }
 }
 
+/// `BaseLoadBalancer.balanceCluster`: with `hbase.master.loadbalance.bytable` (`by_table`), one
+/// `balanceTable` per table over that table's regions only, the plans concatenated in table
+/// order; otherwise the whole cluster's regions as one ensemble table
+/// (`toEnsumbleTableLoad`). `table_of[i]` is the table of `view.regions[i]`, `names[t]` table
+/// `t`'s name. `None` when no table's plan was made (every gate said balanced).
+pub fn balance_cluster(
+    bal: &mut dyn Balancer,
+    view: &ClusterView,
+    by_table: bool,
+    table_of: &[u16],
+    names: &[String],
+) -> Option<BalancePlan> {
+    if !by_table || names.len() <= 1 {
+        return bal.balance(view);
+    }
+    let mut out: Option<BalancePlan> = None;
+    for (t, name) in names.iter().enumerate() {
+        let regions: Vec<RegionLoad> = view
+            .regions
+            .iter()
+            .zip(table_of)
+            .filter(|&(_, &tt)| usize::from(tt) == t)
+            .map(|(r, _)| r.clone())
+            .collect();
+        if regions.is_empty() {
+            continue;
+        }
+        let sub = ClusterView {
+            regions,
+            ..view.clone()
+        };
+        if let Some(p) = bal.balance(&sub) {
+            let o = out.get_or_insert_with(BalancePlan::default);
+            if !p.moves.is_empty() {
+                if !o.reason.is_empty() {
+                    o.reason.push_str("; ");
+                }
+                o.reason.push_str(&format!("table {name}: {}", p.reason));
+            }
+            o.moves.extend(p.moves);
+        }
+    }
+    out
+}
+
 /// A sequential deterministic RNG (SplitMix64 stepping) standing in for HBase's unseeded
 /// `ThreadLocalRandom` / `Collections.shuffle`: same seed, same draws.
 #[derive(Debug, Clone)]
@@ -315,4 +360,73 @@ pub(crate) fn test_settings() -> Settings {
     use crate::config::{SiteConfig, TableAttributes};
     Settings::resolve(&SiteConfig::with_defaults(), &TableAttributes::default())
         .expect("defaults resolve")
+}
+
+#[cfg(test)]
+mod by_table_tests {
+    //! `BaseLoadBalancer.balanceCluster` with `hbase.master.loadbalance.bytable` on and off.
+    use super::*;
+
+    /// Two servers with 4 regions each: table 0's on server 0, table 1's on server 1.
+    fn skewed() -> (ClusterView, Vec<u16>, Vec<String>) {
+        let regions = (0..8)
+            .map(|id| RegionLoad {
+                id,
+                server: id / 4,
+                region_id_ms: id as u64,
+                read_requests: 0,
+                write_requests: 0,
+                memstore_bytes: 0,
+                storefile_bytes: 0,
+            })
+            .collect();
+        let view = ClusterView {
+            servers: vec![0, 1],
+            regions,
+            now_ms: 0,
+            offpeak: false,
+        };
+        let table_of = (0..8).map(|id| (id / 4) as u16).collect();
+        (view, table_of, vec!["a".into(), "b".into()])
+    }
+
+    /// HBase `BaseLoadBalancer.balanceCluster` / `SimpleLoadBalancer`: with bytable=false the
+    /// cluster is one ensemble table (4 + 4 regions: balanced, nothing moves); with bytable=true
+    /// each table is balanced alone, so each moves half its regions to the other server.
+    #[test]
+    fn simple_balancer_balances_the_ensemble_or_each_table() {
+        let (view, table_of, names) = skewed();
+        let mut bal = SimpleBalancer::new(&test_settings(), 1);
+        let ensemble = balance_cluster(&mut bal, &view, false, &table_of, &names);
+        assert!(ensemble.is_none_or(|p| p.moves.is_empty()));
+        let plan = balance_cluster(&mut bal, &view, true, &table_of, &names).expect("a plan");
+        assert_eq!(plan.moves.len(), 4, "{plan:?}");
+        for t in 0..2u16 {
+            let moved = plan
+                .moves
+                .iter()
+                .filter(|m| table_of[m.region] == t)
+                .count();
+            assert_eq!(moved, 2, "table {t} moves half its regions");
+        }
+        assert!(plan.reason.contains("table a:") && plan.reason.contains("table b:"));
+    }
+
+    /// HBase `StochasticLoadBalancer.balanceTable` per table (bytable=true): each table alone
+    /// is all on one server, so the walk moves regions of both tables; as one ensemble the
+    /// region counts are even and the needs-balance gate keeps it still.
+    #[test]
+    fn stochastic_balancer_balances_each_table_when_bytable() {
+        let (view, table_of, names) = skewed();
+        let mut bal = StochasticBalancer::new(&test_settings(), 1);
+        let ensemble = balance_cluster(&mut bal, &view, false, &table_of, &names);
+        assert!(ensemble.is_none_or(|p| p.moves.is_empty()));
+        let plan = balance_cluster(&mut bal, &view, true, &table_of, &names).expect("a plan");
+        for t in 0..2u16 {
+            assert!(
+                plan.moves.iter().any(|m| table_of[m.region] == t),
+                "table {t} moved: {plan:?}"
+            );
+        }
+    }
 }

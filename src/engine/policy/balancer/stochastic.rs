@@ -522,7 +522,8 @@ impl Walk {
         let mut c = [0.0; 9];
         c[COUNT] = self.count_cost.cost();
         c[MOVE] = move_cost(self.moved, self.num_regions(), self.max_move_percent);
-        // One table: TableSkew's per-server counts are the region counts.
+        // TableSkew sees one table (every table's regions; see docs/MODEL.md, several tables):
+        // its per-server counts are the region counts.
         c[TABLE] = c[COUNT];
         for (slot, arr) in c[READ..].iter_mut().zip(self.load_cost.iter_mut()) {
             *slot = arr.cost();
