@@ -173,7 +173,12 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
 fn plan_initial(scenario: &Scenario, init: &Initial, generator: Generator) -> RunPlan {
     let t = &init.table;
     let placement = match init.servers {
-        InitialServers::AsImported => t.server_indices(),
+        // One list for every imported table (`Scenario::imported_servers`).
+        InitialServers::AsImported => t
+            .regions
+            .iter()
+            .map(|r| scenario.imported_server_index(&r.server).unwrap_or(0))
+            .collect(),
         InitialServers::Rebalance => assignment::round_robin(
             t.regions.len(),
             scenario.cluster.regionservers as usize,

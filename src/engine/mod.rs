@@ -722,7 +722,11 @@ impl Engine {
                 .map(InitialRegionResult::from)
                 .collect();
         }
-        e.open_other_tables(&scenario.table.name, &scenario.other_tables);
+        e.open_other_tables(
+            &scenario.table.name,
+            &scenario.other_tables,
+            &scenario.imported_servers,
+        );
         let period = e
             .cfg
             .settings

@@ -920,8 +920,8 @@ fn name_imported_servers(scenario: &Scenario, run: &mut RunJson) {
     if init.servers != crate::scenario::InitialServers::AsImported {
         return;
     }
-    for (s, name) in sv.servers.iter_mut().zip(init.table.servers()) {
-        s.imported = Some(name);
+    for (s, name) in sv.servers.iter_mut().zip(&scenario.imported_servers) {
+        s.imported = Some(name.clone());
     }
 }
 

@@ -492,6 +492,19 @@ pub struct Scenario {
     pub initial: Option<Initial>,
     /// `[[other_table]]` entries in file order: the cluster's other tables and their load.
     pub other_tables: Vec<tables::OtherTable>,
+    /// Every server an import names (`[initial]` placed as imported, and imported other
+    /// tables), sorted by name: server i of the run is the i-th (`rs01` the first). One list
+    /// for all tables, so dumps of one cluster land on the same servers.
+    pub imported_servers: Vec<String>,
+}
+
+impl Scenario {
+    /// The run's server index of an imported server name (see `imported_servers`).
+    pub fn imported_server_index(&self, name: &str) -> Option<usize> {
+        self.imported_servers
+            .binary_search_by(|s| s.as_str().cmp(name))
+            .ok()
+    }
 }
 
 /// `[initial]`, validated: the imported table (already read and checked) and how it is placed.
@@ -1104,7 +1117,34 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         &mut ck,
         &raw.other_table,
         table.as_ref().map_or("", |t| t.name.as_str()),
+        &base_dir,
+        regionservers,
     );
+
+    let mut imported_servers: Vec<String> = initial
+        .iter()
+        .filter(|i| i.servers == InitialServers::AsImported)
+        .flat_map(|i| i.table.servers())
+        .chain(
+            other_tables
+                .iter()
+                .filter_map(|t| t.imported.as_ref())
+                .flat_map(|t| t.servers()),
+        )
+        .collect();
+    imported_servers.sort();
+    imported_servers.dedup();
+    if imported_servers.len() as u64 > regionservers {
+        ck.err(
+            raw.cluster.get_ref().regionservers.span(),
+            "cluster.regionservers",
+            format!(
+                "the imports name {} servers in all but [cluster] regionservers = {regionservers}",
+                imported_servers.len()
+            ),
+            format!("regionservers >= {}", imported_servers.len()),
+        );
+    }
 
     if !ck.errors.is_empty() {
         return Err(ScenarioErrors(ck.errors));
@@ -1142,6 +1182,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         sweep,
         initial,
         other_tables,
+        imported_servers,
         warnings: ck.warnings,
         expectations,
         source: src,
@@ -1967,31 +2008,7 @@ fn initial(
             return None;
         }
     };
-    let path = base_dir.join(r.file.get_ref());
-    let keys = r.keys.as_ref().map(|k| base_dir.join(k.get_ref()));
-    let loaded = crate::import::load(
-        &path,
-        format,
-        r.table.as_ref().map(|t| t.get_ref().as_str()),
-        keys.as_deref(),
-    );
-    let t = match loaded {
-        Ok(t) => t,
-        Err(e) => {
-            // A problem inside the file keeps its own place; one with the file as a whole
-            // (unreadable, no region, wrong table) points at the scenario's `file` field.
-            let e = if e.line.is_some() {
-                e
-            } else {
-                let problem = format!("import `{}`: {}", path.display(), e.problem);
-                e.reword(problem)
-                    .field_if_unset("initial.file")
-                    .at(ck.src, r.file.span())
-            };
-            ck.errors.push(e);
-            return None;
-        }
-    };
+    let (path, t) = load_import(ck, r, format, base_dir, "initial")?;
     let n = t.servers().len() as u64;
     if servers == InitialServers::AsImported && regionservers < n {
         ck.err(
@@ -2014,6 +2031,41 @@ fn initial(
         table: std::sync::Arc::new(t),
         servers,
     })
+}
+
+/// Reads an import an `[initial]`-shaped table names (`field`: where it sits, for errors).
+fn load_import(
+    ck: &mut Checker,
+    r: &RawInitial,
+    format: Option<crate::import::Format>,
+    base_dir: &std::path::Path,
+    field: &str,
+) -> Option<(std::path::PathBuf, crate::import::InitialTable)> {
+    let path = base_dir.join(r.file.get_ref());
+    let keys = r.keys.as_ref().map(|k| base_dir.join(k.get_ref()));
+    let loaded = crate::import::load(
+        &path,
+        format,
+        r.table.as_ref().map(|t| t.get_ref().as_str()),
+        keys.as_deref(),
+    );
+    match loaded {
+        Ok(t) => Some((path, t)),
+        Err(e) => {
+            // A problem inside the file keeps its own place; one with the file as a whole
+            // (unreadable, no region, wrong table) points at the scenario's `file` field.
+            let e = if e.line.is_some() {
+                e
+            } else {
+                let problem = format!("import `{}`: {}", path.display(), e.problem);
+                e.reword(problem)
+                    .field_if_unset(format!("{field}.file"))
+                    .at(ck.src, r.file.span())
+            };
+            ck.errors.push(e);
+            None
+        }
+    }
 }
 
 fn default_family(name: &str) -> Family {

@@ -56,6 +56,7 @@ pub struct RawOtherTable {
     pub size: Option<Spanned<Quantity>>,
     pub store_files: Option<Spanned<i64>>,
     pub write_rate: Option<Spanned<Quantity>>,
+    pub initial: Option<Spanned<RawInitial>>,
 }
 
 /// `[initial]`: start from an existing table's regions.

@@ -21,8 +21,12 @@ pub struct OtherTable {
     pub region_bytes: u64,
     /// Store files each region starts with (the bytes shared evenly over them).
     pub store_files: u64,
-    /// Payload bytes per second written to the table (0 = idle), keys uniform over its key space.
+    /// Payload bytes per second written to the table (0 = idle), keys uniform over its key space
+    /// (over its imported regions, one key range each, when imported).
     pub write_rate: u64,
+    /// `initial = { file = … }`: the table's regions as imported (then `regions`,
+    /// `region_bytes` and `store_files` are the import's count, mean size and 0).
+    pub imported: Option<std::sync::Arc<crate::import::InitialTable>>,
 }
 
 /// Validates the `[[other_table]]` entries; errors go to `ck` with the entry's field.
@@ -30,6 +34,8 @@ pub(super) fn other_tables(
     ck: &mut Checker,
     raw: &[Spanned<RawOtherTable>],
     main_table: &str,
+    base_dir: &std::path::Path,
+    regionservers: u64,
 ) -> Vec<OtherTable> {
     let mut out: Vec<OtherTable> = Vec::new();
     for (i, t) in raw.iter().enumerate() {
@@ -52,6 +58,32 @@ pub(super) fn other_tables(
                 format!("table `{name}` is named twice"),
                 "a name no other table of the scenario has",
             );
+            continue;
+        }
+        if let Some(ri) = &t.initial {
+            if let Some(imported) = imported_table(ck, t, ri, &field, base_dir, regionservers) {
+                let write_rate = match &t.write_rate {
+                    Some(r) => ck.quantity(
+                        r,
+                        &field("write_rate"),
+                        units::parse_rate,
+                        units::RATE_EXPECTED,
+                    ),
+                    None => Some(0),
+                };
+                if let Some(write_rate) = write_rate {
+                    let n = imported.regions.len() as u64;
+                    out.push(OtherTable {
+                        name,
+                        regions: n,
+                        region_bytes: imported.regions.iter().map(|r| r.store_bytes).sum::<u64>()
+                            / n.max(1),
+                        store_files: 0,
+                        write_rate,
+                        imported: Some(std::sync::Arc::new(imported)),
+                    });
+                }
+            }
             continue;
         }
         let regions = match &t.regions {
@@ -97,10 +129,85 @@ pub(super) fn other_tables(
                 region_bytes,
                 store_files,
                 write_rate,
+                imported: None,
             });
         }
     }
     out
+}
+
+/// An other table's `initial = { file = … }`: read now (as `[initial]` is), the fields that
+/// would size it otherwise refused, its servers within the cluster.
+fn imported_table(
+    ck: &mut Checker,
+    t: &RawOtherTable,
+    ri: &Spanned<super::raw::RawInitial>,
+    field: &dyn Fn(&str) -> String,
+    base_dir: &std::path::Path,
+    regionservers: u64,
+) -> Option<crate::import::InitialTable> {
+    let clash = [
+        ("regions", t.regions.as_ref().map(Spanned::span)),
+        ("region_size", t.region_size.as_ref().map(Spanned::span)),
+        ("size", t.size.as_ref().map(Spanned::span)),
+        ("store_files", t.store_files.as_ref().map(Spanned::span)),
+    ];
+    if let Some((name, Some(span))) = clash.into_iter().find(|c| c.1.is_some()) {
+        ck.err(
+            span,
+            &field(name),
+            format!("`{name}` and `initial` both give the table's regions"),
+            "one of them: `initial` takes the regions, sizes and files from the import",
+        );
+        return None;
+    }
+    let r = ri.get_ref();
+    if let Some(s) = &r.servers
+        && s.get_ref() != "as-imported"
+    {
+        ck.err(
+            s.span(),
+            &field("initial.servers"),
+            format!("placement `{}` for an other table", s.get_ref()),
+            "\"as-imported\" (an other table's regions stay where the import puts them)",
+        );
+        return None;
+    }
+    let format = match &r.format {
+        None => None,
+        Some(f) => match crate::import::Format::parse(f.get_ref()) {
+            Some(f) => Some(f),
+            None => {
+                ck.err(
+                    f.span(),
+                    &field("initial.format"),
+                    format!("unknown import format `{}`", f.get_ref()),
+                    "\"list_regions\", \"jmx\" or \"csv\" (or leave it out to detect it)",
+                );
+                return None;
+            }
+        },
+    };
+    let (_, imported) = super::load_import(ck, r, format, base_dir, &field("initial"))?;
+    let n = imported.servers().len() as u64;
+    if n > regionservers {
+        ck.err(
+            ri.span(),
+            "cluster.regionservers",
+            format!(
+                "the imported table is on {n} servers but [cluster] regionservers = {regionservers}"
+            ),
+            format!("regionservers >= {n}"),
+        );
+        return None;
+    }
+    ck.warnings.extend(
+        imported
+            .warnings
+            .iter()
+            .map(|w| format!("[[other_table]] {}: {w}", t.name.get_ref())),
+    );
+    Some(imported)
 }
 
 #[cfg(test)]

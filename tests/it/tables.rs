@@ -223,3 +223,59 @@ fn unknown_other_table_field_names_the_line() {
         "{e}"
     );
 }
+
+/// An other table imported from the shell's `list_regions` output (`[[other_table]] initial`,
+/// as `[initial]` reads it: `list_regions.rb`): its regions open with their sizes on their
+/// imported servers — one server list for every import — and its writes land under its own
+/// key ranges, every region of it taking some.
+#[test]
+fn imported_other_table_opens_as_listed_and_takes_writes() {
+    let imported = r#"
+[[other_table]]
+name = "events"
+write_rate = "50MB/s"
+initial = { file = "scenarios/import/list_regions.txt" }
+"#;
+    let text = format!("{BASE}{imported}").replace("regionservers = 3", "regionservers = 4");
+    let s = load(&text);
+    assert_eq!(s.imported_servers.len(), 4);
+    assert_eq!(s.imported_servers[0], "rs1.example.com,16020,1732400000001");
+    let p = plan::plan_run(&s, &s.generators[0]).unwrap();
+    let opts = RunOptions {
+        scale: Some(16),
+        threads: 1,
+        builder: false,
+    };
+    let mut e = Engine::start(&s, p, opts);
+    e.check_invariants_each_event(true);
+    while e.step().unwrap().is_some() {}
+    let r = e.finish();
+    let ev = &r.tables[1];
+    assert_eq!((ev.name.as_str(), ev.regions_start), ("events", 8));
+    // 53 GiB imported (within the files' 1 %), plus what the run wrote.
+    assert!(ev.store_bytes >= 52 << 30, "{}", ev.store_bytes);
+    assert!(ev.rows_written > 0 && ev.flushes > 0, "{ev:?}");
+    // list_regions puts two regions on each of its four servers.
+    assert!(
+        ev.server_write_bytes.iter().all(|&b| b > 0),
+        "{:?}",
+        ev.server_write_bytes
+    );
+
+    // Its four servers do not fit on three.
+    let e = scenario::load_source(SourceText::from_string(
+        "tables.toml",
+        format!("{BASE}{imported}"),
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("cluster.regionservers"), "{e}");
+    // `initial` and `regions` both size the table.
+    let e = scenario::load_source(SourceText::from_string(
+        "tables.toml",
+        format!("{BASE}{imported}regions = 4\n").replace("regionservers = 3", "regionservers = 4"),
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("other_table[0].regions"), "{e}");
+}

@@ -43,6 +43,10 @@ pub(crate) struct OtherStream {
     pub server_bytes: Vec<u64>,
     /// Time its writers waited on a refused or blocked region, ns.
     pub held_ns: u64,
+    /// An imported table's region start keys: each row picks one uniformly and writes under it
+    /// (an imported key space is not the 8-byte space the synthetic tables write over). Empty
+    /// for a table sized by `regions`.
+    pub starts: Vec<Vec<u8>>,
 }
 
 /// The other tables' streams and every table's counters.
@@ -63,6 +67,9 @@ pub(crate) struct Tables {
     /// Regions each other table opened with.
     regions_start: Vec<usize>,
 }
+
+/// Longest key an imported other table's row gets (its region's start, cut, plus 8 bytes).
+const IMPORTED_KEY_MAX: usize = 256;
 
 /// The start key of region `i` of `n` over the 8-byte key space (empty for the first).
 pub(crate) fn region_start(i: u64, n: u64) -> Vec<u8> {
@@ -92,7 +99,12 @@ impl Engine {
     /// Opens the other tables' regions (round-robin over the servers, continuing where the
     /// previous table stopped, as a round-robin assignment of the whole cluster would) with
     /// their store files, and schedules each busy table's first write.
-    pub(crate) fn open_other_tables(&mut self, main_name: &str, others: &[OtherTable]) {
+    pub(crate) fn open_other_tables(
+        &mut self,
+        main_name: &str,
+        others: &[OtherTable],
+        imported_servers: &[String],
+    ) {
         self.tables.main_name = main_name.to_string();
         let families = self.cfg.shapes.len();
         self.tables.counts = vec![TableCounts::default(); others.len() + 1];
@@ -101,19 +113,36 @@ impl Engine {
         for (i, o) in others.iter().enumerate() {
             let t = (i + 1) as u16;
             self.state.tables.push(RoutingTable::new());
-            for r in 0..o.regions {
-                let start = region_start(r, o.regions);
-                let end = if r + 1 == o.regions {
-                    Vec::new()
-                } else {
-                    region_start(r + 1, o.regions)
-                };
-                let server = next % servers;
-                next += 1;
-                let id = self.open_region(start.clone(), end, server, 0, None, families);
-                self.state.regions[id].table = t;
-                self.state.tables[i].push(start, id);
-                self.load_imported(id, o.region_bytes, o.store_files);
+            let mut starts = Vec::new();
+            if let Some(imp) = &o.imported {
+                // As imported: each region on its server (one server list for every import).
+                for r in &imp.regions {
+                    let server = imported_servers
+                        .binary_search(&r.server)
+                        .unwrap_or(0)
+                        .min(servers - 1);
+                    let id =
+                        self.open_region(r.start.clone(), r.end.clone(), server, 0, None, families);
+                    self.state.regions[id].table = t;
+                    self.state.tables[i].push(r.start.clone(), id);
+                    self.load_imported(id, r.store_bytes, r.store_files);
+                    starts.push(r.start.clone());
+                }
+            } else {
+                for r in 0..o.regions {
+                    let start = region_start(r, o.regions);
+                    let end = if r + 1 == o.regions {
+                        Vec::new()
+                    } else {
+                        region_start(r + 1, o.regions)
+                    };
+                    let server = next % servers;
+                    next += 1;
+                    let id = self.open_region(start.clone(), end, server, 0, None, families);
+                    self.state.regions[id].table = t;
+                    self.state.tables[i].push(start, id);
+                    self.load_imported(id, o.region_bytes, o.store_files);
+                }
             }
             self.tables.regions_start.push(o.regions as usize);
             self.tables.streams.push(OtherStream {
@@ -123,6 +152,7 @@ impl Engine {
                 real_rows: 0,
                 server_bytes: vec![0; self.state.servers.len()],
                 held_ns: 0,
+                starts,
             });
         }
         self.set_other_row_shape();
@@ -174,8 +204,22 @@ impl Engine {
             return;
         }
         let ti = usize::from(t) - 1;
-        let key = row_key(self.cfg.seed, t, self.tables.streams[ti].rows);
-        let region = self.state.tables[ti].route(&key, prefix8(&key));
+        let random = row_key(self.cfg.seed, t, self.tables.streams[ti].rows);
+        let starts = &self.tables.streams[ti].starts;
+        let mut key = [0u8; IMPORTED_KEY_MAX];
+        let key: &[u8] = if starts.is_empty() {
+            &random
+        } else {
+            // A start key, then the random bytes: inside that region's range (unless its end
+            // is the start plus a zero byte, where it falls just past it).
+            let pick = &starts[(u64::from_be_bytes(random) % starts.len() as u64) as usize];
+            let n = pick.len().min(IMPORTED_KEY_MAX - OTHER_KEY_LEN);
+            key[..n].copy_from_slice(&pick[..n]);
+            key[n..n + OTHER_KEY_LEN]
+                .copy_from_slice(&splitmix64(u64::from_be_bytes(random)).to_be_bytes());
+            &key[..n + OTHER_KEY_LEN]
+        };
+        let region = self.state.tables[ti].route(key, prefix8(key));
         let r = &self.state.regions[region];
         let server = r.server;
         let over_blocking = r.memstore_heap() > self.cfg.settings.blocking_memstore_size;
@@ -195,7 +239,7 @@ impl Engine {
                 .push(self.now + pause, Event::TableWrite { table: t });
             return;
         }
-        self.apply_table_write(region, ti, &key);
+        self.apply_table_write(region, ti, key);
         self.tables.streams[ti].rows += 1;
         self.schedule_table_write(t);
     }
