@@ -12,6 +12,26 @@ use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
 use crate::keygen::rng::splitmix64;
 
+/// A row that its region's memstores took, for [`Engine::land_on_server`].
+#[derive(Clone, Copy)]
+struct Landed {
+    server: usize,
+    region: usize,
+    /// The key's 8-byte prefix (heatmap bucket).
+    p: u64,
+    weight: u64,
+    /// Data and heap bytes the memstores gained.
+    data: u64,
+    heap: u64,
+    /// WAL bytes appended.
+    wal: u64,
+    /// The region had no flush queued or running (a global-pressure pick may find it again).
+    idle: bool,
+    over_flush: bool,
+    /// A held-back row retried: its writer is not the offered stream.
+    retried: bool,
+}
+
 impl Engine {
     /// The client's clock reaches the next emulated row of `weight` real rows (at the offered
     /// rate); the events due by then are handled before the row lands.
@@ -155,38 +175,19 @@ impl Engine {
             Mutation::Update => self.wal_row,
             Mutation::Delete => self.wal_delete,
         };
-        let s = &mut self.state.servers[server];
-        s.memstore_heap += heap_total;
-        s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
-        s.write_requests += weight;
-        s.write_bytes += data_total;
-        let roll = s.wal.append(weight * wal, self.cfg.wal_roll);
-        s.busy_until_ns =
-            s.busy_until_ns.max(self.now) + ((data_total as u128 * s.write_fp) >> 32) as u64;
-        if s.busy_until_ns > self.now + CLIENT_LAG_NS {
-            let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
-            self.rec.stats.throttled_ns += wait;
-            self.now += wait;
-        }
-        if roll {
-            self.roll_wal(server);
-        }
-        if self.now >= self.rec.next_slice_end {
-            self.roll_slices();
-        }
-        if let Some(w) = self.rec.windows.last_mut() {
-            w[server] += weight;
-        }
-        let bucket = self.heat_bucket(key, p);
-        if let Some(h) = self.rec.heat_writes.last_mut() {
-            h[bucket] += weight;
-        }
-        if over_flush {
-            self.request_flush(region, FlushWhy::Size);
-        }
-        if self.state.servers[server].memstore_heap >= self.cfg.global_low {
-            self.global_pressure(server);
-        }
+        let landed = Landed {
+            server,
+            region,
+            p,
+            weight,
+            data: data_total,
+            heap: heap_total,
+            wal: weight * wal,
+            idle: false,
+            over_flush,
+            retried: false,
+        };
+        self.land_on_server(key, landed);
     }
 
     /// The arrived row lands: routed to its region, it waits while the region is offline or
@@ -319,21 +320,48 @@ impl Engine {
         r.policy.record_writes(weight, blocked, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
         let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
+        let landed = Landed {
+            server,
+            region,
+            p,
+            weight,
+            data: data_total,
+            heap: heap_total,
+            wal: weight * self.wal_row,
+            idle,
+            over_flush,
+            retried,
+        };
+        self.land_on_server(key, landed);
+    }
+
+    /// What every landed row does once its memstores took it: the server's heap and counters,
+    /// the WAL, the write path's bandwidth (the offered stream waits when it runs ahead of
+    /// it), the windows and heatmap, then the flush and global-pressure checks.
+    #[inline]
+    fn land_on_server(&mut self, key: &[u8], l: Landed) {
+        let Landed {
+            server,
+            region,
+            p,
+            weight,
+            ..
+        } = l;
         let s = &mut self.state.servers[server];
-        if idle {
+        if l.idle {
             s.pressure_futile = false;
         }
-        s.memstore_heap += heap_total;
+        s.memstore_heap += l.heap;
         s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
         s.write_requests += weight;
-        s.write_bytes += data_total;
-        let roll = s.wal.append(weight * self.wal_row, self.cfg.wal_roll);
+        s.write_bytes += l.data;
+        let roll = s.wal.append(l.wal, self.cfg.wal_roll);
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
         s.busy_until_ns =
-            s.busy_until_ns.max(self.now) + ((data_total as u128 * s.write_fp) >> 32) as u64;
+            s.busy_until_ns.max(self.now) + ((l.data as u128 * s.write_fp) >> 32) as u64;
         // A retried row's writer is not the one offering rows now: only the offered stream waits.
-        if !retried && s.busy_until_ns > self.now + CLIENT_LAG_NS {
+        if !l.retried && s.busy_until_ns > self.now + CLIENT_LAG_NS {
             let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
             self.rec.stats.throttled_ns += wait;
             self.now += wait;
@@ -351,7 +379,7 @@ impl Engine {
         if let Some(h) = self.rec.heat_writes.last_mut() {
             h[b] += weight;
         }
-        if over_flush {
+        if l.over_flush {
             self.request_flush(region, FlushWhy::Size);
         }
         if self.state.servers[server].memstore_heap >= self.cfg.global_low {
