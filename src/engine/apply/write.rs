@@ -167,6 +167,9 @@ impl Engine {
             Mutation::Update => self.rec.stats.updates += weight,
             Mutation::Delete => self.rec.stats.deletes += weight,
         }
+        // As for a put: a write to a region with no flush queued or running may make a futile
+        // global-pressure pick worth trying again.
+        let idle = !r.flush_queued && !r.flushing;
         r.last_write_ns = Some(self.now);
         r.policy.record_writes(weight, 0, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
@@ -183,7 +186,7 @@ impl Engine {
             data: data_total,
             heap: heap_total,
             wal: weight * wal,
-            idle: false,
+            idle,
             over_flush,
             retried: false,
         };
