@@ -122,6 +122,8 @@ impl Engine {
     /// Records every server's state (a timeline sample) and schedules the next one while
     /// anything else is still to happen.
     pub(crate) fn sample(&mut self) {
+        // Other tables' reads land per interval, before the sample counts them.
+        self.other_table_reads();
         let mut servers: Vec<ServerSample> = self
             .state
             .servers

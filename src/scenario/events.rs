@@ -37,7 +37,7 @@ fn distribution_name(d: RawDistribution) -> &'static str {
 
 impl Checker<'_> {
     /// An operation rate: a finite number ≥ 0.
-    fn ops_rate(&mut self, v: &Spanned<f64>, field: &str) -> Option<f64> {
+    pub(super) fn ops_rate(&mut self, v: &Spanned<f64>, field: &str) -> Option<f64> {
         let x = *v.get_ref();
         if x.is_finite() && x >= 0.0 {
             Some(x)

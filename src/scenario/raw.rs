@@ -57,6 +57,9 @@ pub struct RawOtherTable {
     pub store_files: Option<Spanned<i64>>,
     pub write_rate: Option<Spanned<Quantity>>,
     pub initial: Option<Spanned<RawInitial>>,
+    pub gets_per_s: Option<Spanned<f64>>,
+    pub scans_per_s: Option<Spanned<f64>>,
+    pub scan_rows: Option<Spanned<i64>>,
 }
 
 /// `[initial]`: start from an existing table's regions.

@@ -27,6 +27,13 @@ pub struct OtherTable {
     /// `initial = { file = … }`: the table's regions as imported (then `regions`,
     /// `region_bytes` and `store_files` are the import's count, mean size and 0).
     pub imported: Option<std::sync::Arc<crate::import::InitialTable>>,
+    /// Gets per second (real operations), spread evenly over its open regions (charged to
+    /// them every timeline sample).
+    pub gets_per_s: f64,
+    /// Scans per second, spread as the gets.
+    pub scans_per_s: f64,
+    /// Rows one scan reads (its read requests).
+    pub scan_rows: u64,
 }
 
 /// Validates the `[[other_table]]` entries; errors go to `ck` with the entry's field.
@@ -60,6 +67,28 @@ pub(super) fn other_tables(
             );
             continue;
         }
+        let mut reads_ok = true;
+        let mut ops = |ck: &mut Checker, v: &Option<Spanned<f64>>, f: &str| match v {
+            None => 0.0,
+            Some(v) => ck.ops_rate(v, &field(f)).unwrap_or_else(|| {
+                reads_ok = false;
+                0.0
+            }),
+        };
+        let gets_per_s = ops(ck, &t.gets_per_s, "gets_per_s");
+        let scans_per_s = ops(ck, &t.scans_per_s, "scans_per_s");
+        let scan_rows = match &t.scan_rows {
+            None => super::events::DEFAULT_SCAN_ROWS,
+            Some(v) => ck
+                .positive(v, &field("scan_rows"), super::events::MAX_SCAN_ROWS)
+                .unwrap_or_else(|| {
+                    reads_ok = false;
+                    1
+                }),
+        };
+        if !reads_ok {
+            continue;
+        }
         if let Some(ri) = &t.initial {
             if let Some(imported) = imported_table(ck, t, ri, &field, base_dir, regionservers) {
                 let write_rate = match &t.write_rate {
@@ -81,6 +110,9 @@ pub(super) fn other_tables(
                         store_files: 0,
                         write_rate,
                         imported: Some(std::sync::Arc::new(imported)),
+                        gets_per_s,
+                        scans_per_s,
+                        scan_rows,
                     });
                 }
             }
@@ -130,6 +162,9 @@ pub(super) fn other_tables(
                 store_files,
                 write_rate,
                 imported: None,
+                gets_per_s,
+                scans_per_s,
+                scan_rows,
             });
         }
     }

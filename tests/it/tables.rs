@@ -279,3 +279,47 @@ initial = { file = "scenarios/import/list_regions.txt" }
     .to_string();
     assert!(e.contains("other_table[0].regions"), "{e}");
 }
+
+/// An other table's reads (`gets_per_s`, `scans_per_s` × `scan_rows`) are charged to its regions
+/// and their servers every timeline interval — what `StochasticLoadBalancer`'s
+/// `ReadRequestCostFunction` reads — at its rate, spread evenly; the designed table reads
+/// nothing here.
+#[test]
+fn other_table_reads_land_on_its_regions_at_their_rate() {
+    let reads = r#"
+[[other_table]]
+name = "lookups"
+regions = 6
+gets_per_s = 900
+scans_per_s = 1
+scan_rows = 100
+"#;
+    let s = load(&format!("{BASE}{reads}"));
+    assert_eq!(s.other_tables[0].gets_per_s, 900.0);
+    let r = run_with(&s, 1);
+    let served: u64 = r.servers.iter().map(|x| x.read_requests).sum();
+    // 1,000 a second for every whole interval sampled.
+    let expected = 1_000 * (r.samples.len() as u64 * r.sample_ns / 1_000_000_000);
+    assert!(
+        served.abs_diff(expected) <= 1,
+        "{served} read requests, {expected} expected"
+    );
+    // Three servers, six regions round-robin: an even share each.
+    for x in &r.servers {
+        assert!(
+            x.read_requests.abs_diff(served / 3) <= 2,
+            "{:?}",
+            r.servers
+                .iter()
+                .map(|x| x.read_requests)
+                .collect::<Vec<_>>()
+        );
+    }
+    let e = scenario::load_source(SourceText::from_string(
+        "tables.toml",
+        format!("{BASE}{reads}").replace("gets_per_s = 900", "gets_per_s = -1"),
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("other_table[0].gets_per_s"), "{e}");
+}

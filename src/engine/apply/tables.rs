@@ -47,6 +47,10 @@ pub(crate) struct OtherStream {
     /// (an imported key space is not the 8-byte space the synthetic tables write over). Empty
     /// for a table sized by `regions`.
     pub starts: Vec<Vec<u8>>,
+    /// Read requests per second (gets, plus scans × rows a scan reads) and the fraction of a
+    /// request carried to the next interval.
+    pub reads_per_s: f64,
+    pub read_carry: f64,
 }
 
 /// The other tables' streams and every table's counters.
@@ -153,6 +157,8 @@ impl Engine {
                 server_bytes: vec![0; self.state.servers.len()],
                 held_ns: 0,
                 starts,
+                reads_per_s: o.gets_per_s + o.scans_per_s * o.scan_rows as f64,
+                read_carry: 0.0,
             });
         }
         self.set_other_row_shape();
@@ -182,6 +188,36 @@ impl Engine {
             tb.wal_row += cells * cell::wal_entry_size(size);
         }
         tb.row_payload = cfg.row_payload;
+    }
+
+    /// The other tables' reads of one timeline interval (`sample_ns`): their rate × the interval
+    /// in whole requests (the fraction carried), spread evenly over each table's live regions
+    /// (the remainder to the next ones in key order, in turn). Counted on the regions (the balancer's
+    /// read cost) and their servers; reads change no data.
+    pub(crate) fn other_table_reads(&mut self) {
+        let dt = self.rec.sample_ns as f64 / 1e9;
+        for ti in 0..self.tables.streams.len() {
+            let s = &mut self.tables.streams[ti];
+            if s.reads_per_s <= 0.0 {
+                continue;
+            }
+            let want = s.reads_per_s * dt + s.read_carry;
+            let whole = want.floor();
+            s.read_carry = want - whole;
+            let total = whole as u64;
+            let n = self.state.tables[ti].ids().count() as u64;
+            if n == 0 || total == 0 {
+                continue;
+            }
+            // The remainder's requests go to the next regions in turn, interval after interval.
+            let turn = self.rec.samples.len() as u64;
+            for (k, id) in self.state.tables[ti].ids().enumerate() {
+                let share = total / n + u64::from((k as u64 + n - turn % n) % n < total % n);
+                let r = &mut self.state.regions[id];
+                r.read_requests += share;
+                self.state.servers[r.server].read_requests += share;
+            }
+        }
     }
 
     /// Schedules table `t`'s next row at its arrival time (at once when it is behind).
