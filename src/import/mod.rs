@@ -100,6 +100,11 @@ impl Format {
     }
 }
 
+/// Most regions an import may hold (as a pre-split: `[table.presplit] regions`).
+pub const MAX_REGIONS: usize = 1_000_000;
+/// Most store files one imported region may start with (as `[[other_table]] store_files`).
+pub const MAX_STORE_FILES: u64 = 10_000;
+
 /// Guesses the format from the content: JSON starts with `{` or `[`; the shell's table has a
 /// ` SERVER_NAME |`-style header of `|`-separated columns; anything else is read as CSV.
 pub fn detect(text: &str) -> Format {
@@ -191,7 +196,26 @@ impl InitialTable {
                 .in_file(&src.path)
                 .expected("at least one region"));
         }
+        if self.regions.len() > MAX_REGIONS {
+            return Err(InputError::new(format!(
+                "the import holds {} regions",
+                self.regions.len()
+            ))
+            .in_file(&src.path)
+            .expected(format!(
+                "at most {MAX_REGIONS} regions (a pre-split's limit: each costs memory)"
+            )));
+        }
         for r in &self.regions {
+            if r.store_files > MAX_STORE_FILES {
+                return Err(at_line(r.line, "store_files")(
+                    InputError::new(format!("{} store files in one region", r.store_files))
+                        .expected(format!(
+                            "at most {MAX_STORE_FILES} per region (HBase blocks writes at 16 by \
+                             default; each file is emulated)"
+                        )),
+                ));
+            }
             if !r.end.is_empty() && r.end <= r.start {
                 return Err(at_line(r.line, "end")(
                     InputError::new(format!(

@@ -298,3 +298,13 @@ proptest! {
         let _ = detect(&text);
     }
 }
+
+/// Hostile sizes: a region with billions of store files is refused at its line, not emulated
+/// file by file.
+#[test]
+fn absurd_store_file_counts_are_errors() {
+    let s = src("start,end,server,store_bytes,store_files\n,,a,1TB,4000000000\n");
+    let e = csv::parse(&s).unwrap().validate(&s).unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert_eq!(e.field.as_deref(), Some("store_files"));
+}
