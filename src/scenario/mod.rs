@@ -1979,21 +1979,7 @@ fn initial(
         );
         return None;
     }
-    let format = match &r.format {
-        None => None,
-        Some(f) => match crate::import::Format::parse(f.get_ref()) {
-            Some(f) => Some(f),
-            None => {
-                ck.err(
-                    f.span(),
-                    "initial.format",
-                    format!("unknown import format `{}`", f.get_ref()),
-                    "\"list_regions\", \"jmx\" or \"csv\" (or leave it out to detect it)",
-                );
-                return None;
-            }
-        },
-    };
+    let format = import_format(ck, &r.format, "initial.format")?;
     let servers = match r.servers.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
         None | Some(("as-imported", _)) => InitialServers::AsImported,
         Some(("rebalance", _)) => InitialServers::Rebalance,
@@ -2031,6 +2017,29 @@ fn initial(
         table: std::sync::Arc::new(t),
         servers,
     })
+}
+
+/// An import's `format` (`Some(None)`: detect it); `None` once an unknown one is reported.
+fn import_format(
+    ck: &mut Checker,
+    format: &Option<Spanned<String>>,
+    field: &str,
+) -> Option<Option<crate::import::Format>> {
+    let Some(f) = format else {
+        return Some(None);
+    };
+    match crate::import::Format::parse(f.get_ref()) {
+        Some(f) => Some(Some(f)),
+        None => {
+            ck.err(
+                f.span(),
+                field,
+                format!("unknown import format `{}`", f.get_ref()),
+                "\"list_regions\", \"jmx\" or \"csv\" (or leave it out to detect it)",
+            );
+            None
+        }
+    }
 }
 
 /// Reads an import an `[initial]`-shaped table names (`field`: where it sits, for errors).

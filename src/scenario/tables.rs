@@ -208,21 +208,7 @@ fn imported_table(
         );
         return None;
     }
-    let format = match &r.format {
-        None => None,
-        Some(f) => match crate::import::Format::parse(f.get_ref()) {
-            Some(f) => Some(f),
-            None => {
-                ck.err(
-                    f.span(),
-                    &field("initial.format"),
-                    format!("unknown import format `{}`", f.get_ref()),
-                    "\"list_regions\", \"jmx\" or \"csv\" (or leave it out to detect it)",
-                );
-                return None;
-            }
-        },
-    };
+    let format = super::import_format(ck, &r.format, &field("initial.format"))?;
     let (_, imported) = super::load_import(ck, r, format, base_dir, &field("initial"))?;
     let n = imported.servers().len() as u64;
     if n > regionservers {
