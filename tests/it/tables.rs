@@ -63,6 +63,20 @@ fn run_with(s: &Scenario, threads: usize) -> RunResult {
     engine::run(s, p, opts).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// One thread, the engine's invariants checked after every event.
+fn run_checked(s: &Scenario) -> RunResult {
+    let p = plan::plan_run(s, &s.generators[0]).unwrap_or_else(|e| panic!("{e}"));
+    let opts = RunOptions {
+        scale: Some(16),
+        threads: 1,
+        builder: false,
+    };
+    let mut e = Engine::start(s, p, opts);
+    e.check_invariants_each_event(true);
+    while e.step().unwrap().is_some() {}
+    e.finish()
+}
+
 fn report(text: &str) -> (Scenario, RunResult, Report) {
     let s = load(text);
     let r = run_with(&s, 1);
@@ -76,16 +90,7 @@ fn report(text: &str) -> (Scenario, RunResult, Report) {
 #[test]
 fn two_table_cluster_end_to_end() {
     let s = load(&format!("{BASE}{BUSY}{IDLE}"));
-    let p = plan::plan_run(&s, &s.generators[0]).unwrap();
-    let opts = RunOptions {
-        scale: Some(16),
-        threads: 1,
-        builder: false,
-    };
-    let mut e = Engine::start(&s, p, opts);
-    e.check_invariants_each_event(true);
-    while e.step().unwrap().is_some() {}
-    let r = e.finish();
+    let r = run_checked(&s);
     let names: Vec<&str> = r.tables.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["main", "busy", "idle"]);
     let (main, busy, idle) = (&r.tables[0], &r.tables[1], &r.tables[2]);
@@ -240,16 +245,7 @@ initial = { file = "scenarios/import/list_regions.txt" }
     let s = load(&text);
     assert_eq!(s.imported_servers.len(), 4);
     assert_eq!(s.imported_servers[0], "rs1.example.com,16020,1732400000001");
-    let p = plan::plan_run(&s, &s.generators[0]).unwrap();
-    let opts = RunOptions {
-        scale: Some(16),
-        threads: 1,
-        builder: false,
-    };
-    let mut e = Engine::start(&s, p, opts);
-    e.check_invariants_each_event(true);
-    while e.step().unwrap().is_some() {}
-    let r = e.finish();
+    let r = run_checked(&s);
     let ev = &r.tables[1];
     assert_eq!((ev.name.as_str(), ev.regions_start), ("events", 8));
     // 53 GiB imported (within the files' 1 %), plus what the run wrote.
