@@ -25,6 +25,7 @@ pub fn fake_row(left: &[u8], right: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Length of [`fake_row`] without allocating (`right.len()` when it would be `None`).
+#[cfg(test)]
 pub fn fake_row_len(left: &[u8], right: &[u8]) -> usize {
     match diff(left, right) {
         Some(Mid::Bump(d)) => d + 1,

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::fake_key::{fake_row, fake_row_len};
+use super::fake_key::fake_row;
 use super::{CellShape, Extra, FileFormat};
 
 /// `HConstants.HFILEBLOCK_HEADER_SIZE` (v3 with HBase checksums): magic 8, on-disk size 4,
@@ -176,9 +176,28 @@ impl IndexAcc {
     /// Adds `count` entries of key length `k`, each followed by the inline-block check
     /// (`shouldWriteBlock(false)`: non-root size ≥ max chunk size ⇒ leaf block written).
     fn add_checked(&mut self, k: u64, mut count: u64) {
+        if count == 0 {
+            return;
+        }
         let per = 4 + INDEX_ENTRY_OVERHEAD + k;
         self.root_single += count * (INDEX_ENTRY_OVERHEAD + vint_size(k as i64) + k);
         self.entries += count;
+        if count == 1 {
+            // The loop below for one entry, without its division: ⌈gap/per⌉.max(1) ≤ 1
+            // exactly when gap ≤ per.
+            if self.leaf_n == 0 {
+                self.leaf_first_key = k;
+            }
+            let gap = self
+                .max_chunk
+                .saturating_sub(8 + 4 * self.leaf_n + self.leaf_bytes);
+            self.leaf_n += 1;
+            self.leaf_bytes += INDEX_ENTRY_OVERHEAD + k;
+            if gap <= per {
+                self.emit_leaf();
+            }
+            return;
+        }
         while count > 0 {
             if self.leaf_n == 0 {
                 self.leaf_first_key = k;
@@ -292,6 +311,81 @@ pub struct HFile {
     extra: Extra,
 }
 
+/// The sizes of one row's cells for a row key length, which every append needs: cached by the
+/// builder, since a file's rows almost always share one key length.
+#[derive(Debug, Clone, Copy, Default)]
+struct RowSizes {
+    /// Row key length these are for (`u64::MAX`: none yet).
+    row_len: u64,
+    /// One cell's full key (row, family, qualifier, key infrastructure).
+    full_key: u64,
+    /// One cell serialized (key, value, lengths).
+    kv: u64,
+    /// One cell in a data block (with its mvcc vlong).
+    s: u64,
+    /// Cells per emulated row: real rows × columns.
+    m: u64,
+    /// Serialized bytes of one emulated row's cells.
+    row_data: u64,
+    /// (m − 1)·s: an open block with more than this left takes the whole row.
+    fits_after: u64,
+    /// Cells a fresh block takes.
+    per_block: u64,
+    /// On-disk size of a full block of `per_block` cells.
+    full_block_disk: u64,
+}
+
+impl RowSizes {
+    fn of(row_len: u64, file: &HFile, mvcc_bytes: u64) -> RowSizes {
+        let shape = file.shape;
+        let full_key = row_len + shape.family_len as u64 + shape.qualifier_len as u64 + KEY_INFRA;
+        let kv = full_key + shape.value_len as u64 + KV_LENGTHS;
+        let s = kv + mvcc_bytes;
+        let m = file.scale.saturating_mul(shape.columns.max(1) as u64);
+        let per_block = file.format.block_size.div_ceil(s).max(1);
+        RowSizes {
+            row_len,
+            full_key,
+            kv,
+            s,
+            m,
+            row_data: kv.saturating_mul(m),
+            fits_after: m.saturating_sub(1).saturating_mul(s),
+            per_block,
+            full_block_disk: block_on_disk(compressed(
+                per_block * s,
+                file.format.compression_ratio,
+            )),
+        }
+    }
+}
+
+/// For `row` appended after `prev`: `None` unless `row > prev`, else the length of the fake
+/// (shortened) index row between them ([`fake_row_len`]), from one scan for their common prefix.
+pub(super) fn after(prev: &[u8], row: &[u8]) -> Option<usize> {
+    let min = prev.len().min(row.len());
+    let mut d = 0;
+    while d + 8 <= min {
+        let (a, b) = (
+            u64::from_be_bytes(prev[d..d + 8].try_into().expect("8 bytes")),
+            u64::from_be_bytes(row[d..d + 8].try_into().expect("8 bytes")),
+        );
+        if a != b {
+            d += ((a ^ b).leading_zeros() / 8) as usize;
+            break;
+        }
+        d += 8;
+    }
+    while d < min && prev[d] == row[d] {
+        d += 1;
+    }
+    if d < min {
+        (row[d] > prev[d]).then_some(d + 1)
+    } else {
+        (row.len() > prev.len()).then_some(min + 1)
+    }
+}
+
 /// Builds an [`HFile`] from rows appended in sorted order.
 #[derive(Debug)]
 pub struct HFileBuilder {
@@ -304,6 +398,7 @@ pub struct HFileBuilder {
     index: IndexAcc,
     data_on_disk: u64,
     max_cell: u64,
+    sizes: RowSizes,
 }
 
 impl HFileBuilder {
@@ -334,6 +429,10 @@ impl HFileBuilder {
             },
             data_on_disk: 0,
             max_cell: 0,
+            sizes: RowSizes {
+                row_len: u64::MAX,
+                ..RowSizes::default()
+            },
         }
     }
 
@@ -342,6 +441,7 @@ impl HFileBuilder {
     pub fn new_exact(shape: CellShape, format: FileFormat, scale: u64) -> HFileBuilder {
         let mut b = HFileBuilder::new(shape, format, 1);
         b.file.scale = scale;
+        b.sizes.row_len = u64::MAX;
         b
     }
 
@@ -349,6 +449,7 @@ impl HFileBuilder {
     /// a flush writes the edits' sequence ids; a compaction that cleans them writes 0 (1 byte).
     pub fn with_max_sequence_id(mut self, seq_id: u64) -> HFileBuilder {
         self.mvcc_bytes = vint_size(seq_id.min(i64::MAX as u64) as i64);
+        self.sizes.row_len = u64::MAX;
         self
     }
 
@@ -375,11 +476,10 @@ impl HFileBuilder {
     pub fn append(&mut self, row: &[u8]) {
         let n_rows = self.file.emulated_rows();
         let prev_len = if n_rows > 0 {
-            let prev = self.file.row(n_rows - 1);
-            if row <= prev {
-                return;
+            match after(self.file.row(n_rows - 1), row) {
+                Some(len) => len as u64,
+                None => return,
             }
-            fake_row_len(prev, row) as u64
         } else {
             row.len() as u64
         };
@@ -394,18 +494,25 @@ impl HFileBuilder {
         );
         let i = n_rows as u64;
 
-        let shape = self.file.shape;
-        let c = shape.columns.max(1) as u64;
-        let k_scale = self.file.scale;
-        let full_key =
-            row.len() as u64 + shape.family_len as u64 + shape.qualifier_len as u64 + KEY_INFRA;
-        let kv = full_key + shape.value_len as u64 + KV_LENGTHS;
-        let s = kv + self.mvcc_bytes;
-        let m = k_scale.saturating_mul(c);
-        self.file.data_bytes = self.file.data_bytes.saturating_add(kv.saturating_mul(m));
+        if self.sizes.row_len != row.len() as u64 {
+            self.sizes = RowSizes::of(row.len() as u64, &self.file, self.mvcc_bytes);
+        }
+        let RowSizes {
+            full_key,
+            kv,
+            s,
+            m,
+            row_data,
+            fits_after,
+            per_block,
+            full_block_disk,
+            ..
+        } = self.sizes;
+        self.file.data_bytes = self.file.data_bytes.saturating_add(row_data);
         self.max_cell = self.max_cell.max(kv);
         let fake_key = prev_len + KEY_INFRA;
         let b = self.file.format.block_size;
+        let c = self.file.shape.columns.max(1) as u64;
 
         if self.file.data_blocks == 0 {
             // The file's first cell opens block 0; its index key is that cell's own key.
@@ -417,11 +524,15 @@ impl HFileBuilder {
             self.pending_key = full_key;
             self.cur = 0;
         }
-        // Cells that still go into the open block (checkBlockBoundary before each cell).
+        // Cells that still go into the open block (checkBlockBoundary before each cell). The
+        // common case, the whole row fitting, is decided without a division: ⌈(b − cur)/s⌉ ≥ m
+        // exactly when b − cur > (m − 1)·s.
         let f = if self.cur == 0 {
-            b.div_ceil(s).max(1)
+            per_block
         } else if self.cur >= b {
             0
+        } else if b - self.cur > fits_after {
+            m
         } else {
             (b - self.cur).div_ceil(s)
         };
@@ -431,26 +542,22 @@ impl HFileBuilder {
         }
         self.close_block(self.cur + f * s);
         let rest = m - f;
-        let per_block = b.div_ceil(s).max(1);
         let nb = rest.div_ceil(per_block);
         if nb > 1 {
-            self.data_on_disk =
-                self.data_on_disk
-                    .saturating_add((nb - 1).saturating_mul(block_on_disk(compressed(
-                        per_block * s,
-                        self.file.format.compression_ratio,
-                    ))));
+            self.data_on_disk = self
+                .data_on_disk
+                .saturating_add((nb - 1).saturating_mul(full_block_disk));
         }
         self.cur = (rest - (nb - 1) * per_block) * s;
 
         // Index keys of the blocks starting in this row.
-        let copy_boundary = |cell: u64| cell.is_multiple_of(c);
+        let copy_boundary = |cell: u64| c == 1 || cell.is_multiple_of(c);
         let k0 = if f == 0 || copy_boundary(f) {
             fake_key
         } else {
             full_key
         };
-        let k_in = if k_scale == 1 {
+        let k_in = if self.file.scale == 1 {
             full_key // inside one real row: same row and family, shortened qualifier
         } else if c == 1 || (per_block.is_multiple_of(c) && copy_boundary(f)) {
             fake_key // every later block starts at a copy boundary (estimate)

@@ -614,6 +614,20 @@ fn compaction_thins_to_about_one_row_per_block() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// The builder's one-scan order check and fake-row length agree with a plain comparison
+    /// and `fake_row_len` (`HFileWriterImpl.getMinimumMidpointArray`), across the 8-byte
+    /// chunks the scan compares at once.
+    #[test]
+    fn append_order_and_fake_row_length_match_the_plain_ones(
+        common in proptest::collection::vec(any::<u8>(), 0..20),
+        a in proptest::collection::vec(0u8..3, 0..6),
+        b in proptest::collection::vec(0u8..3, 0..6),
+    ) {
+        let (prev, row) = ([&common[..], &a].concat(), [&common[..], &b].concat());
+        let want = (row > prev).then(|| super::fake_key::fake_row_len(&prev, &row));
+        prop_assert_eq!(after(&prev, &row), want);
+    }
+
     #[test]
     fn midkey_in_range_and_split_partitions(
         keys in proptest::collection::btree_set(proptest::collection::vec(any::<u8>(), 1..12), 1..400),
