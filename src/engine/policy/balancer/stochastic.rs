@@ -886,8 +886,10 @@ impl Walk {
         let mut accepted = 0;
         let mut used = 0u64;
         self.possible_steps();
+        // p and ln(1 − p) change only when an action is accepted: one logarithm per step.
+        let mut p = self.p_possible();
+        let mut ln_miss = (-p).ln_1p();
         loop {
-            let p = self.p_possible();
             if p <= 0.0 {
                 break;
             }
@@ -895,7 +897,7 @@ impl Walk {
             let skip = if p >= 1.0 {
                 0.0
             } else {
-                ((1.0 - rng.unit()).ln() / (-p).ln_1p()).floor()
+                ((1.0 - rng.unit()).ln() / ln_miss).floor()
             };
             if skip >= (steps - used) as f64 {
                 break;
@@ -910,6 +912,8 @@ impl Walk {
                 self.apply(action);
                 self.compute();
                 self.possible_steps();
+                p = self.p_possible();
+                ln_miss = (-p).ln_1p();
                 accepted += 1;
             }
             if used >= steps {
