@@ -208,25 +208,52 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
         let hi = (b1 * s.k).min(s.rows);
         hi.saturating_sub(lo)
     };
-    let starts: Vec<&[u8]> = inp.regions.iter().map(|r| r.start.as_slice()).collect();
-    let mut groups: BTreeMap<Vec<u8>, Group> = BTreeMap::new();
+    let finder = RegionFinder::new(inp.regions);
+    // Groups in first-seen order, found by prefix; each keeps its last region as the next
+    // key's first guess (a prefix's keys arrive in ingest order) and collects (region, rows)
+    // runs, summed into a map once at the end.
+    let mut found: Vec<(Vec<u8>, usize, Vec<(usize, u64)>)> = Vec::new();
+    let mut index: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
+    let mut last_group: Option<usize> = None;
     let mut i = 0usize;
     inp.generator.keys_of(&ids, &mut |_, key| {
-        let r = starts.partition_point(|st| *st <= key).saturating_sub(1);
         let prefix = locality.group(key).unwrap_or(&[]);
-        let g = match groups.get_mut(prefix) {
-            Some(g) => g,
-            None => groups.entry(prefix.to_vec()).or_insert(Group {
-                lo: r,
-                hi: r,
-                rows: BTreeMap::new(),
-            }),
+        let gi = match last_group {
+            Some(g) if found[g].0 == prefix => g,
+            _ => match index.get(prefix) {
+                Some(&g) => g,
+                None => {
+                    index.insert(prefix.to_vec(), found.len());
+                    let r = finder.find(key, None);
+                    found.push((prefix.to_vec(), r, Vec::new()));
+                    found.len() - 1
+                }
+            },
         };
-        g.lo = g.lo.min(r);
-        g.hi = g.hi.max(r);
-        *g.rows.entry(r).or_insert(0) += weight(i);
+        last_group = Some(gi);
+        let (_, hint, runs) = &mut found[gi];
+        let r = finder.find(key, Some(*hint));
+        *hint = r;
+        let w = weight(i);
+        match runs.last_mut() {
+            Some((lr, n)) if *lr == r => *n += w,
+            _ => runs.push((r, w)),
+        }
         i += 1;
     });
+    let mut groups: BTreeMap<Vec<u8>, Group> = BTreeMap::new();
+    for (prefix, _, mut runs) in found {
+        runs.sort_unstable_by_key(|&(r, _)| r);
+        let mut rows = BTreeMap::new();
+        for (r, n) in runs {
+            *rows.entry(r).or_insert(0) += n;
+        }
+        let (lo, hi) = (
+            *rows.keys().next().expect("a group has a row"),
+            *rows.keys().next_back().expect("a group has a row"),
+        );
+        groups.insert(prefix, Group { lo, hi, rows });
+    }
     let full_scan = locality == ScanLocality::Scattered;
     if full_scan && let Some(g) = groups.values_mut().next() {
         // No key locality: the client scans the whole table and the server filters by time.
@@ -238,6 +265,49 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
         sampled: ids.len() as u64,
         full_scan,
     }
+}
+
+/// The region holding a key among regions in key order: a guess checked first, else a binary
+/// search on the starts' 8-byte prefixes that compares whole keys only among equal prefixes.
+struct RegionFinder<'a> {
+    starts: Vec<&'a [u8]>,
+    prefixes: Vec<u64>,
+}
+
+impl<'a> RegionFinder<'a> {
+    fn new(regions: &'a [RegionResult]) -> RegionFinder<'a> {
+        RegionFinder::from_starts(regions.iter().map(|r| r.start.as_slice()).collect())
+    }
+
+    /// From the regions' start keys, sorted.
+    fn from_starts(starts: Vec<&'a [u8]>) -> RegionFinder<'a> {
+        let prefixes = starts.iter().map(|s| prefix8(s)).collect();
+        RegionFinder { starts, prefixes }
+    }
+
+    /// The last region whose start is ≤ `key` (region 0 if none).
+    fn find(&self, key: &[u8], guess: Option<usize>) -> usize {
+        if let Some(g) = guess
+            && self.starts[g] <= key
+            && self.starts.get(g + 1).is_none_or(|next| key < *next)
+        {
+            return g;
+        }
+        // A start with a smaller prefix sorts before the key and one with a larger after it.
+        let p = prefix8(key);
+        let lo = self.prefixes.partition_point(|&x| x < p);
+        let hi = lo + self.prefixes[lo..].partition_point(|&x| x == p);
+        let at = lo + self.starts[lo..hi].partition_point(|st| *st <= key);
+        at.saturating_sub(1)
+    }
+}
+
+/// The first 8 bytes of `key`, big-endian, zero-padded: `prefix8(a) < prefix8(b)` implies `a < b`.
+fn prefix8(key: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = key.len().min(8);
+    b[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(b)
 }
 
 impl Placed {
@@ -326,6 +396,28 @@ mod tests {
         assert_eq!(region_rpcs(0, 100), 1);
         assert_eq!(region_rpcs(100, 100), 1);
         assert_eq!(region_rpcs(101, 100), 2);
+    }
+
+    proptest::proptest! {
+        /// The finder's guess and prefix search give the plain binary search's region,
+        /// with starts that share 8-byte prefixes and differ only in length.
+        #[test]
+        fn region_finder_matches_a_plain_search(
+            mut starts in proptest::collection::btree_set(
+                proptest::collection::vec(0u8..3, 0..12), 1..40),
+            keys in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..12), 1..60),
+            guess in 0usize..40,
+        ) {
+            starts.insert(Vec::new());
+            let starts: Vec<&[u8]> = starts.iter().map(|s| s.as_slice()).collect();
+            let finder = RegionFinder::from_starts(starts.clone());
+            for key in &keys {
+                let want = starts.partition_point(|st| *st <= key.as_slice()).saturating_sub(1);
+                let g = guess % starts.len();
+                proptest::prop_assert_eq!(finder.find(key, None), want);
+                proptest::prop_assert_eq!(finder.find(key, Some(g)), want);
+            }
+        }
     }
 
     #[test]
