@@ -5,8 +5,6 @@
 //! `CompoundBloomFilterWriter`), fake index keys in [`fake_key`], and the store-side view
 //! (Reference / HFileLink after a split, compaction merge) in this file.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 pub mod fake_key;
@@ -648,25 +646,17 @@ fn merge_rows<'a>(inputs: &[&'a StoreFile]) -> Vec<&'a [u8]> {
         }
         return rows;
     }
-    // A k-way merge ordered by (8-byte big-endian prefix, row, input): the prefix decides most
-    // comparisons with one integer compare, and orders like the row itself (ties fall through).
-    let mut iters: Vec<_> = inputs.iter().map(|f| f.visible_emulated_rows()).collect();
-    let mut heap = BinaryHeap::with_capacity(iters.len());
-    for (i, it) in iters.iter_mut().enumerate() {
-        if let Some(r) = it.next() {
-            heap.push(Reverse((prefix8(r), r, i)));
-        }
+    // The inputs' sorted runs, one after another, merged by the stable sort (it finds the runs
+    // and merges them pairwise: a few sequential passes, where a k-way heap paid several
+    // tuple compares per row). Keyed by (8-byte big-endian prefix, row): the prefix decides
+    // most comparisons with one integer compare and orders like the row itself.
+    let mut keyed: Vec<(u64, &[u8])> = Vec::with_capacity(total);
+    for f in inputs {
+        keyed.extend(f.visible_emulated_rows().map(|r| (prefix8(r), r)));
     }
-    let mut last: Option<(u64, &[u8])> = None;
-    while let Some(Reverse((p, row, i))) = heap.pop() {
-        if last.is_none_or(|(lp, lr)| lp != p || lr != row) {
-            rows.push(row);
-            last = Some((p, row));
-        }
-        if let Some(next) = iters[i].next() {
-            heap.push(Reverse((prefix8(next), next, i)));
-        }
-    }
+    keyed.sort();
+    keyed.dedup();
+    rows.extend(keyed.into_iter().map(|(_, r)| r));
     rows
 }
 
