@@ -43,7 +43,7 @@ use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::Region;
-use state::routing::{Prefix16, RoutingTable, prefix8};
+use state::routing::{BoundsCache, Prefix16, RoutingTable, prefix8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
@@ -646,9 +646,7 @@ impl Engine {
                 heat_index: Prefix16::default(),
                 heat_prefix: Vec::new(),
                 heat_writes: Vec::new(),
-                last_bucket: 0,
-                heat_lo: u64::MAX,
-                heat_hi: 0,
+                heat_cache: BoundsCache::default(),
                 sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s, w.duration_ms),
                 heat_end: 0,
                 heat_reads: Vec::new(),

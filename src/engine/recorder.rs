@@ -2,7 +2,7 @@
 //! of what happened to each region and to the cluster.
 
 use crate::engine::queue::Event;
-use crate::engine::state::routing::Prefix16;
+use crate::engine::state::routing::{BoundsCache, Prefix16};
 use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
@@ -34,11 +34,9 @@ pub(crate) struct Recorder {
     pub(crate) heat_index: Prefix16,
     /// Real writes per heat slice per bucket.
     pub(crate) heat_writes: Vec<Vec<u64>>,
-    /// Bucket of the last write (sequential keys stay in one bucket for long runs).
-    pub(crate) last_bucket: usize,
-    /// Key prefixes strictly inside `(heat_lo, heat_hi)` lie in `last_bucket`.
-    pub(crate) heat_lo: u64,
-    pub(crate) heat_hi: u64,
+    /// Buckets of the last writes, by key prefix (sequential keys stay in one bucket for long
+    /// runs; salted keys keep one per bucket of salt).
+    pub(crate) heat_cache: BoundsCache,
     /// Timeline sample / heat slice length, ns.
     pub(crate) sample_ns: u64,
     /// End of the current heat slice, ns.
@@ -89,8 +87,8 @@ impl Engine {
     /// The heat bucket holding `key`, whose `prefix8` is `p`.
     #[inline]
     pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
-        if p > self.rec.heat_lo && p < self.rec.heat_hi {
-            return self.rec.last_bucket;
+        if let Some(j) = self.rec.heat_cache.get(p) {
+            return j;
         }
         self.heat_bucket_slow(key, p)
     }
@@ -101,9 +99,7 @@ impl Engine {
         let b = &self.rec.heat_buckets;
         if b.len() <= 1 {
             // One bucket (or none: writes then count in slot 0): every key.
-            self.rec.heat_lo = 0;
-            self.rec.heat_hi = u64::MAX;
-            self.rec.last_bucket = 0;
+            self.rec.heat_cache.put(p, 0, u64::MAX, 0);
             return 0;
         }
         // The top-16-bit table, then integer compares; full compares only among equal prefixes.
@@ -111,11 +107,10 @@ impl Engine {
             .rec
             .heat_index
             .find(p, &self.rec.heat_prefix, |i| b[i].as_slice() <= key);
-        self.rec.last_bucket = j;
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
         // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
-        self.rec.heat_lo = self.rec.heat_prefix[j];
-        self.rec.heat_hi = self.rec.heat_prefix.get(j + 1).copied().unwrap_or(u64::MAX);
+        let hi = self.rec.heat_prefix.get(j + 1).copied().unwrap_or(u64::MAX);
+        self.rec.heat_cache.put(p, self.rec.heat_prefix[j], hi, j);
         j
     }
 

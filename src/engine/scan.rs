@@ -23,6 +23,7 @@ use crate::keygen::{RowKeyGenerator, ScanLocality};
 use crate::workload::scale::Sampling;
 
 use super::RegionResult;
+use super::state::routing::prefix8;
 
 /// Keys computed per priced scan at most: a larger window is sampled evenly (one emulated row
 /// drawn from each run of n, standing for the real rows of that run).
@@ -300,14 +301,6 @@ impl<'a> RegionFinder<'a> {
         let at = lo + self.starts[lo..hi].partition_point(|st| *st <= key);
         at.saturating_sub(1)
     }
-}
-
-/// The first 8 bytes of `key`, big-endian, zero-padded: `prefix8(a) < prefix8(b)` implies `a < b`.
-fn prefix8(key: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = key.len().min(8);
-    b[..n].copy_from_slice(&key[..n]);
-    u64::from_be_bytes(b)
 }
 
 impl Placed {

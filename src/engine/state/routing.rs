@@ -107,26 +107,74 @@ impl Prefix16 {
     }
 }
 
-/// Slots of [`RoutingTable`]'s second cache.
+/// Slots of [`BoundsCache`]'s second level.
 const SLOTS: usize = 64;
 
-/// Prefixes strictly inside `(lo, hi)` lie in region `id` (empty: `lo` ≥ `hi`).
+/// Prefixes strictly inside `(lo, hi)` lie in entry `id` (none when `lo` ≥ `hi`).
 #[derive(Debug, Clone, Copy)]
-struct Slot {
+struct Bounds {
     lo: u64,
     hi: u64,
     id: usize,
 }
 
-const EMPTY_SLOT: Slot = Slot {
+const NO_BOUNDS: Bounds = Bounds {
     lo: u64::MAX,
     hi: 0,
     id: usize::MAX,
 };
 
-/// The slot of prefix `p`: its top 16 bits, mixed so that neighbouring values spread.
-fn slot_of(p: u64) -> usize {
-    ((p >> 48).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
+/// The last entry found in a table of sorted start prefixes (region starts, heat buckets), and
+/// one per slot of the prefix's top 16 bits: a key whose `prefix8` lies strictly between an
+/// entry's start prefix and the next one's is in that entry (zero padding keeps this true; ties
+/// take the table's search). Ordered keys hit the first level; keys interleaving a few ordered
+/// streams (salt buckets, entities) hit the second, each stream in its own slot.
+#[derive(Debug, Clone)]
+pub(crate) struct BoundsCache {
+    last: Bounds,
+    slots: Box<[Bounds; SLOTS]>,
+}
+
+impl Default for BoundsCache {
+    fn default() -> Self {
+        BoundsCache {
+            last: NO_BOUNDS,
+            slots: Box::new([NO_BOUNDS; SLOTS]),
+        }
+    }
+}
+
+impl BoundsCache {
+    /// The slot of prefix `p`: its top 16 bits, mixed so that neighbouring values spread.
+    fn slot(p: u64) -> usize {
+        ((p >> 48).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
+    }
+
+    /// The entry certainly holding a key with prefix `p`, if cached.
+    #[inline]
+    pub(crate) fn get(&mut self, p: u64) -> Option<usize> {
+        if p > self.last.lo && p < self.last.hi {
+            return Some(self.last.id);
+        }
+        let b = self.slots[Self::slot(p)];
+        if p > b.lo && p < b.hi {
+            self.last = b;
+            return Some(b.id);
+        }
+        None
+    }
+
+    /// Entry `id`, found for prefix `p`, covers the prefixes strictly inside `(lo, hi)`.
+    pub(crate) fn put(&mut self, p: u64, lo: u64, hi: u64, id: usize) {
+        self.last = Bounds { lo, hi, id };
+        self.slots[Self::slot(p)] = self.last;
+    }
+
+    /// Forgets everything (the table changed).
+    pub(crate) fn clear(&mut self) {
+        self.last = NO_BOUNDS;
+        self.slots.fill(NO_BOUNDS);
+    }
 }
 
 /// Live regions in key order. Entry `i` covers `[start_i, start_{i+1})`, the last one up to the
@@ -137,14 +185,9 @@ pub(crate) struct RoutingTable {
     entries: Vec<(Vec<u8>, usize)>,
     /// `prefix8` of each start key: integer compares first.
     prefixes: Vec<u64>,
-    /// The region last found, and the prefixes strictly inside `(lo, hi)` that certainly lie in
-    /// it: one integer compare per bound instead of two key compares per row (ordered keys).
-    last_id: usize,
-    lo: u64,
-    hi: u64,
-    /// The same bounds per slot of the prefix's top 16 bits (hashed): keys that interleave
-    /// a few ordered streams (salt buckets, entities) each keep their region here.
-    slots: Box<[Slot; SLOTS]>,
+    /// Regions found lately, by the prefixes certainly inside them: one integer compare per
+    /// bound instead of key compares per row (ordered or interleaved-ordered keys).
+    cache: BoundsCache,
     /// The top-16-bit table over `prefixes`, rebuilt on the first search after a change.
     index: Prefix16,
     /// Changes so far (push, split, merge): lets caches built over the table know they are stale.
@@ -156,10 +199,7 @@ impl RoutingTable {
         RoutingTable {
             entries: Vec::new(),
             prefixes: Vec::new(),
-            last_id: usize::MAX,
-            lo: u64::MAX,
-            hi: 0,
-            slots: Box::new([EMPTY_SLOT; SLOTS]),
+            cache: BoundsCache::default(),
             index: Prefix16::default(),
             epoch: 0,
         }
@@ -223,23 +263,14 @@ impl RoutingTable {
     /// Drops the caches (entries moved).
     fn forget(&mut self) {
         self.epoch += 1;
-        self.lo = u64::MAX;
-        self.hi = 0;
-        self.slots.fill(EMPTY_SLOT);
+        self.cache.clear();
         self.index = Prefix16::default();
     }
 
     /// The live region holding `key`, whose `prefix8` is `p`, through the caches.
     #[inline]
     pub(crate) fn route(&mut self, key: &[u8], p: u64) -> usize {
-        if p > self.lo && p < self.hi {
-            return self.last_id;
-        }
-        let slot = &self.slots[slot_of(p)];
-        if p > slot.lo && p < slot.hi {
-            let id = slot.id;
-            self.last_id = id;
-            (self.lo, self.hi) = (slot.lo, slot.hi);
+        if let Some(id) = self.cache.get(p) {
             return id;
         }
         self.route_slow(key, p)
@@ -254,17 +285,10 @@ impl RoutingTable {
             self.index = Prefix16::build(&self.prefixes);
         }
         let i = self.search(key, p);
-        self.last_id = self.entries[i].1;
-        // A prefix strictly above the start's implies key > start, strictly below the end's
-        // implies key < end (zero padding keeps both true); ties take the full compare above.
-        self.lo = self.prefixes[i];
-        self.hi = self.prefixes.get(i + 1).copied().unwrap_or(u64::MAX);
-        self.slots[slot_of(p)] = Slot {
-            lo: self.lo,
-            hi: self.hi,
-            id: self.last_id,
-        };
-        self.entries[i].1
+        let id = self.entries[i].1;
+        let hi = self.prefixes.get(i + 1).copied().unwrap_or(u64::MAX);
+        self.cache.put(p, self.prefixes[i], hi, id);
+        id
     }
 
     /// The live region holding `key`, leaving the caches alone.
@@ -432,6 +456,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bounds_cache_answers_strictly_inside_and_forgets_on_clear() {
+        let mut c = BoundsCache::default();
+        assert_eq!(c.get(5), None);
+        c.put(15, 10, 20, 1);
+        c.put(
+            0xAB00_0000_0000_0015,
+            0xAB00_0000_0000_0010,
+            0xAB00_0000_0000_0020,
+            2,
+        );
+        // The last entry answers first; the other stream's bounds are still in their slot.
+        assert_eq!(c.get(0xAB00_0000_0000_0011), Some(2));
+        assert_eq!(c.get(19), Some(1));
+        assert_eq!(c.get(0xAB00_0000_0000_0011), Some(2));
+        // Bounds are exclusive: a prefix equal to a start needs the full key compare.
+        assert_eq!(c.get(10), None);
+        assert_eq!(c.get(20), None);
+        c.clear();
+        assert_eq!(c.get(15), None);
     }
 
     #[test]

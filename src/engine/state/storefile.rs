@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use super::routing::prefix8;
+
 pub mod fake_key;
 pub mod hfile;
 
@@ -658,15 +660,6 @@ fn merge_rows<'a>(inputs: &[&'a StoreFile]) -> Vec<&'a [u8]> {
     keyed.dedup();
     rows.extend(keyed.into_iter().map(|(_, r)| r));
     rows
-}
-
-/// The first 8 bytes of `row` as a big-endian integer, zero-padded: `a < b` implies
-/// `prefix8(a) <= prefix8(b)`.
-fn prefix8(row: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = row.len().min(8);
-    b[..n].copy_from_slice(&row[..n]);
-    u64::from_be_bytes(b)
 }
 
 /// HBase's default family format (64 KB blocks, 128 KB index chunks, ROW bloom), for tests.
