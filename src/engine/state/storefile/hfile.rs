@@ -363,26 +363,34 @@ impl RowSizes {
 /// For `row` appended after `prev`: `None` unless `row > prev`, else the length of the fake
 /// (shortened) index row between them ([`fake_row_len`]), from one scan for their common prefix.
 pub(super) fn after(prev: &[u8], row: &[u8]) -> Option<usize> {
-    let min = prev.len().min(row.len());
+    let (full_prev_len, full_row_len) = (prev.len(), row.len());
+    let min = full_prev_len.min(full_row_len);
+    let (prev, row) = (&prev[..min], &row[..min]);
+    // The first differing byte of an 8-byte window starting at `at`, if any.
+    let window = |at: usize| -> Option<usize> {
+        let a = u64::from_be_bytes(prev[at..at + 8].try_into().expect("8 bytes"));
+        let b = u64::from_be_bytes(row[at..at + 8].try_into().expect("8 bytes"));
+        (a != b).then(|| at + ((a ^ b).leading_zeros() / 8) as usize)
+    };
     let mut d = 0;
+    let mut differ = None;
     while d + 8 <= min {
-        let (a, b) = (
-            u64::from_be_bytes(prev[d..d + 8].try_into().expect("8 bytes")),
-            u64::from_be_bytes(row[d..d + 8].try_into().expect("8 bytes")),
-        );
-        if a != b {
-            d += ((a ^ b).leading_zeros() / 8) as usize;
+        differ = window(d);
+        if differ.is_some() {
             break;
         }
         d += 8;
     }
-    while d < min && prev[d] == row[d] {
-        d += 1;
-    }
+    let d = match differ {
+        Some(at) => at,
+        // The tail as one window overlapping bytes known equal.
+        None if min >= 8 && d < min => window(min - 8).unwrap_or(min),
+        None => (d..min).find(|&i| prev[i] != row[i]).unwrap_or(min),
+    };
     if d < min {
         (row[d] > prev[d]).then_some(d + 1)
     } else {
-        (row.len() > prev.len()).then_some(min + 1)
+        (full_row_len > full_prev_len).then_some(min + 1)
     }
 }
 
