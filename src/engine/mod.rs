@@ -43,7 +43,7 @@ use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::Region;
-use state::routing::{BoundsCache, Prefix16, RoutingTable, prefix8};
+use state::routing::{BoundsCache, Prefix16, RoutingTable, prefix8, second8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
@@ -372,6 +372,7 @@ impl Engine {
         engine.scale_guard = guard;
         engine.rec.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
         engine.rec.heat_prefix = engine.rec.heat_buckets.iter().map(|k| prefix8(k)).collect();
+        engine.rec.heat_second = engine.rec.heat_buckets.iter().map(|k| second8(k)).collect();
         engine.rec.heat_index = Prefix16::build(&engine.rec.heat_prefix);
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
         if opts.builder {
@@ -645,6 +646,7 @@ impl Engine {
                 heat_buckets: Vec::new(),
                 heat_index: Prefix16::default(),
                 heat_prefix: Vec::new(),
+                heat_second: Vec::new(),
                 heat_writes: Vec::new(),
                 heat_cache: BoundsCache::default(),
                 sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s, w.duration_ms),

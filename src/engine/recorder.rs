@@ -2,7 +2,7 @@
 //! of what happened to each region and to the cluster.
 
 use crate::engine::queue::Event;
-use crate::engine::state::routing::{BoundsCache, Prefix16};
+use crate::engine::state::routing::{BoundsCache, Prefix16, second8, start_le};
 use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
@@ -30,6 +30,8 @@ pub(crate) struct Recorder {
     pub(crate) heat_buckets: Vec<Vec<u8>>,
     /// `prefix8` of each heat bucket's start (integer compares first, as for routing).
     pub(crate) heat_prefix: Vec<u64>,
+    /// `second8` of each heat bucket's start.
+    pub(crate) heat_second: Vec<u64>,
     /// The top-16-bit table over `heat_prefix` (as the routing table's).
     pub(crate) heat_index: Prefix16,
     /// Real writes per heat slice per bucket.
@@ -102,11 +104,12 @@ impl Engine {
             self.rec.heat_cache.put(p, 0, u64::MAX, 0);
             return 0;
         }
-        // The top-16-bit table, then integer compares; full compares only among equal prefixes.
-        let j = self
-            .rec
-            .heat_index
-            .find(p, &self.rec.heat_prefix, |i| b[i].as_slice() <= key);
+        // The top-16-bit table, then integer compares on the first and second 8 bytes; full
+        // compares only among buckets sharing 16 bytes with the key.
+        let q = second8(key);
+        let j = self.rec.heat_index.find(p, &self.rec.heat_prefix, |i| {
+            start_le(&b[i], self.rec.heat_second[i], key, q)
+        });
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
         // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
         let hi = self.rec.heat_prefix.get(j + 1).copied().unwrap_or(u64::MAX);

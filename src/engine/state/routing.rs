@@ -16,6 +16,24 @@ pub(crate) fn prefix8(key: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// Bytes 8..16 of `key` as a big-endian integer, zero-padded: between keys with equal
+/// [`prefix8`], a smaller value means a smaller key, as `prefix8` does for the first 8 bytes.
+#[inline]
+pub(crate) fn second8(key: &[u8]) -> u64 {
+    key.get(8..).map_or(0, prefix8)
+}
+
+/// `start <= key` for a start and a key with equal `prefix8`, given their [`second8`]s: an
+/// integer compare, and a full compare only when those are equal too (keys sharing 16 bytes).
+#[inline]
+pub(crate) fn start_le(start: &[u8], start_second: u64, key: &[u8], key_second: u64) -> bool {
+    if start_second != key_second {
+        start_second < key_second
+    } else {
+        start <= key
+    }
+}
+
 /// A table over 16 bits of sorted start keys' prefixes — the 16 bits after the leading bits every
 /// start shares (partition keys share 59), so keys spread over the table's slots: for each
 /// 16-bit value `t`, the entries whose bits are `t` (`starts[t]..starts[t + 1]`). Keys in random
@@ -166,6 +184,11 @@ impl BoundsCache {
 
     /// Entry `id`, found for prefix `p`, covers the prefixes strictly inside `(lo, hi)`.
     pub(crate) fn put(&mut self, p: u64, lo: u64, hi: u64, id: usize) {
+        if hi <= lo.saturating_add(1) {
+            // No prefix lies strictly inside (starts sharing 8 bytes, as partition keys'
+            // do): caching it would only evict useful bounds.
+            return;
+        }
         self.last = Bounds { lo, hi, id };
         self.slots[Self::slot(p)] = self.last;
     }
@@ -185,6 +208,8 @@ pub(crate) struct RoutingTable {
     entries: Vec<(Vec<u8>, usize)>,
     /// `prefix8` of each start key: integer compares first.
     prefixes: Vec<u64>,
+    /// `second8` of each start key: integer compares among equal prefixes.
+    seconds: Vec<u64>,
     /// Regions found lately, by the prefixes certainly inside them: one integer compare per
     /// bound instead of key compares per row (ordered or interleaved-ordered keys).
     cache: BoundsCache,
@@ -199,6 +224,7 @@ impl RoutingTable {
         RoutingTable {
             entries: Vec::new(),
             prefixes: Vec::new(),
+            seconds: Vec::new(),
             cache: BoundsCache::default(),
             index: Prefix16::default(),
             epoch: 0,
@@ -213,6 +239,7 @@ impl RoutingTable {
     /// Appends a region starting at `start` (the table is built in key order).
     pub(crate) fn push(&mut self, start: Vec<u8>, id: usize) {
         self.prefixes.push(prefix8(&start));
+        self.seconds.push(second8(&start));
         self.entries.push((start, id));
         self.forget();
     }
@@ -247,6 +274,7 @@ impl RoutingTable {
         let pos = self.position(parent).expect("parent is routed");
         self.entries[pos].1 = a;
         self.prefixes.insert(pos + 1, prefix8(&row));
+        self.seconds.insert(pos + 1, second8(&row));
         self.entries.insert(pos + 1, (row, b));
         self.forget();
     }
@@ -257,6 +285,7 @@ impl RoutingTable {
         self.entries[pos].1 = merged;
         self.entries.drain(pos + 1..pos + count);
         self.prefixes.drain(pos + 1..pos + count);
+        self.seconds.drain(pos + 1..pos + count);
         self.forget();
     }
 
@@ -299,8 +328,10 @@ impl RoutingTable {
     /// The entry holding `key` (whose `prefix8` is `p`): the top-16-bit table narrows the
     /// range, then integer compares on the start prefixes, full compares only among equal ones.
     fn search(&self, key: &[u8], p: u64) -> usize {
-        self.index
-            .find(p, &self.prefixes, |i| self.entries[i].0.as_slice() <= key)
+        let q = second8(key);
+        self.index.find(p, &self.prefixes, |i| {
+            start_le(&self.entries[i].0, self.seconds[i], key, q)
+        })
     }
 }
 
@@ -455,6 +486,24 @@ mod tests {
                     next_id += 2;
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Between keys with equal 8-byte prefixes, the second-word compare orders them as
+        /// a full compare does (zero padding, shorter keys, keys sharing 16 bytes).
+        #[test]
+        fn start_le_orders_equal_prefixes_as_a_full_compare(
+            head in proptest::collection::vec(0u8..2, 0..=8),
+            a in proptest::collection::vec(0u8..2, 0..12),
+            b in proptest::collection::vec(0u8..2, 0..12),
+        ) {
+            let (start, key) = ([&head[..], &a].concat(), [&head[..], &b].concat());
+            proptest::prop_assume!(prefix8(&start) == prefix8(&key));
+            proptest::prop_assert_eq!(
+                start_le(&start, second8(&start), &key, second8(&key)),
+                start.as_slice() <= key.as_slice()
+            );
         }
     }
 
