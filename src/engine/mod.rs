@@ -374,6 +374,8 @@ impl Engine {
         engine.rec.heat_prefix = engine.rec.heat_buckets.iter().map(|k| prefix8(k)).collect();
         engine.rec.heat_second = engine.rec.heat_buckets.iter().map(|k| second8(k)).collect();
         engine.rec.heat_index = Prefix16::build(&engine.rec.heat_prefix);
+        let shared = engine.rec.heat_index.shared_bits();
+        engine.rec.heat_cache.clear(shared);
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
         if opts.builder {
             engine.builder = Some(Builder::start());

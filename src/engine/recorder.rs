@@ -89,7 +89,7 @@ impl Engine {
     /// The heat bucket holding `key`, whose `prefix8` is `p`.
     #[inline]
     pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(j) = self.rec.heat_cache.get(p) {
+        if let Some(j) = self.rec.heat_cache.get(p, key) {
             return j;
         }
         self.heat_bucket_slow(key, p)
@@ -101,7 +101,7 @@ impl Engine {
         let b = &self.rec.heat_buckets;
         if b.len() <= 1 {
             // One bucket (or none: writes then count in slot 0): every key.
-            self.rec.heat_cache.put(p, 0, u64::MAX, 0);
+            self.rec.heat_cache.put(p, 0, u128::MAX, 0);
             return 0;
         }
         // The top-16-bit table, then integer compares on the first and second 8 bytes; full
@@ -112,8 +112,15 @@ impl Engine {
         });
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
         // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
-        let hi = self.rec.heat_prefix.get(j + 1).copied().unwrap_or(u64::MAX);
-        self.rec.heat_cache.put(p, self.rec.heat_prefix[j], hi, j);
+        let start = |i: usize| {
+            (u128::from(self.rec.heat_prefix[i]) << 64) | u128::from(self.rec.heat_second[i])
+        };
+        let hi = if j + 1 < self.rec.heat_prefix.len() {
+            start(j + 1)
+        } else {
+            u128::MAX
+        };
+        self.rec.heat_cache.put(p, start(j), hi, j);
         j
     }
 

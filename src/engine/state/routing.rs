@@ -81,6 +81,11 @@ impl Prefix16 {
         ((p << self.common) >> 48) as usize
     }
 
+    /// Leading prefix bits every start shares (0 when not built).
+    pub(crate) fn shared_bits(&self) -> u32 {
+        self.common
+    }
+
     /// True once built.
     pub(crate) fn is_built(&self) -> bool {
         !self.starts.is_empty()
@@ -128,29 +133,39 @@ impl Prefix16 {
 /// Slots of [`BoundsCache`]'s second level.
 const SLOTS: usize = 64;
 
-/// Prefixes strictly inside `(lo, hi)` lie in entry `id` (none when `lo` ≥ `hi`).
+/// A key's first 16 bytes as one integer, zero-padded ([`prefix8`] then [`second8`]): a value
+/// strictly between two starts' implies the key lies strictly between them.
+#[inline]
+pub(crate) fn prefix16(p: u64, key: &[u8]) -> u128 {
+    (u128::from(p) << 64) | u128::from(second8(key))
+}
+
+/// Keys whose [`prefix16`] lies strictly inside `(lo, hi)` are in entry `id`.
 #[derive(Debug, Clone, Copy)]
 struct Bounds {
-    lo: u64,
-    hi: u64,
+    lo: u128,
+    hi: u128,
     id: usize,
 }
 
 const NO_BOUNDS: Bounds = Bounds {
-    lo: u64::MAX,
+    lo: u128::MAX,
     hi: 0,
     id: usize::MAX,
 };
 
-/// The last entry found in a table of sorted start prefixes (region starts, heat buckets), and
-/// one per slot of the prefix's top 16 bits: a key whose `prefix8` lies strictly between an
-/// entry's start prefix and the next one's is in that entry (zero padding keeps this true; ties
+/// The last entry found in a table of sorted starts (region starts, heat buckets), and one per
+/// slot of 16 bits of the key's prefix: a key whose first 16 bytes lie strictly between an
+/// entry's start's and the next start's is in that entry (zero padding keeps this true; ties
 /// take the table's search). Ordered keys hit the first level; keys interleaving a few ordered
-/// streams (salt buckets, entities) hit the second, each stream in its own slot.
+/// streams (salt buckets, entities, partitions) hit the second, each stream in its own slot.
 #[derive(Debug, Clone)]
 pub(crate) struct BoundsCache {
     last: Bounds,
     slots: Box<[Bounds; SLOTS]>,
+    /// Leading prefix bits every start shares: the slot takes the 16 bits after them
+    /// (partition keys share 59).
+    shift: u32,
 }
 
 impl Default for BoundsCache {
@@ -158,45 +173,53 @@ impl Default for BoundsCache {
         BoundsCache {
             last: NO_BOUNDS,
             slots: Box::new([NO_BOUNDS; SLOTS]),
+            shift: 0,
         }
     }
 }
 
 impl BoundsCache {
-    /// The slot of prefix `p`: its top 16 bits, mixed so that neighbouring values spread.
-    fn slot(p: u64) -> usize {
-        ((p >> 48).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
+    /// The slot of prefix `p`: 16 bits after the shared ones, mixed so that neighbouring
+    /// values spread.
+    #[inline]
+    fn slot(&self, p: u64) -> usize {
+        (((p << self.shift) >> 48).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
     }
 
-    /// The entry certainly holding a key with prefix `p`, if cached.
+    /// The entry certainly holding `key` (whose `prefix8` is `p`), if cached.
     #[inline]
-    pub(crate) fn get(&mut self, p: u64) -> Option<usize> {
-        if p > self.last.lo && p < self.last.hi {
+    pub(crate) fn get(&mut self, p: u64, key: &[u8]) -> Option<usize> {
+        let k = prefix16(p, key);
+        if k > self.last.lo && k < self.last.hi {
             return Some(self.last.id);
         }
-        let b = self.slots[Self::slot(p)];
-        if p > b.lo && p < b.hi {
+        let b = self.slots[self.slot(p)];
+        if k > b.lo && k < b.hi {
             self.last = b;
             return Some(b.id);
         }
         None
     }
 
-    /// Entry `id`, found for prefix `p`, covers the prefixes strictly inside `(lo, hi)`.
-    pub(crate) fn put(&mut self, p: u64, lo: u64, hi: u64, id: usize) {
+    /// Entry `id`, found for a key with prefix `p`, holds every key whose first 16 bytes lie
+    /// strictly inside `(lo, hi)`.
+    pub(crate) fn put(&mut self, p: u64, lo: u128, hi: u128, id: usize) {
         if hi <= lo.saturating_add(1) {
-            // No prefix lies strictly inside (starts sharing 8 bytes, as partition keys'
-            // do): caching it would only evict useful bounds.
+            // No key prefix lies strictly inside (starts sharing 16 bytes): caching it would
+            // only evict useful bounds.
             return;
         }
         self.last = Bounds { lo, hi, id };
-        self.slots[Self::slot(p)] = self.last;
+        let slot = self.slot(p);
+        self.slots[slot] = self.last;
     }
 
-    /// Forgets everything (the table changed).
-    pub(crate) fn clear(&mut self) {
+    /// Forgets everything (the table changed); slots follow the bits after `shared` leading
+    /// bits from now on.
+    pub(crate) fn clear(&mut self, shared: u32) {
         self.last = NO_BOUNDS;
         self.slots.fill(NO_BOUNDS);
+        self.shift = shared.min(63);
     }
 }
 
@@ -292,14 +315,14 @@ impl RoutingTable {
     /// Drops the caches (entries moved).
     fn forget(&mut self) {
         self.epoch += 1;
-        self.cache.clear();
+        self.cache.clear(0);
         self.index = Prefix16::default();
     }
 
     /// The live region holding `key`, whose `prefix8` is `p`, through the caches.
     #[inline]
     pub(crate) fn route(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(id) = self.cache.get(p) {
+        if let Some(id) = self.cache.get(p, key) {
             return id;
         }
         self.route_slow(key, p)
@@ -312,11 +335,17 @@ impl RoutingTable {
     fn route_slow(&mut self, key: &[u8], p: u64) -> usize {
         if !self.index.is_built() && self.entries.len() > 1 {
             self.index = Prefix16::build(&self.prefixes);
+            self.cache.clear(self.index.shared_bits());
         }
         let i = self.search(key, p);
         let id = self.entries[i].1;
-        let hi = self.prefixes.get(i + 1).copied().unwrap_or(u64::MAX);
-        self.cache.put(p, self.prefixes[i], hi, id);
+        let start = |i: usize| (u128::from(self.prefixes[i]) << 64) | u128::from(self.seconds[i]);
+        let hi = if i + 1 < self.prefixes.len() {
+            start(i + 1)
+        } else {
+            u128::MAX
+        };
+        self.cache.put(p, start(i), hi, id);
         id
     }
 
@@ -509,24 +538,27 @@ mod tests {
 
     #[test]
     fn bounds_cache_answers_strictly_inside_and_forgets_on_clear() {
+        let key = |part: u64, id: u64| [part.to_be_bytes(), id.to_be_bytes()].concat();
+        let bound = |part: u64, id: u64| (u128::from(part) << 64) | u128::from(id);
+        // Partition keys: starts share 59 bits, so slots follow the partition bits.
         let mut c = BoundsCache::default();
-        assert_eq!(c.get(5), None);
-        c.put(15, 10, 20, 1);
-        c.put(
-            0xAB00_0000_0000_0015,
-            0xAB00_0000_0000_0010,
-            0xAB00_0000_0000_0020,
-            2,
-        );
-        // The last entry answers first; the other stream's bounds are still in their slot.
-        assert_eq!(c.get(0xAB00_0000_0000_0011), Some(2));
-        assert_eq!(c.get(19), Some(1));
-        assert_eq!(c.get(0xAB00_0000_0000_0011), Some(2));
-        // Bounds are exclusive: a prefix equal to a start needs the full key compare.
-        assert_eq!(c.get(10), None);
-        assert_eq!(c.get(20), None);
-        c.clear();
-        assert_eq!(c.get(15), None);
+        c.clear(59);
+        let get = |c: &mut BoundsCache, k: &[u8]| c.get(prefix8(k), k);
+        assert_eq!(get(&mut c, &key(3, 5)), None);
+        c.put(3, bound(3, 0), bound(4, 0), 1);
+        c.put(17, bound(17, 0), bound(18, 0), 2);
+        // The last entry answers first; the other partition's bounds are still in their slot.
+        assert_eq!(get(&mut c, &key(17, 9)), Some(2));
+        assert_eq!(get(&mut c, &key(3, 9)), Some(1));
+        assert_eq!(get(&mut c, &key(17, 1)), Some(2));
+        // Bounds are exclusive: a key equal to a start needs the table's search.
+        assert_eq!(get(&mut c, &key(3, 0)), None);
+        assert_eq!(get(&mut c, &key(4, 0)), None);
+        // An empty interval is not kept.
+        c.put(5, bound(5, 0), bound(5, 1), 3);
+        assert_eq!(get(&mut c, &key(17, 9)), Some(2));
+        c.clear(59);
+        assert_eq!(get(&mut c, &key(3, 9)), None);
     }
 
     #[test]
