@@ -300,13 +300,18 @@ pub fn emulate_many(
     if !opts.quiet && !terminal && estimate.seconds() > crate::budget::LONG_RUN_SECONDS {
         eprintln!("note: a long run; {}", estimate.summary());
     }
-    // Plan every run first (errors before any work), then run generators side by side: each run
-    // is independent and deterministic, so running them in parallel changes nothing but time.
-    let mut plans: Vec<(usize, plan::RunPlan)> = Vec::new();
-    for (v, sc) in scenarios.iter().enumerate() {
-        for g in specs {
-            plans.push((v, plan::plan_run(sc, g)?));
-        }
+    // Plan every run first (errors before any work; the first in run order is reported), then
+    // run generators side by side: each plan and run is independent and deterministic, so doing
+    // them in parallel changes nothing but time (planning samples keys for the pre-splits).
+    let jobs: Vec<(usize, &GeneratorSpec)> = (0..scenarios.len())
+        .flat_map(|v| specs.iter().map(move |g| (v, *g)))
+        .collect();
+    let planned = crate::workqueue::run_in_order(jobs, threads, |_, (v, g)| {
+        plan::plan_run(scenarios[v], g).map(|p| (v, p))
+    });
+    let mut plans: Vec<(usize, plan::RunPlan)> = Vec::with_capacity(planned.len());
+    for p in planned {
+        plans.push(p?);
     }
     let parallel = threads.min(plans.len()).max(1);
     let per_run = (threads / parallel).max(1);
