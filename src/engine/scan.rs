@@ -178,6 +178,14 @@ struct Group {
     rows: BTreeMap<usize, u64>,
 }
 
+/// A group while keys are placed: its prefix, the region of its last key (the next key's
+/// first guess) and its (region, rows) runs in key arrival order.
+struct Seen {
+    prefix: Vec<u8>,
+    hint: usize,
+    runs: Vec<(usize, u64)>,
+}
+
 /// The window's rows placed on the regions, per prefix group.
 struct Placed {
     groups: BTreeMap<Vec<u8>, Group>,
@@ -213,37 +221,44 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
     // Groups in first-seen order, found by prefix; each keeps its last region as the next
     // key's first guess (a prefix's keys arrive in ingest order) and collects (region, rows)
     // runs, summed into a map once at the end.
-    let mut found: Vec<(Vec<u8>, usize, Vec<(usize, u64)>)> = Vec::new();
+    let mut found: Vec<Seen> = Vec::new();
     let mut index: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
     let mut last_group: Option<usize> = None;
     let mut i = 0usize;
     inp.generator.keys_of(&ids, &mut |_, key| {
         let prefix = locality.group(key).unwrap_or(&[]);
         let gi = match last_group {
-            Some(g) if found[g].0 == prefix => g,
+            Some(g) if found[g].prefix == prefix => g,
             _ => match index.get(prefix) {
                 Some(&g) => g,
                 None => {
                     index.insert(prefix.to_vec(), found.len());
                     let r = finder.find(key, None);
-                    found.push((prefix.to_vec(), r, Vec::new()));
+                    found.push(Seen {
+                        prefix: prefix.to_vec(),
+                        hint: r,
+                        runs: Vec::new(),
+                    });
                     found.len() - 1
                 }
             },
         };
         last_group = Some(gi);
-        let (_, hint, runs) = &mut found[gi];
-        let r = finder.find(key, Some(*hint));
-        *hint = r;
+        let seen = &mut found[gi];
+        let r = finder.find(key, Some(seen.hint));
+        seen.hint = r;
         let w = weight(i);
-        match runs.last_mut() {
+        match seen.runs.last_mut() {
             Some((lr, n)) if *lr == r => *n += w,
-            _ => runs.push((r, w)),
+            _ => seen.runs.push((r, w)),
         }
         i += 1;
     });
     let mut groups: BTreeMap<Vec<u8>, Group> = BTreeMap::new();
-    for (prefix, _, mut runs) in found {
+    for Seen {
+        prefix, mut runs, ..
+    } in found
+    {
         runs.sort_unstable_by_key(|&(r, _)| r);
         let mut rows = BTreeMap::new();
         for (r, n) in runs {
