@@ -2,7 +2,7 @@
 //! of what happened to each region and to the cluster.
 
 use crate::engine::queue::Event;
-use crate::engine::state::routing::{BoundsCache, Prefix16, second8, start_le};
+use crate::engine::state::routing::{BoundsCache, Prefix16, entry_bounds, second8, start_le};
 use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
@@ -112,15 +112,8 @@ impl Engine {
         });
         // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
         // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
-        let start = |i: usize| {
-            (u128::from(self.rec.heat_prefix[i]) << 64) | u128::from(self.rec.heat_second[i])
-        };
-        let hi = if j + 1 < self.rec.heat_prefix.len() {
-            start(j + 1)
-        } else {
-            u128::MAX
-        };
-        self.rec.heat_cache.put(p, start(j), hi, j);
+        let (lo, hi) = entry_bounds(&self.rec.heat_prefix, &self.rec.heat_second, j);
+        self.rec.heat_cache.put(p, lo, hi, j);
         j
     }
 

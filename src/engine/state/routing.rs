@@ -142,6 +142,19 @@ pub(crate) fn prefix16(p: u64, key: &[u8]) -> u128 {
     (u128::from(p) << 64) | u128::from(second8(key))
 }
 
+/// The bounds [`BoundsCache::put`] takes for entry `i` of a table whose starts have the
+/// [`prefix8`]s `prefixes` and [`second8`]s `seconds`: its start's first 16 bytes and the next
+/// start's (the table's end for the last entry).
+pub(crate) fn entry_bounds(prefixes: &[u64], seconds: &[u64], i: usize) -> (u128, u128) {
+    let at = |i: usize| (u128::from(prefixes[i]) << 64) | u128::from(seconds[i]);
+    let hi = if i + 1 < prefixes.len() {
+        at(i + 1)
+    } else {
+        u128::MAX
+    };
+    (at(i), hi)
+}
+
 /// Keys whose [`prefix16`] lies strictly inside `(lo, hi)` are in entry `id`.
 #[derive(Debug, Clone, Copy)]
 struct Bounds {
@@ -341,13 +354,8 @@ impl RoutingTable {
         }
         let i = self.search(key, p);
         let id = self.entries[i].1;
-        let start = |i: usize| (u128::from(self.prefixes[i]) << 64) | u128::from(self.seconds[i]);
-        let hi = if i + 1 < self.prefixes.len() {
-            start(i + 1)
-        } else {
-            u128::MAX
-        };
-        self.cache.put(p, start(i), hi, id);
+        let (lo, hi) = entry_bounds(&self.prefixes, &self.seconds, i);
+        self.cache.put(p, lo, hi, id);
         id
     }
 
