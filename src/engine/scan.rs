@@ -23,7 +23,7 @@ use crate::keygen::{RowKeyGenerator, ScanLocality};
 use crate::workload::scale::Sampling;
 
 use super::RegionResult;
-use super::state::routing::prefix8;
+use super::state::Router;
 
 /// Keys computed per priced scan at most: a larger window is sampled evenly (one emulated row
 /// drawn from each run of n, standing for the real rows of that run).
@@ -178,11 +178,9 @@ struct Group {
     rows: BTreeMap<usize, u64>,
 }
 
-/// A group while keys are placed: its prefix, the region of its last key (the next key's
-/// first guess) and its (region, rows) runs in key arrival order.
+/// A group while keys are placed: its prefix and its (region, rows) runs in key arrival order.
 struct Seen {
     prefix: Vec<u8>,
-    hint: usize,
     runs: Vec<(usize, u64)>,
 }
 
@@ -217,10 +215,12 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
         let hi = (b1 * s.k).min(s.rows);
         hi.saturating_sub(lo)
     };
-    let finder = RegionFinder::new(inp.regions);
-    // Groups in first-seen order, found by prefix; each keeps its last region as the next
-    // key's first guess (a prefix's keys arrive in ingest order) and collects (region, rows)
-    // runs, summed into a map once at the end.
+    // The write path's router over the final regions: its bounds cache keeps each prefix's
+    // (salt bucket's, entity's) current region, as it does for the rows while they are written.
+    let starts: Vec<Vec<u8>> = inp.regions.iter().map(|r| r.start.clone()).collect();
+    let mut router = Router::new(&starts);
+    // Groups in first-seen order, found by prefix, each collecting (region, rows) runs, summed
+    // into a map once at the end.
     let mut found: Vec<Seen> = Vec::new();
     let mut index: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
     let mut last_group: Option<usize> = None;
@@ -229,28 +229,21 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
         let prefix = locality.group(key).unwrap_or(&[]);
         let gi = match last_group {
             Some(g) if found[g].prefix == prefix => g,
-            _ => match index.get(prefix) {
-                Some(&g) => g,
-                None => {
-                    index.insert(prefix.to_vec(), found.len());
-                    let r = finder.find(key, None);
-                    found.push(Seen {
-                        prefix: prefix.to_vec(),
-                        hint: r,
-                        runs: Vec::new(),
-                    });
-                    found.len() - 1
-                }
-            },
+            _ => *index.entry(prefix.to_vec()).or_insert_with(|| {
+                found.push(Seen {
+                    prefix: prefix.to_vec(),
+                    runs: Vec::new(),
+                });
+                found.len() - 1
+            }),
         };
         last_group = Some(gi);
-        let seen = &mut found[gi];
-        let r = finder.find(key, Some(seen.hint));
-        seen.hint = r;
+        let r = router.route(key);
         let w = weight(i);
-        match seen.runs.last_mut() {
+        let runs = &mut found[gi].runs;
+        match runs.last_mut() {
             Some((lr, n)) if *lr == r => *n += w,
-            _ => seen.runs.push((r, w)),
+            _ => runs.push((r, w)),
         }
         i += 1;
     });
@@ -280,41 +273,6 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
         groups,
         sampled: ids.len() as u64,
         full_scan,
-    }
-}
-
-/// The region holding a key among regions in key order: a guess checked first, else a binary
-/// search on the starts' 8-byte prefixes that compares whole keys only among equal prefixes.
-struct RegionFinder<'a> {
-    starts: Vec<&'a [u8]>,
-    prefixes: Vec<u64>,
-}
-
-impl<'a> RegionFinder<'a> {
-    fn new(regions: &'a [RegionResult]) -> RegionFinder<'a> {
-        RegionFinder::from_starts(regions.iter().map(|r| r.start.as_slice()).collect())
-    }
-
-    /// From the regions' start keys, sorted.
-    fn from_starts(starts: Vec<&'a [u8]>) -> RegionFinder<'a> {
-        let prefixes = starts.iter().map(|s| prefix8(s)).collect();
-        RegionFinder { starts, prefixes }
-    }
-
-    /// The last region whose start is ≤ `key` (region 0 if none).
-    fn find(&self, key: &[u8], guess: Option<usize>) -> usize {
-        if let Some(g) = guess
-            && self.starts[g] <= key
-            && self.starts.get(g + 1).is_none_or(|next| key < *next)
-        {
-            return g;
-        }
-        // A start with a smaller prefix sorts before the key and one with a larger after it.
-        let p = prefix8(key);
-        let lo = self.prefixes.partition_point(|&x| x < p);
-        let hi = lo + self.prefixes[lo..].partition_point(|&x| x == p);
-        let at = lo + self.starts[lo..hi].partition_point(|st| *st <= key);
-        at.saturating_sub(1)
     }
 }
 
@@ -404,28 +362,6 @@ mod tests {
         assert_eq!(region_rpcs(0, 100), 1);
         assert_eq!(region_rpcs(100, 100), 1);
         assert_eq!(region_rpcs(101, 100), 2);
-    }
-
-    proptest::proptest! {
-        /// The finder's guess and prefix search give the plain binary search's region,
-        /// with starts that share 8-byte prefixes and differ only in length.
-        #[test]
-        fn region_finder_matches_a_plain_search(
-            mut starts in proptest::collection::btree_set(
-                proptest::collection::vec(0u8..3, 0..12), 1..40),
-            keys in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..12), 1..60),
-            guess in 0usize..40,
-        ) {
-            starts.insert(Vec::new());
-            let starts: Vec<&[u8]> = starts.iter().map(|s| s.as_slice()).collect();
-            let finder = RegionFinder::from_starts(starts.clone());
-            for key in &keys {
-                let want = starts.partition_point(|st| *st <= key.as_slice()).saturating_sub(1);
-                let g = guess % starts.len();
-                proptest::prop_assert_eq!(finder.find(key, None), want);
-                proptest::prop_assert_eq!(finder.find(key, Some(g)), want);
-            }
-        }
     }
 
     #[test]
