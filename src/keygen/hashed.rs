@@ -103,6 +103,16 @@ impl RowKeyGenerator for HashRowKey {
             f,
         );
     }
+    fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
+        batched(
+            |push| {
+                self.clock
+                    .for_ids(ids.iter().copied(), |id, ts| push(id, &Self::input(id, ts)))
+            },
+            |id, d, f| f(id, &hashed_key(d, id)),
+            f,
+        );
+    }
 }
 
 /// `md5-prefix`: first `hex_chars` hex chars of MD5(8-byte BE id) ‖ separator ‖ id.

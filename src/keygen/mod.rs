@@ -268,6 +268,19 @@ pub(crate) mod testutil {
             n += 1;
         });
         assert_eq!(n, ids.end - ids.start);
+        // `keys_of` over sampled ids: ascending with gaps, a repeat, then going back.
+        let span = ids.end - ids.start;
+        let mut some: Vec<u64> = (0..span).step_by(97).map(|o| ids.start + o).collect();
+        some.extend([ids.start, ids.end - 1, ids.end - 1, ids.start + span / 2]);
+        let mut seen = 0;
+        g.keys_of(&some, &mut |id, k| {
+            buf.clear();
+            g.key_into(id, &mut buf);
+            assert_eq!(k, &buf[..], "keys_of, id {id}");
+            assert_eq!(id, some[seen]);
+            seen += 1;
+        });
+        assert_eq!(seen, some.len());
     }
 }
 
