@@ -89,7 +89,8 @@ impl Engine {
     /// The heat bucket holding `key`, whose `prefix8` is `p`.
     #[inline]
     pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(j) = self.rec.heat_cache.get(p, key) {
+        let index = &self.rec.heat_index;
+        if let Some(j) = self.rec.heat_cache.get_or(p, key, |p| index.sole(p)) {
             return j;
         }
         self.heat_bucket_slow(key, p)

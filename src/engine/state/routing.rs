@@ -110,6 +110,20 @@ impl Prefix16 {
         (self.starts[t] as usize, self.starts[t + 1] as usize)
     }
 
+    /// The entry holding every key with `prefix8` `p` when no start falls in that prefix's slot
+    /// (the starts before the slot are below such keys, those after it above): one table load
+    /// for random keys, which miss the bounds caches. `None` when a start shares the slot, the
+    /// prefix is outside the shared bits, or the table is not built.
+    #[inline]
+    pub(crate) fn sole(&self, p: u64) -> Option<usize> {
+        if p & !(u64::MAX >> self.common) != self.base {
+            return None;
+        }
+        let t = self.slot(p);
+        let s = self.starts.get(t..t + 2)?;
+        (s[0] == s[1] && s[0] > 0).then(|| s[0] as usize - 1)
+    }
+
     /// The index of the entry holding a key with `prefix8` `p`: the last start ≤ key, given the
     /// starts' prefixes and a full compare `le(i)` = "start `i` ≤ key" for equal prefixes.
     #[inline]
@@ -204,9 +218,25 @@ impl BoundsCache {
     /// The entry certainly holding `key` (whose `prefix8` is `p`), if cached.
     #[inline]
     pub(crate) fn get(&mut self, p: u64, key: &[u8]) -> Option<usize> {
+        self.get_or(p, key, |_| None)
+    }
+
+    /// As [`BoundsCache::get`], asking `sole` (a table lookup) after the last entry and before
+    /// the slots: random keys, which rarely hit either level, pay one table load and no
+    /// mispredicted slot compare; ordered keys still stop at the first level.
+    #[inline]
+    pub(crate) fn get_or(
+        &mut self,
+        p: u64,
+        key: &[u8],
+        sole: impl FnOnce(u64) -> Option<usize>,
+    ) -> Option<usize> {
         let k = prefix16(p, key);
         if k > self.last.lo && k < self.last.hi {
             return Some(self.last.id);
+        }
+        if let Some(id) = sole(p) {
+            return Some(id);
         }
         let b = self.slots[self.slot(p)];
         if k > b.lo && k < b.hi {
@@ -337,7 +367,11 @@ impl RoutingTable {
     /// The live region holding `key`, whose `prefix8` is `p`, through the caches.
     #[inline]
     pub(crate) fn route(&mut self, key: &[u8], p: u64) -> usize {
-        if let Some(id) = self.cache.get(p, key) {
+        let (index, entries) = (&self.index, &self.entries);
+        if let Some(id) = self
+            .cache
+            .get_or(p, key, |p| index.sole(p).map(|i| entries[i].1))
+        {
             return id;
         }
         self.route_slow(key, p)
@@ -544,6 +578,46 @@ mod tests {
                 start.as_slice() <= key.as_slice()
             );
         }
+    }
+
+    proptest::proptest! {
+        /// Where the table names a prefix's sole entry, it is the entry a plain search over the
+        /// starts finds (the last start ≤ key), for short, zero-ended and shared-bit starts.
+        #[test]
+        fn sole_entry_is_the_plain_search(
+            shared in 0usize..9,
+            tails in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4), 1..40),
+            keys in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..12), 1..60),
+        ) {
+            let head = vec![0x5Au8; shared];
+            let mut starts: Vec<Vec<u8>> = tails.iter().map(|t| [&head[..], t].concat()).collect();
+            starts.push(Vec::new());
+            starts.sort();
+            starts.dedup();
+            let prefixes: Vec<u64> = starts.iter().map(|s| prefix8(s)).collect();
+            let index = Prefix16::build(&prefixes);
+            for k in &keys {
+                for k in [k.clone(), [&head[..], k].concat()] {
+                    if let Some(i) = index.sole(prefix8(&k)) {
+                        let want = starts.partition_point(|s| *s <= k).saturating_sub(1);
+                        proptest::prop_assert_eq!(i, want, "{:?}", k);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sole_entry_answers_slots_without_a_start() {
+        let prefixes: Vec<u64> = [&b""[..], b"m", b"mz"].iter().map(|s| prefix8(s)).collect();
+        let index = Prefix16::build(&prefixes);
+        assert_eq!(index.sole(prefix8(b"a")), Some(0));
+        assert_eq!(index.sole(prefix8(b"q")), Some(2));
+        assert_eq!(index.sole(prefix8(b"ma")), Some(1));
+        // Keys in the slot of a start ("mz" and the keys sharing its first 17 bits): a search.
+        assert_eq!(index.sole(prefix8(b"mz")), None);
+        assert_eq!(index.sole(prefix8(b"mzz")), None);
+        assert_eq!(Prefix16::default().sole(prefix8(b"q")), None);
     }
 
     #[test]
