@@ -4,6 +4,7 @@
 //! bytes, heap size = per-cell heap (see `cell.rs`) plus the active segment's fixed overhead.
 //! Rows are kept as emulated keys in a flat arena (no allocation per row); a flush sorts them.
 
+use super::keysort::SortScratch;
 use super::routing::prefix8;
 use super::storefile::Extra;
 
@@ -204,49 +205,19 @@ impl Memstore {
         })
     }
 
-    /// LSD radix sort on the 8-byte big-endian prefix (linear, no compares), then a comparison
-    /// sort only inside runs sharing those 8 bytes; same order as a full sort.
+    /// The rows' prefixes for the key sort ([`SortScratch::sort_unique`]), then the sort.
     fn sort_unique(&self, s: &mut SortScratch) {
-        s.order.clear();
+        s.prefixes.clear();
         let fixed = self.key_len as usize;
         if self.key_len != MIXED && fixed >= 8 {
             // Fixed-length keys: one load per key, no offsets.
-            s.order.extend(
-                self.arena
-                    .chunks_exact(fixed)
-                    .zip(0u32..)
-                    .map(|(k, i)| (prefix8(k), i)),
-            );
+            s.prefixes
+                .extend(self.arena.chunks_exact(fixed).map(prefix8));
         } else {
-            s.order
-                .extend((0..self.held).map(|i| (prefix8(self.key(i)), i as u32)));
+            s.prefixes
+                .extend((0..self.held).map(|i| prefix8(self.key(i))));
         }
-        radix_sort(&mut s.order, &mut s.tmp, &mut s.counts);
-        s.out.clear();
-        let order = &mut s.order[..];
-        let mut i = 0;
-        while i < order.len() {
-            let mut j = i + 1;
-            while j < order.len() && order[j].0 == order[i].0 {
-                j += 1;
-            }
-            if j - i == 1 {
-                s.out.push(order[i].1);
-            } else {
-                // Only keys sharing their 8-byte prefix can be equal: sort and dedup the run.
-                let run = &mut order[i..j];
-                run.sort_unstable_by(|a, b| self.key(a.1 as usize).cmp(self.key(b.1 as usize)));
-                let mut last: Option<&[u8]> = None;
-                for &(_, k) in run.iter() {
-                    let key = self.key(k as usize);
-                    if last != Some(key) {
-                        s.out.push(k);
-                        last = Some(key);
-                    }
-                }
-            }
-            i = j;
-        }
+        s.sort_unique(|i| self.key(i));
     }
 
     /// The key of row `i` (in the order the rows were added).
@@ -264,66 +235,6 @@ impl Memstore {
     /// Bytes of process memory the arena holds (for the engine's memory budget).
     pub fn footprint(&self) -> usize {
         self.arena.capacity() + self.ends.capacity() * 4
-    }
-}
-
-/// A flush sort's buffers: (prefix, row) pairs, their radix copy, digit counts, the result.
-#[derive(Debug, Default)]
-struct SortScratch {
-    order: Vec<(u64, u32)>,
-    tmp: Vec<(u64, u32)>,
-    counts: Vec<u32>,
-    out: Vec<u32>,
-}
-
-/// Sorts by the `u64` (ties in any order): LSD radix, skipping digits every element shares;
-/// 16-bit digits (4 passes) for large inputs, 8-bit ones below, a comparison sort for small.
-fn radix_sort(v: &mut Vec<(u64, u32)>, tmp: &mut Vec<(u64, u32)>, counts: &mut Vec<u32>) {
-    if v.len() < 256 {
-        v.sort_unstable_by_key(|&(p, _)| p);
-    } else if v.len() < 1 << 16 {
-        radix::<8>(v, tmp, counts);
-    } else {
-        radix::<16>(v, tmp, counts);
-    }
-}
-
-fn radix<const BITS: u32>(
-    v: &mut Vec<(u64, u32)>,
-    tmp: &mut Vec<(u64, u32)>,
-    counts: &mut Vec<u32>,
-) {
-    let size = 1usize << BITS;
-    let mask = (size - 1) as u64;
-    let passes = (64 / BITS) as usize;
-    counts.clear();
-    counts.resize(size * passes, 0);
-    for &(p, _) in v.iter() {
-        for d in 0..passes {
-            counts[d * size + ((p >> (BITS as usize * d)) & mask) as usize] += 1;
-        }
-    }
-    tmp.clear();
-    tmp.resize(v.len(), (0, 0));
-    let n = v.len() as u32;
-    for d in 0..passes {
-        let c = &mut counts[d * size..(d + 1) * size];
-        if c.contains(&n) {
-            continue;
-        }
-        let mut sum = 0u32;
-        for x in c.iter_mut() {
-            let k = *x;
-            *x = sum;
-            sum += k;
-        }
-        let shift = BITS as usize * d;
-        for &e in v.iter() {
-            let b = ((e.0 >> shift) & mask) as usize;
-            tmp[c[b] as usize] = e;
-            c[b] += 1;
-        }
-        std::mem::swap(v, tmp);
     }
 }
 

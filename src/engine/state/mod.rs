@@ -5,6 +5,7 @@ pub mod cell;
 pub(crate) mod client;
 pub(crate) mod compaction;
 mod invariants;
+pub(crate) mod keysort;
 pub mod memstore;
 pub mod region;
 pub(crate) mod routing;

@@ -215,15 +215,10 @@ impl BoundsCache {
         (((p << self.shift) >> 48).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
     }
 
-    /// The entry certainly holding `key` (whose `prefix8` is `p`), if cached.
-    #[inline]
-    pub(crate) fn get(&mut self, p: u64, key: &[u8]) -> Option<usize> {
-        self.get_or(p, key, |_| None)
-    }
-
-    /// As [`BoundsCache::get`], asking `sole` (a table lookup) after the last entry and before
-    /// the slots: random keys, which rarely hit either level, pay one table load and no
-    /// mispredicted slot compare; ordered keys still stop at the first level.
+    /// The entry certainly holding `key` (whose `prefix8` is `p`), if cached, asking `sole` (a
+    /// table lookup) after the last entry and before the slots: random keys, which rarely hit
+    /// either level, pay one table load and no mispredicted slot compare; ordered keys still
+    /// stop at the first level.
     #[inline]
     pub(crate) fn get_or(
         &mut self,
@@ -627,7 +622,7 @@ mod tests {
         // Partition keys: starts share 59 bits, so slots follow the partition bits.
         let mut c = BoundsCache::default();
         c.clear(59);
-        let get = |c: &mut BoundsCache, k: &[u8]| c.get(prefix8(k), k);
+        let get = |c: &mut BoundsCache, k: &[u8]| c.get_or(prefix8(k), k, |_| None);
         assert_eq!(get(&mut c, &key(3, 5)), None);
         c.put(3, bound(3, 0), bound(4, 0), 1);
         c.put(17, bound(17, 0), bound(18, 0), 2);
