@@ -71,11 +71,11 @@ pub fn push_hex_prefix(out: &mut Vec<u8>, bytes: &[u8], chars: usize) {
     }
 }
 
-/// The first 4 bytes of `bytes` as 8 lowercase hex characters.
+/// 4 bytes as 8 lowercase hex characters.
 #[inline]
-pub fn hex8(bytes: &[u8; 16]) -> [u8; 8] {
+pub fn hex4(bytes: [u8; 4]) -> [u8; 8] {
     let mut out = [0u8; 8];
-    for (i, &b) in bytes[..4].iter().enumerate() {
+    for (i, b) in bytes.into_iter().enumerate() {
         out[2 * i] = HEX_LOWER[(b >> 4) as usize];
         out[2 * i + 1] = HEX_LOWER[(b & 0xF) as usize];
     }

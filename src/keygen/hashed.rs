@@ -8,7 +8,7 @@ use toml::Spanned;
 
 use super::RowKeyGenerator;
 use super::enc::{self, push_decimal, push_hex_prefix, push_hex_u64};
-use super::md5x::{self, Batch};
+use super::md5x::{self, Batch, Batch8};
 use super::spec::{self, GeneratorSpec, opt_err};
 use super::timeseries::Clock;
 use crate::diag::InputError;
@@ -46,13 +46,41 @@ impl HashRowKey {
     }
 }
 
-/// The 16-byte key of `id` from its digest: 8 lowercase hex characters, then the id.
+/// The 16-byte key of `id` from its digest's first 4 bytes: 8 lowercase hex characters, then
+/// the id.
 #[inline]
-fn hashed_key(digest: &[u8; 16], id: u64) -> [u8; 16] {
+fn hashed_key(head: [u8; 4], id: u64) -> [u8; 16] {
     let mut k = [0u8; 16];
-    k[..8].copy_from_slice(&enc::hex8(digest));
+    k[..8].copy_from_slice(&enc::hex4(head));
     k[8..].copy_from_slice(&id.to_be_bytes());
     k
+}
+
+/// [`batched`] for 8-byte messages ([`md5x::Batch8`]: `emit` reads lane `i` of the batch).
+fn batched8(
+    ids: impl FnOnce(&mut dyn FnMut(u64, [u8; 8])),
+    mut emit: impl FnMut(u64, &Batch8, usize, &mut dyn FnMut(u64, &[u8])),
+    f: &mut dyn FnMut(u64, &[u8]),
+) {
+    let mut batch = Batch8::new();
+    let mut pending = [0u64; md5x::LANES8];
+    let mut drain = |batch: &mut Batch8, pending: &[u64], f: &mut dyn FnMut(u64, &[u8])| {
+        let n = batch.len();
+        batch.run();
+        for (i, &id) in pending[..n].iter().enumerate() {
+            emit(id, batch, i, f);
+        }
+    };
+    ids(&mut |id, msg| {
+        pending[batch.len()] = id;
+        batch.push(msg);
+        if batch.is_full() {
+            drain(&mut batch, &pending, f);
+        }
+    });
+    if !batch.is_empty() {
+        drain(&mut batch, &pending, f);
+    }
 }
 
 /// Streams the keys of consecutive ids through a SIMD MD5 batch: `input` gives each id's
@@ -94,22 +122,22 @@ impl RowKeyGenerator for HashRowKey {
         )
     }
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
-        batched(
+        batched8(
             |push| {
                 self.clock
-                    .for_each(ids, |id, ts| push(id, &Self::input(id, ts)))
+                    .for_each(ids, |id, ts| push(id, Self::input(id, ts)))
             },
-            |id, d, f| f(id, &hashed_key(d, id)),
+            |id, b, i, f| f(id, &hashed_key(b.head(i), id)),
             f,
         );
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
-        batched(
+        batched8(
             |push| {
                 self.clock
-                    .for_ids(ids.iter().copied(), |id, ts| push(id, &Self::input(id, ts)))
+                    .for_ids(ids.iter().copied(), |id, ts| push(id, Self::input(id, ts)))
             },
-            |id, d, f| f(id, &hashed_key(d, id)),
+            |id, b, i, f| f(id, &hashed_key(b.head(i), id)),
             f,
         );
     }
@@ -204,11 +232,11 @@ impl Md5Prefix {
     /// The keys of `ids`, hashed a batch of ids at a time.
     fn batch_keys(&self, ids: impl Iterator<Item = u64>, f: &mut dyn FnMut(u64, &[u8])) {
         let mut buf = Vec::with_capacity(64);
-        batched(
-            |push| ids.for_each(|id| push(id, &id.to_be_bytes())),
-            |id, d, f| {
+        batched8(
+            |push| ids.for_each(|id| push(id, id.to_be_bytes())),
+            |id, b, i, f| {
                 buf.clear();
-                push_hex_prefix(&mut buf, d, self.hex_chars);
+                push_hex_prefix(&mut buf, &b.digest(i), self.hex_chars);
                 buf.extend_from_slice(&self.separator);
                 push_id(&mut buf, id, self.decimal, self.width);
                 f(id, &buf);
