@@ -405,9 +405,12 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
         Presplit::File(_) => (1, 0),
     };
     // Regions split at about half the split size on average (SteppingSplitPolicy splits early
-    // while a server hosts few regions), never past hbase.regionserver.regionSplitLimit.
+    // while a server hosts few regions), never past hbase.regionserver.regionSplitLimit, which
+    // caps each RegionServer's online regions (`CompactSplit.shouldSplitRegion`), not the table's:
+    // the headline's 10 servers reach ~2,300 regions under the default limit of 1,000.
     let half = u128::from((s.settings.max_filesize / 2).max(1));
-    let by_size = (store / half).min(u128::from(s.settings.region_split_limit.max(1))) as u64;
+    let limit = u128::from(s.settings.region_split_limit.max(1)) * u128::from(servers.max(1));
+    let by_size = (store / half).min(limit).min(u128::from(u64::MAX)) as u64;
     let regions = initial.max(by_size);
     let flushes =
         (store / u128::from(s.settings.flush_size.max(1))).min(u128::from(u64::MAX)) as u64;
@@ -769,6 +772,26 @@ mod tests {
         let mut big = e.clone();
         big.memory[Term::ALL.iter().position(|x| *x == Term::Samples).unwrap()] = 1 << 40;
         assert_eq!(big.memory_bytes(), 1 << 40);
+    }
+
+    /// `hbase.regionserver.regionSplitLimit` caps each RegionServer's regions
+    /// (`CompactSplit.shouldSplitRegion` compares the server's online regions), so 10 servers
+    /// may hold ten times the limit; the estimate once capped the whole table at it.
+    #[test]
+    fn region_split_limit_is_per_regionserver() {
+        let s = load(&format!(
+            "{BASE}max_filesize = \"1GB\"\n[workload]\ndata = \"4TB\"\n\
+             row = {{ value = \"1KB\" }}\n[[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        ));
+        assert_eq!(s.settings.region_split_limit, 1000);
+        let e = estimate_run(&s, &inputs(16, 1));
+        // ~4.4 TB of store at half of 1 GB a region: ~8,800, under 10 × 1,000.
+        assert!(e.regions > 1000 && e.regions <= 10_000, "{}", e.regions);
+        let capped = load(&format!(
+            "{BASE}max_filesize = \"4MB\"\n[workload]\ndata = \"4TB\"\n\
+             row = {{ value = \"1KB\" }}\n[[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        ));
+        assert_eq!(estimate_run(&capped, &inputs(16, 1)).regions, 10_000);
     }
 
     #[test]
