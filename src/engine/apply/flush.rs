@@ -185,7 +185,7 @@ impl Engine {
                 None => {
                     let file = job.write();
                     let mut snap = job.snapshot;
-                    snap.clear();
+                    snap.recycle();
                     self.spares.push(snap);
                     FlushFile::Ready(file)
                 }
@@ -243,7 +243,7 @@ impl Engine {
                         if let Some(mut snap) = snap
                             && self.spares.len() < MAX_SPARES
                         {
-                            snap.clear();
+                            snap.recycle();
                             self.spares.push(snap);
                         }
                         f

@@ -56,6 +56,9 @@ pub struct Memstore {
     touched_hi: Vec<u8>,
 }
 
+/// The most arena capacity a recycled memstore keeps ([`Memstore::recycle`]).
+pub const SPARE_BYTES: usize = 256 << 10;
+
 /// What one update or delete adds to a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mutation {
@@ -168,6 +171,17 @@ impl Memstore {
         std::mem::take(self)
     }
 
+    /// Empties a flushed snapshot for reuse as another region's memstore, keeping at most
+    /// [`SPARE_BYTES`] of its buffers. Reuse saves the allocator calls of regrowing small
+    /// arenas (the headline's ~100,000 flushes); a whole large arena passed on would stay with
+    /// a region whose memstore holds far less, and with thousands of regions at `--scale 1`
+    /// those idle arenas, not the held rows, made the memory (4 TB exact: 5.8 GB).
+    pub fn recycle(&mut self) {
+        self.clear();
+        self.arena.shrink_to(SPARE_BYTES);
+        self.ends.shrink_to(SPARE_BYTES / 4);
+    }
+
     /// Empties the memstore but keeps its buffers' capacity (for reuse as a new segment).
     pub fn clear(&mut self) {
         self.arena.clear();
@@ -241,6 +255,30 @@ impl Memstore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recycling_keeps_a_bounded_arena_and_forgets_the_rows() {
+        let put = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: 100,
+            heap_bytes: 172,
+        };
+        let mut m = Memstore::default();
+        for i in 0u64..100_000 {
+            m.add(&i.to_be_bytes(), put, 0, 1);
+        }
+        assert!(m.footprint() > SPARE_BYTES);
+        m.recycle();
+        assert!(m.is_empty() && m.heap_bytes == 0);
+        assert!(
+            m.footprint() <= SPARE_BYTES + SPARE_BYTES / 4 * 4,
+            "{}",
+            m.footprint()
+        );
+        m.add(b"k", put, 0, 2);
+        assert_eq!(m.sorted_keys(), vec![b"k".as_slice()]);
+    }
 
     #[test]
     fn accounting_and_sorted_unique_keys() {
