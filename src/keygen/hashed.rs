@@ -56,57 +56,73 @@ fn hashed_key(head: [u8; 4], id: u64) -> [u8; 16] {
     k
 }
 
-/// [`batched`] for 8-byte messages ([`md5x::Batch8`]: `emit` reads lane `i` of the batch).
-fn batched8(
-    ids: impl FnOnce(&mut dyn FnMut(u64, [u8; 8])),
-    mut emit: impl FnMut(u64, &Batch8, usize, &mut dyn FnMut(u64, &[u8])),
+/// A SIMD MD5 batch as [`batched`] drives it: messages of type `Msg` in, digests by lane out.
+trait Lanes {
+    type Msg;
+    fn push_msg(&mut self, m: Self::Msg);
+    fn queued(&self) -> usize;
+    fn full(&self) -> bool;
+    fn hash(&mut self);
+}
+
+/// 8-byte messages (`hashed`, `md5-prefix`).
+impl Lanes for Batch8 {
+    type Msg = [u8; 8];
+    fn push_msg(&mut self, m: [u8; 8]) {
+        self.push(m);
+    }
+    fn queued(&self) -> usize {
+        self.len()
+    }
+    fn full(&self) -> bool {
+        self.is_full()
+    }
+    fn hash(&mut self) {
+        self.run();
+    }
+}
+
+/// Decimal ids (`md5-legacy`): up to 20 digits and their count.
+impl Lanes for Batch {
+    type Msg = ([u8; 20], usize);
+    fn push_msg(&mut self, (digits, n): ([u8; 20], usize)) {
+        self.push(&digits[..n]);
+    }
+    fn queued(&self) -> usize {
+        self.len()
+    }
+    fn full(&self) -> bool {
+        self.is_full()
+    }
+    fn hash(&mut self) {
+        self.run();
+    }
+}
+
+/// Streams the keys of ids through a SIMD MD5 batch: `ids` gives each id's message, `emit`
+/// turns (id, the hashed batch, its lane) into the key handed to `f`.
+fn batched<B: Lanes>(
+    mut batch: B,
+    ids: impl FnOnce(&mut dyn FnMut(u64, B::Msg)),
+    mut emit: impl FnMut(u64, &B, usize, &mut dyn FnMut(u64, &[u8])),
     f: &mut dyn FnMut(u64, &[u8]),
 ) {
-    let mut batch = Batch8::new();
     let mut pending = [0u64; md5x::LANES8];
-    let mut drain = |batch: &mut Batch8, pending: &[u64], f: &mut dyn FnMut(u64, &[u8])| {
-        let n = batch.len();
-        batch.run();
+    let mut drain = |batch: &mut B, pending: &[u64], f: &mut dyn FnMut(u64, &[u8])| {
+        let n = batch.queued();
+        batch.hash();
         for (i, &id) in pending[..n].iter().enumerate() {
             emit(id, batch, i, f);
         }
     };
     ids(&mut |id, msg| {
-        pending[batch.len()] = id;
-        batch.push(msg);
-        if batch.is_full() {
+        pending[batch.queued()] = id;
+        batch.push_msg(msg);
+        if batch.full() {
             drain(&mut batch, &pending, f);
         }
     });
-    if !batch.is_empty() {
-        drain(&mut batch, &pending, f);
-    }
-}
-
-/// Streams the keys of consecutive ids through a SIMD MD5 batch: `input` gives each id's
-/// message, `emit` turns (id, digest) into the key handed to `f`.
-fn batched(
-    ids: impl FnOnce(&mut dyn FnMut(u64, &[u8])),
-    mut emit: impl FnMut(u64, &[u8; 16], &mut dyn FnMut(u64, &[u8])),
-    f: &mut dyn FnMut(u64, &[u8]),
-) {
-    let mut batch = Batch::new();
-    let mut pending = [0u64; md5x::LANES];
-    let mut drain = |batch: &mut Batch, pending: &[u64], f: &mut dyn FnMut(u64, &[u8])| {
-        let n = batch.len();
-        batch.run();
-        for (i, &id) in pending[..n].iter().enumerate() {
-            emit(id, batch.digest(i), f);
-        }
-    };
-    ids(&mut |id, msg| {
-        pending[batch.len()] = id;
-        batch.push(msg);
-        if batch.is_full() {
-            drain(&mut batch, &pending, f);
-        }
-    });
-    if !batch.is_empty() {
+    if batch.queued() > 0 {
         drain(&mut batch, &pending, f);
     }
 }
@@ -122,7 +138,8 @@ impl RowKeyGenerator for HashRowKey {
         )
     }
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
-        batched8(
+        batched(
+            Batch8::new(),
             |push| {
                 self.clock
                     .for_each(ids, |id, ts| push(id, Self::input(id, ts)))
@@ -132,7 +149,8 @@ impl RowKeyGenerator for HashRowKey {
         );
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
-        batched8(
+        batched(
+            Batch8::new(),
             |push| {
                 self.clock
                     .for_ids(ids.iter().copied(), |id, ts| push(id, Self::input(id, ts)))
@@ -232,7 +250,8 @@ impl Md5Prefix {
     /// The keys of `ids`, hashed a batch of ids at a time.
     fn batch_keys(&self, ids: impl Iterator<Item = u64>, f: &mut dyn FnMut(u64, &[u8])) {
         let mut buf = Vec::with_capacity(64);
-        batched8(
+        batched(
+            Batch8::new(),
             |push| ids.for_each(|id| push(id, id.to_be_bytes())),
             |id, b, i, f| {
                 buf.clear();
@@ -276,13 +295,10 @@ impl RowKeyGenerator for Md5Legacy {
 fn legacy_batch_keys(ids: impl Iterator<Item = u64>, f: &mut dyn FnMut(u64, &[u8])) {
     let mut buf = Vec::with_capacity(32);
     batched(
-        |push| {
-            ids.for_each(|id| {
-                let (digits, n) = enc::decimal_bytes(id);
-                push(id, &digits[..n]);
-            })
-        },
-        |id, d, f| {
+        Batch::new(),
+        |push| ids.for_each(|id| push(id, enc::decimal_bytes(id))),
+        |id, b, i, f| {
+            let d = b.digest(i);
             buf.clear();
             let h = u32::from_be_bytes([d[0], d[1], d[2], d[3]]) & 0x7FFF_FFFF;
             push_hex_u64(&mut buf, u64::from(h), 8, false);
