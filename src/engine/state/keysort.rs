@@ -107,23 +107,15 @@ impl SortScratch {
             self.wide
                 .extend(ps.iter().zip(0u32..).map(|(&p, i)| (p, i)));
             radix_wide(&mut self.wide, &mut self.wide_tmp, &mut self.counts);
-            dedup_runs(&self.wide, &mut self.run, &mut self.out, &key);
+            let wide = &self.wide;
+            dedup_by(n, |i| wide[i], &mut self.run, &mut self.out, &key);
         }
     }
 }
 
-/// Appends the rows of `sorted` ((group, row), groups ascending; rows of one group share their
-/// 8-byte prefix) to `out` in key order, equal keys once: a full compare only inside groups.
-fn dedup_runs<'k>(
-    sorted: &[(u64, u32)],
-    run: &mut Vec<u32>,
-    out: &mut Vec<u32>,
-    key: &impl Fn(usize) -> &'k [u8],
-) {
-    dedup_by(sorted.len(), |i| sorted[i], run, out, key);
-}
-
-/// [`dedup_runs`] over `len` elements given by `at(i)`.
+/// Appends the rows of the `len` sorted elements `at(i)` ((group, row), groups ascending; rows
+/// of one group share their 8-byte prefix) to `out` in key order, equal keys once: a full
+/// compare only inside groups.
 #[inline(always)]
 fn dedup_by<'k>(
     len: usize,
