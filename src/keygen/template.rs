@@ -579,29 +579,27 @@ impl RowKeyGenerator for Template {
         s
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
-        let mut buf = Vec::with_capacity(64);
         match self.clock {
             Some(c) => c.keys_of(ids, f, |id, ts, out| self.write(id, ts, out)),
-            None => {
-                for &id in ids {
-                    buf.clear();
-                    self.write(id, 0, &mut buf);
-                    f(id, &buf);
-                }
-            }
+            None => self.clockless_keys(ids.iter().copied(), f),
         }
     }
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         match self.clock {
             Some(c) => c.keys_into(ids, f, |id, ts, out| self.write(id, ts, out)),
-            None => {
-                let mut buf = Vec::with_capacity(64);
-                for id in ids {
-                    buf.clear();
-                    self.write(id, 0, &mut buf);
-                    f(id, &buf);
-                }
-            }
+            None => self.clockless_keys(ids, f),
+        }
+    }
+}
+
+impl Template {
+    /// The keys of `ids` of a template without a clock field (time 0).
+    fn clockless_keys(&self, ids: impl Iterator<Item = u64>, f: &mut dyn FnMut(u64, &[u8])) {
+        let mut buf = Vec::with_capacity(64);
+        for id in ids {
+            buf.clear();
+            self.write(id, 0, &mut buf);
+            f(id, &buf);
         }
     }
 }
