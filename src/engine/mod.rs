@@ -255,14 +255,17 @@ pub struct Engine {
     gc_idle: Vec<Option<u64>>,
     /// The cluster's other tables: their write streams and every table's counters.
     tables: apply::tables::Tables,
+    /// The write path's runs of rows between events (`apply/row_run.rs`).
+    runs: apply::row_run::RowRuns,
 }
 
 /// What one [`Engine::step`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// Applied the next emulated row (`done` rows applied so far); events handled while the row
-    /// waited on a blocked or offline region happened inside it.
-    Row {
+    /// Applied the next emulated row, or a run of rows that set nothing off (`done` rows
+    /// applied so far); events handled while a row waited on a blocked or offline region
+    /// happened inside it.
+    Rows {
         /// Emulated rows applied so far.
         done: u64,
     },
@@ -296,7 +299,7 @@ pub fn run_with_progress(
     let mut engine = Engine::start(scenario, plan, opts);
     let total = engine.sampling.emulated();
     while let Some(step) = engine.step()? {
-        if let Step::Row { done } = step
+        if let Step::Rows { done } = step
             && (done % CHUNK == 0 || done == total)
         {
             progress(Progress {
@@ -403,6 +406,11 @@ impl Engine {
             && !self.paused
             && let Some(mut feed) = self.feed.take()
         {
+            // Rows that set nothing off land as a run (`apply/row_run.rs`).
+            if let Some(done) = self.land_run(&mut feed) {
+                self.feed = Some(feed);
+                return Ok(Some(Step::Rows { done }));
+            }
             if let Some((b, key)) = feed.peek() {
                 let weight = self.sampling.weight(b);
                 self.arrive(weight);
@@ -411,7 +419,7 @@ impl Engine {
                     feed.advance();
                     self.do_reads(b + 1);
                     self.feed = Some(feed);
-                    return Ok(Some(Step::Row { done: b + 1 }));
+                    return Ok(Some(Step::Rows { done: b + 1 }));
                 }
                 // Events come due first; the row lands after them.
                 self.row_pending = true;
@@ -475,7 +483,7 @@ impl Engine {
             // A row that arrived as a phase paused the writes lands after the tick slept.
             self.wake_idle_chores();
         }
-        Ok(Some(Step::Row { done: b + 1 }))
+        Ok(Some(Step::Rows { done: b + 1 }))
     }
 
     /// While no rows arrive: the next event, at its own time, up to `workload.duration`.
@@ -511,6 +519,12 @@ impl Engine {
     /// Simulated time, ns.
     pub fn now_ns(&self) -> u64 {
         self.now
+    }
+
+    /// Land rows that set nothing off as runs (the default) or one at a time; both leave the
+    /// same state (`apply/row_run.rs`). For tests comparing the two.
+    pub fn set_row_runs(&mut self, on: bool) {
+        self.runs.enabled = on;
     }
 
     /// Check [`Engine::invariants`] after every event from now on, panicking with the broken one
@@ -703,6 +717,7 @@ impl Engine {
             tick_idle: false,
             gc_idle: Vec::new(),
             tables: Default::default(),
+            runs: Default::default(),
         };
         for r in initial {
             let id = e.open_region(

@@ -90,6 +90,18 @@ fn make(
     Ok(())
 }
 
+/// The unread rows of the feed's current chunk ([`KeyFeed::rest`]).
+pub struct FeedRest<'a> {
+    /// Emulated index of the first row.
+    pub first: u64,
+    /// Where the first row's key starts in `arena`.
+    pub start: usize,
+    /// The chunk's keys, back to back.
+    pub arena: &'a [u8],
+    /// Each row's key end in `arena`.
+    pub ends: &'a [u32],
+}
+
 /// Worker threads generating chunks ahead, and the chunks that arrived out of order.
 struct Workers {
     rx: Receiver<(u64, Result<KeyChunk, InputError>)>,
@@ -191,6 +203,32 @@ impl KeyFeed {
         }
     }
 
+    /// The rows left in the chunk being read, for a caller that takes many at once: the first
+    /// one's emulated index, the chunk's key bytes, and the rows' key ends in them (the first
+    /// key starts at the returned offset). `None` as for [`KeyFeed::peek`].
+    #[inline]
+    pub fn rest(&mut self) -> Option<FeedRest<'_>> {
+        if self.row >= self.chunk.ends.len() && !self.load_next() {
+            return None;
+        }
+        Some(FeedRest {
+            first: (self.next_chunk - 1) * CHUNK + self.row as u64,
+            start: self.start,
+            arena: &self.chunk.arena,
+            ends: &self.chunk.ends[self.row..],
+        })
+    }
+
+    /// Consumes the first `n` rows [`KeyFeed::rest`] returned.
+    #[inline]
+    pub fn skip(&mut self, n: usize) {
+        if n > 0 {
+            let row = (self.row + n).min(self.chunk.ends.len());
+            self.start = self.chunk.ends[row - 1] as usize;
+            self.row = row;
+        }
+    }
+
     /// Loads the next chunk; false when there is none.
     #[cold]
     #[inline(never)]
@@ -287,6 +325,36 @@ mod tests {
         let sampled = feed_keys(1, rows * 5, 5);
         assert_eq!(sampled.len() as u64, rows);
         assert_eq!(feed_keys(2, rows * 5, 5), sampled);
+    }
+
+    #[test]
+    fn rest_and_skip_give_the_rows_peek_gives() {
+        let rows = 2 * CHUNK + 5;
+        let one = feed_keys(1, rows, 1);
+        let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
+        let sampling = Sampling {
+            first_id: 0,
+            rows,
+            k: 1,
+            seed: 7,
+        };
+        let mut feed = KeyFeed::new(generator, sampling, 2);
+        let mut out = Vec::new();
+        // Alternate: a few rows through `rest`, one through `peek`.
+        while let Some(r) = feed.rest() {
+            let take = r.ends.len().min(1000);
+            let mut start = r.start;
+            for (i, &end) in r.ends[..take].iter().enumerate() {
+                out.push((r.first + i as u64, r.arena[start..end as usize].to_vec()));
+                start = end as usize;
+            }
+            feed.skip(take);
+            if let Some((b, key)) = feed.peek() {
+                out.push((b, key.to_vec()));
+                feed.advance();
+            }
+        }
+        assert_eq!(out, one);
     }
 
     #[test]

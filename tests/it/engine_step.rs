@@ -1,6 +1,7 @@
 //! The engine driven one step at a time: every shipped scenario, at a coarse scale, keeps the
 //! state invariants after every event (the engine checks them itself in this mode) and every
-//! hundred rows, and a stepped run reports exactly what `engine::run` reports.
+//! hundred rows, a stepped run reports exactly what `engine::run` reports, and landing rows as
+//! runs (`engine/apply/row_run.rs`) reports exactly what landing them one at a time does.
 
 use std::path::Path;
 
@@ -47,16 +48,17 @@ fn every_shipped_scenario_keeps_the_invariants_step_by_step() {
             let p = plan::plan_run(&s, g).unwrap_or_else(|e| panic!("{e}"));
             let mut e = Engine::start(&s, p, opts(&s, 2));
             e.check_invariants_each_event(true);
-            let (mut rows, mut events) = (0u64, 0u64);
+            let (mut rows, mut row_steps, mut events) = (0u64, 0u64, 0u64);
             while let Some(step) = e.step().unwrap_or_else(|err| panic!("{err}")) {
                 match step {
-                    Step::Row { .. } => rows += 1,
+                    Step::Rows { done } => (rows, row_steps) = (done, row_steps + 1),
                     Step::Event => events += 1,
                 }
-                // Every event is checked by the engine; rows (memstore accounting) every so
-                // often, which keeps the headline's 3,000 regions quick to check.
-                if matches!(step, Step::Row { .. })
-                    && rows % 101 == 0
+                // Every event is checked by the engine; rows (memstore accounting, a row or a
+                // run of rows a step) every so often, which keeps the headline's 3,000 regions
+                // quick to check.
+                if matches!(step, Step::Rows { .. })
+                    && row_steps % 101 == 0
                     && let Err(broken) = e.invariants()
                 {
                     panic!("{name} / {}: after row {rows}: {broken}", g.name);
@@ -83,4 +85,60 @@ fn a_stepped_run_reports_what_run_reports() {
         report::build(&s, &[stepped]).to_json(),
         report::build(&s, &[whole]).to_json()
     );
+}
+
+/// The report of `g`'s run of `s` with rows landed as runs or one at a time.
+fn report_with_runs(s: &Scenario, g: usize, o: RunOptions, runs: bool) -> String {
+    let p = plan::plan_run(s, &s.generators[g]).unwrap_or_else(|e| panic!("{e}"));
+    let mut e = Engine::start(s, p, o);
+    e.set_row_runs(runs);
+    while e.step().unwrap_or_else(|err| panic!("{err}")).is_some() {}
+    report::build(s, &[e.finish()]).to_json()
+}
+
+#[test]
+fn runs_of_rows_report_what_rows_one_at_a_time_report() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    for name in &names {
+        let mut s = load(name);
+        s.workload.rows = s.workload.rows.min(MAX_ROWS);
+        for g in 0..s.generators.len() {
+            let o = opts(&s, 2);
+            assert_eq!(
+                report_with_runs(&s, g, o, true),
+                report_with_runs(&s, g, o, false),
+                "{name} / {}",
+                s.generators[g].name
+            );
+        }
+    }
+}
+
+#[test]
+fn runs_of_rows_report_what_rows_one_at_a_time_report_in_exact_mode() {
+    // Every row emulated: flushes, throttling on the write path, slices and splits meet runs
+    // of thousands of rows.
+    for (name, rows) in [
+        ("classic-hash-10-regions.toml", 3_000_000),
+        ("node-failure.toml", 2_000_000),
+    ] {
+        let mut s = load(name);
+        s.workload.rows = rows;
+        let o = RunOptions {
+            scale: Some(1),
+            threads: 2,
+            builder: false,
+        };
+        assert_eq!(
+            report_with_runs(&s, 0, o, true),
+            report_with_runs(&s, 0, o, false),
+            "{name}"
+        );
+    }
 }

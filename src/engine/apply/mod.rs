@@ -10,6 +10,7 @@ mod gc;
 mod open;
 mod reads;
 mod resources;
+pub(crate) mod row_run;
 mod split;
 pub(crate) mod tables;
 mod wal;

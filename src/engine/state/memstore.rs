@@ -96,6 +96,33 @@ impl Memstore {
         self.newest_edit_ms = now_ms;
     }
 
+    /// True when a key of `len` bytes can go in through [`Memstore::push_fixed`]: the memstore
+    /// already holds rows (its segment overhead and oldest edit are set) of that one length.
+    #[inline]
+    pub fn takes_fixed(&self, len: usize) -> bool {
+        self.held > 0 && self.key_len == len as u32
+    }
+
+    /// Appends the key of one more row, leaving the counters to [`Memstore::add_run`]: the
+    /// write path's runs of rows (`engine/apply/row_run.rs`) count once per run. Only where
+    /// [`Memstore::takes_fixed`] holds.
+    #[inline]
+    pub fn push_fixed(&mut self, key: &[u8]) {
+        debug_assert!(self.takes_fixed(key.len()));
+        crate::keygen::push_key(&mut self.arena, key);
+        self.held += 1;
+    }
+
+    /// What the rows [`Memstore::push_fixed`] appended stand for, summed, the newest written
+    /// at `now_ms`: the same counters [`Memstore::add`] keeps row by row.
+    pub fn add_run(&mut self, put: Put, now_ms: u64) {
+        self.rows += put.rows;
+        self.cells += put.cells;
+        self.data_bytes += put.data_bytes;
+        self.heap_bytes += put.heap_bytes;
+        self.newest_edit_ms = now_ms;
+    }
+
     /// Adds an update or delete of the row `key` (a row written before): counted as extra
     /// cells, its key only widening the touched range.
     pub fn add_mutation(
@@ -278,6 +305,66 @@ mod tests {
         );
         m.add(b"k", put, 0, 2);
         assert_eq!(m.sorted_keys(), vec![b"k".as_slice()]);
+    }
+
+    #[test]
+    fn a_run_of_pushed_keys_counts_as_the_same_rows_added_one_by_one() {
+        let put = Put {
+            rows: 3,
+            cells: 6,
+            data_bytes: 300,
+            heap_bytes: 500,
+        };
+        let keys: Vec<[u8; 16]> = (0u64..50)
+            .map(|i| {
+                let mut k = [0u8; 16];
+                k[..8].copy_from_slice(&(i * 7919 % 50).to_be_bytes());
+                k
+            })
+            .collect();
+        let mut one = Memstore::default();
+        for (t, k) in keys.iter().enumerate() {
+            one.add(k, put, 64, t as u64);
+        }
+        let mut run = Memstore::default();
+        run.add(&keys[0], put, 64, 0);
+        assert!(run.takes_fixed(16) && !run.takes_fixed(8));
+        assert!(
+            !Memstore::default().takes_fixed(16),
+            "an empty memstore sets its overhead first"
+        );
+        for k in &keys[1..] {
+            run.push_fixed(k);
+        }
+        let n = keys.len() as u64 - 1;
+        let total = Put {
+            rows: n * put.rows,
+            cells: n * put.cells,
+            data_bytes: n * put.data_bytes,
+            heap_bytes: n * put.heap_bytes,
+        };
+        run.add_run(total, n);
+        assert_eq!(
+            (
+                run.len(),
+                run.rows,
+                run.cells,
+                run.data_bytes,
+                run.heap_bytes
+            ),
+            (
+                one.len(),
+                one.rows,
+                one.cells,
+                one.data_bytes,
+                one.heap_bytes
+            )
+        );
+        assert_eq!(
+            (run.oldest_edit_ms, run.newest_edit_ms),
+            (one.oldest_edit_ms, one.newest_edit_ms)
+        );
+        assert_eq!(run.sorted_keys(), one.sorted_keys());
     }
 
     #[test]

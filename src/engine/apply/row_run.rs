@@ -1,0 +1,347 @@
+//! Runs of rows between events: the write path of `write.rs` for many rows at once, where none
+//! of them can set anything off.
+//!
+//! Row by row, each landing checks every trigger (the next event, a slice or read boundary, a
+//! row-count event, its region's flush and blocking sizes, its server's global memstore marks,
+//! WAL roll and write bandwidth) and keeps every counter. Between two triggers the rows only
+//! append their keys, add to counters and wait on the write path, so a run checks the triggers against budgets taken
+//! once per touched region and server, appends the keys, and adds the counters once per region
+//! and server at its end. A row whose landing would do more (any trigger, a region not open, an
+//! empty memstore getting its segment overhead, another key length) ends the run; it then lands
+//! through `write.rs`, row by row. The state after a run is what the same rows landed one by one
+//! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
+
+use crate::engine::queue::NS_PER_MS;
+use crate::engine::state::memstore::Put;
+use crate::engine::state::region::RegionState;
+use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
+use crate::workload::feed::KeyFeed;
+
+/// Rows landed one by one after a run that took none, before runs are tried again.
+const COOLDOWN_ROWS: u32 = 16;
+
+/// The runs' bookkeeping, reused from run to run (sized to the regions and servers seen).
+#[derive(Debug)]
+pub(crate) struct RowRuns {
+    /// Runs are taken (tests turn them off to compare with the row-at-a-time path).
+    pub(crate) enabled: bool,
+    /// Rows to land row by row before the next run is tried (after a run took none).
+    cooldown: u32,
+    /// Bumped per run: a slot whose stamp differs was not touched by this run yet.
+    stamp: u32,
+    regions: Vec<RegionSlot>,
+    servers: Vec<ServerSlot>,
+    touched_regions: Vec<u32>,
+    touched_servers: Vec<u32>,
+}
+
+impl Default for RowRuns {
+    fn default() -> RowRuns {
+        RowRuns {
+            enabled: true,
+            cooldown: 0,
+            stamp: 0,
+            regions: Vec::new(),
+            servers: Vec::new(),
+            touched_regions: Vec::new(),
+            touched_servers: Vec::new(),
+        }
+    }
+}
+
+/// A region the run touched: how many more rows it can take, and what it took.
+#[derive(Debug, Clone, Copy, Default)]
+struct RegionSlot {
+    stamp: u32,
+    /// Rows it takes before a flush request or the blocking size (0: none, the row lands
+    /// through `write.rs`).
+    room: u64,
+    server: u32,
+    rows: u64,
+    /// Arrival of its last row in the run, ns.
+    last_ns: u64,
+}
+
+/// A server the run touched.
+#[derive(Debug, Clone, Copy, Default)]
+struct ServerSlot {
+    stamp: u32,
+    /// Rows it takes before a global memstore mark or a WAL roll.
+    room: u64,
+    /// Write-path time one row costs (`land_on_server`'s bandwidth step), ns.
+    cost_ns: u64,
+    rows: u64,
+    /// A row went to a region with no flush queued or running.
+    idle: bool,
+}
+
+/// What one row adds, constant over a run (one weight, one key length).
+#[derive(Debug, Clone, Copy)]
+struct RowCost {
+    weight: u64,
+    heap: u64,
+    data: u64,
+    wal: u64,
+}
+
+impl Engine {
+    /// Lands as many of the feed's next rows as can go as a run (none when the next one needs
+    /// `write.rs`), within the feed's current chunk; the rows' clock, keys and counters end as
+    /// landing them one by one leaves them. Returns the rows applied so far when it took any.
+    pub(crate) fn land_run(&mut self, feed: &mut KeyFeed) -> Option<u64> {
+        if !self.runs.enabled || self.cfg.mix.is_some() {
+            return None;
+        }
+        if self.runs.cooldown > 0 {
+            self.runs.cooldown -= 1;
+            return None;
+        }
+        let rest = feed.rest()?;
+        let first = rest.first;
+        // Every row of a run has the same weight: the last emulated row may weigh less.
+        let emulated = self.sampling.emulated();
+        let full = if self.sampling.weight(emulated.saturating_sub(1)) == self.sampling.k {
+            emulated
+        } else {
+            emulated - 1
+        };
+        let mut limit = (rest.ends.len() as u64).min(full.saturating_sub(first));
+        let weight = self.sampling.k;
+        if limit == 0 || self.put_row_len == usize::MAX {
+            return None;
+        }
+        // A row-count event fires before the row that reaches its count lands.
+        if self.next_row_trigger != u64::MAX {
+            let left = self.next_row_trigger.saturating_sub(self.rows_written);
+            limit = limit.min(left.div_ceil(weight));
+        }
+        let cost = self.row_cost(weight);
+        if cost.heap == 0 {
+            return None;
+        }
+        if weight != self.clock_weight {
+            self.clock_weight = weight;
+            self.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
+        }
+        // A row's clock reaching the next timeline slice or read batch, or its arrival
+        // reaching the next event, sets something off.
+        let boundary = self.rec.next_slice_end.min(self.reads.next_ns);
+        let horizon = self
+            .queue
+            .next_at
+            .min(self.end_ns.saturating_add(1))
+            .min(boundary);
+        let mut runs = std::mem::take(&mut self.runs);
+        runs.stamp = runs.stamp.wrapping_add(1);
+        if runs.stamp == 0 {
+            runs.regions.iter_mut().for_each(|s| s.stamp = 0);
+            runs.servers.iter_mut().for_each(|s| s.stamp = 0);
+            runs.stamp = 1;
+        }
+        runs.regions
+            .resize(self.state.regions.len(), RegionSlot::default());
+        runs.servers
+            .resize(self.state.servers.len(), ServerSlot::default());
+        runs.touched_regions.clear();
+        runs.touched_servers.clear();
+        let stamp = runs.stamp;
+        let len = self.put_row_len;
+        let (mut now, mut frac) = (self.now, self.clock_frac);
+        let mut start = rest.start;
+        let mut taken = 0u64;
+        let mut throttled = 0u64;
+        for &end in &rest.ends[..limit as usize] {
+            let t = self.clock_step + frac as u128;
+            let at = now + (t >> 32) as u64;
+            let key = &rest.arena[start..end as usize];
+            if at >= horizon || key.len() != len {
+                break;
+            }
+            let p = prefix8(key);
+            let region = self.state.routing.route(key, p);
+            let slot = &mut runs.regions[region];
+            if slot.stamp != stamp {
+                *slot = self.region_slot(region, &cost, stamp);
+                runs.touched_regions.push(region as u32);
+            }
+            if slot.room == 0 {
+                break;
+            }
+            let server = slot.server as usize;
+            let sslot = &mut runs.servers[server];
+            if sslot.stamp != stamp {
+                *sslot = self.server_slot(server, &cost, stamp);
+                runs.touched_servers.push(server as u32);
+            }
+            if sslot.room == 0 {
+                break;
+            }
+            // The write path's bandwidth: the client runs ahead of the server by its buffer,
+            // then waits (`land_on_server`). A wait into the next slice or read batch ends the
+            // run: that row lands through `write.rs`, which rolls the slice or reads first.
+            let busy = &mut self.state.servers[server].busy_until_ns;
+            let until = (*busy).max(at) + sslot.cost_ns;
+            let wait = until.saturating_sub(at + CLIENT_LAG_NS);
+            if at + wait >= boundary {
+                break;
+            }
+            *busy = until;
+            throttled += wait;
+            sslot.room -= 1;
+            sslot.rows += 1;
+            let slot = &mut runs.regions[region];
+            slot.room -= 1;
+            slot.rows += 1;
+            slot.last_ns = at;
+            (now, frac) = (at + wait, t as u32);
+            let r = &mut self.state.regions[region];
+            runs.servers[server].idle |= !r.flush_queued && !r.flushing;
+            for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+                if fam.cells != 0 {
+                    store.memstore.push_fixed(key);
+                }
+            }
+            let b = self.heat_bucket(key, p);
+            if let Some(h) = self.rec.heat_writes.last_mut() {
+                h[b] += weight;
+            }
+            start = end as usize;
+            taken += 1;
+        }
+        self.now = now;
+        self.clock_frac = frac;
+        self.rec.stats.throttled_ns += throttled;
+        self.settle_run(&runs, &cost);
+        if taken == 0 {
+            // The next row needs `write.rs`, and likely a few after it (a region waiting for
+            // its flush, a throttled server): they go row by row before runs are tried again.
+            runs.cooldown = COOLDOWN_ROWS;
+        }
+        self.runs = runs;
+        feed.skip(taken as usize);
+        (taken > 0).then_some(first + taken)
+    }
+
+    /// What one row of `weight` real rows adds to its region's memstores, server and WAL.
+    fn row_cost(&self, weight: u64) -> RowCost {
+        let (mut heap, mut data) = (0, 0);
+        for fam in self.put_per_family.iter().filter(|f| f.cells != 0) {
+            heap += weight * fam.heap;
+            data += weight * fam.data;
+        }
+        RowCost {
+            weight,
+            heap,
+            data,
+            wal: weight * self.wal_row,
+        }
+    }
+
+    /// `region`'s budget for this run: the rows it takes while open, below the blocking size
+    /// before each row and at most the flush size after it, into memstores that already hold
+    /// rows of the run's key length (`land`, `apply_write`).
+    fn region_slot(&self, region: usize, cost: &RowCost, stamp: u32) -> RegionSlot {
+        let r = &self.state.regions[region];
+        let s = &self.cfg.settings;
+        let fixed = r
+            .stores
+            .iter()
+            .zip(&self.put_per_family)
+            .all(|(store, fam)| fam.cells == 0 || store.memstore.takes_fixed(self.put_row_len));
+        let (active, snapshot) = (r.active_heap(), r.snapshot_heap);
+        let room = if r.state == RegionState::Open
+            && !r.client_held
+            && fixed
+            && active <= s.flush_size
+            && active + snapshot <= s.blocking_memstore_size
+        {
+            let to_flush = (s.flush_size - active) / cost.heap;
+            let to_block = (s.blocking_memstore_size - active - snapshot) / cost.heap + 1;
+            to_flush.min(to_block)
+        } else {
+            0
+        };
+        RegionSlot {
+            stamp,
+            room,
+            server: r.server as u32,
+            rows: 0,
+            last_ns: 0,
+        }
+    }
+
+    /// `server`'s budget for this run: the rows its memstores take below the global low and
+    /// high marks after each row, and its WAL before a roll (`land_on_server`).
+    fn server_slot(&self, server: usize, cost: &RowCost, stamp: u32) -> ServerSlot {
+        let s = &self.state.servers[server];
+        let mark = self.cfg.global_low.min(self.cfg.global_high);
+        let to_mark = match mark.checked_sub(s.memstore_heap + 1) {
+            Some(left) => left / cost.heap,
+            None => 0,
+        };
+        let to_roll = match self.cfg.wal_roll.checked_sub(s.wal.appended) {
+            Some(left) if cost.wal > 0 => left / cost.wal,
+            Some(_) => u64::MAX,
+            None => 0,
+        };
+        ServerSlot {
+            stamp,
+            room: to_mark.min(to_roll),
+            cost_ns: ((cost.data as u128 * s.write_fp) >> 32) as u64,
+            rows: 0,
+            idle: false,
+        }
+    }
+
+    /// The run's counters, once per region and server, as `apply_write` and `land_on_server`
+    /// add them per row.
+    fn settle_run(&mut self, runs: &RowRuns, cost: &RowCost) {
+        let w = cost.weight;
+        for &region in &runs.touched_regions {
+            let slot = runs.regions[region as usize];
+            if slot.rows == 0 {
+                continue;
+            }
+            let n = slot.rows * w;
+            let now_ms = slot.last_ns / NS_PER_MS;
+            let r = &mut self.state.regions[region as usize];
+            for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+                if fam.cells != 0 {
+                    let put = Put {
+                        rows: n,
+                        cells: n * fam.cells,
+                        data_bytes: n * fam.data,
+                        heap_bytes: n * fam.heap,
+                    };
+                    store.memstore.add_run(put, now_ms);
+                }
+            }
+            r.write_requests += n;
+            r.range_writes += n;
+            r.rows += n;
+            r.last_write_ns = Some(slot.last_ns);
+            r.policy.record_writes(n, 0, now_ms);
+            r.memstore_peak = r.memstore_peak.max(r.memstore_heap());
+            self.rows_written += n;
+        }
+        for &server in &runs.touched_servers {
+            let slot = runs.servers[server as usize];
+            if slot.rows == 0 {
+                continue;
+            }
+            let s = &mut self.state.servers[server as usize];
+            if slot.idle {
+                s.pressure_futile = false;
+            }
+            s.memstore_heap += slot.rows * cost.heap;
+            s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
+            s.write_requests += slot.rows * w;
+            s.write_bytes += slot.rows * cost.data;
+            let roll = s.wal.append(slot.rows * cost.wal, self.cfg.wal_roll);
+            debug_assert!(!roll, "a run stops before a WAL roll");
+            if let Some(windows) = self.rec.windows.last_mut() {
+                windows[server as usize] += slot.rows * w;
+            }
+        }
+    }
+}
