@@ -70,6 +70,13 @@ pub trait RowKeyGenerator: Send + Sync {
         }
     }
 
+    /// Appends the keys of consecutive ids to `out` (how the key feed stores an exact run's
+    /// rows). Generators whose keys have one length override it to write them without a call
+    /// per key.
+    fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
+        self.keys_into(ids, &mut |id, key| out.push(id, key));
+    }
+
     /// Visits the keys of `ids` (any ids, in the given order: a scaled run's sampled ids).
     /// Generators that hash each id on its own override this to hash several ids at once.
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
@@ -207,6 +214,44 @@ pub(crate) fn check_fixed_len(
     Ok(())
 }
 
+/// Keys back to back, each one's end, and the first id whose key HBase would reject (empty or
+/// longer than [`MAX_ROW_LENGTH`]): the key feed's chunks.
+#[derive(Debug, Default)]
+pub struct KeyArena {
+    /// The keys, back to back.
+    pub arena: Vec<u8>,
+    /// Each key's end in `arena`.
+    pub ends: Vec<u32>,
+    /// The first id pushed with a key HBase rejects.
+    pub bad: Option<u64>,
+}
+
+impl KeyArena {
+    /// Empties it, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.arena.clear();
+        self.ends.clear();
+        self.bad = None;
+    }
+
+    /// Appends the key of `id`, remembering `id` if HBase would reject the key.
+    #[inline]
+    pub fn push(&mut self, id: u64, key: &[u8]) {
+        if key.is_empty() || key.len() > MAX_ROW_LENGTH {
+            self.bad.get_or_insert(id);
+        }
+        push_key(&mut self.arena, key);
+        self.ends.push(self.arena.len() as u32);
+    }
+
+    /// Appends a 16-byte key (valid by its length).
+    #[inline]
+    pub fn push16(&mut self, key: &[u8; 16]) {
+        self.arena.extend_from_slice(key);
+        self.ends.push(self.arena.len() as u32);
+    }
+}
+
 /// Appends `key` to `arena`. The common fixed key lengths get a constant-size copy the
 /// compiler inlines: a variable-length copy is a call into libc's memmove on every row.
 #[inline]
@@ -281,6 +326,22 @@ pub(crate) mod testutil {
             seen += 1;
         });
         assert_eq!(seen, some.len());
+        // `keys_into_arena`: the same keys, back to back, none rejected.
+        let mut arena = KeyArena::default();
+        g.keys_into_arena(ids.clone(), &mut arena);
+        assert_eq!(arena.ends.len() as u64, span);
+        assert_eq!(arena.bad, None);
+        let mut start = 0;
+        for (id, &end) in ids.zip(&arena.ends) {
+            buf.clear();
+            g.key_into(id, &mut buf);
+            assert_eq!(
+                &arena.arena[start..end as usize],
+                &buf[..],
+                "arena, id {id}"
+            );
+            start = end as usize;
+        }
     }
 }
 

@@ -11,33 +11,10 @@ use crossbeam::channel::{Receiver, Sender};
 
 use super::scale::Sampling;
 use crate::diag::InputError;
-use crate::keygen::{Generator, MAX_ROW_LENGTH, push_key};
+use crate::keygen::{Generator, KeyArena};
 
 /// Emulated rows generated per key chunk.
 pub const CHUNK: u64 = 16_384;
-
-/// One chunk of generated keys: concatenated in `arena`, `ends[i]` the end of key `i`.
-#[derive(Default)]
-struct KeyChunk {
-    arena: Vec<u8>,
-    ends: Vec<u32>,
-}
-
-/// Appends `key` to the chunk, remembering the first id whose key breaks HBase's row limits
-/// (its error is re-derived through the checked path).
-fn push_checked(
-    arena: &mut Vec<u8>,
-    ends: &mut Vec<u32>,
-    bad: &mut Option<u64>,
-    id: u64,
-    key: &[u8],
-) {
-    if key.is_empty() || key.len() > MAX_ROW_LENGTH {
-        bad.get_or_insert(id);
-    }
-    push_key(arena, key);
-    ends.push(arena.len() as u32);
-}
 
 /// Fills `out` with the keys of chunk `c` (its buffers reused: fresh ones would page-fault on
 /// every chunk).
@@ -45,47 +22,38 @@ fn make(
     generator: &Generator,
     sampling: Sampling,
     c: u64,
-    out: &mut KeyChunk,
+    out: &mut KeyArena,
 ) -> Result<(), InputError> {
     let n = sampling.emulated();
     let from = c * CHUNK;
     let to = (from + CHUNK).min(n);
-    let KeyChunk { arena, ends } = out;
-    arena.clear();
-    ends.clear();
-    arena.reserve(((to - from) * 24) as usize);
-    ends.reserve((to - from) as usize);
+    out.clear();
+    out.arena.reserve(((to - from) * 24) as usize);
+    out.ends.reserve((to - from) as usize);
     if sampling.k == 1 {
         // Exact mode: consecutive ids, so the generator's streaming path applies.
         let first = sampling.first_id + from;
-        let mut bad: Option<u64> = None;
         generator
             .inner
-            .keys_into(first..sampling.first_id + to, &mut |id, key| {
-                push_checked(arena, ends, &mut bad, id, key)
-            });
-        if let Some(id) = bad {
-            // Re-derive the key through the checked path for the error message.
-            generator.key_checked(id, &mut Vec::new())?;
+            .keys_into_arena(first..sampling.first_id + to, out);
+    } else {
+        // Sampled ids, a few at a time so hashing generators can batch them (`keys_of`).
+        let mut ids = [0u64; 64];
+        let mut b = from;
+        while b < to && out.bad.is_none() {
+            let n = ((to - b) as usize).min(ids.len());
+            for (i, slot) in ids[..n].iter_mut().enumerate() {
+                *slot = sampling.id(b + i as u64);
+            }
+            generator
+                .inner
+                .keys_of(&ids[..n], &mut |id, key| out.push(id, key));
+            b += n as u64;
         }
-        return Ok(());
     }
-    // Sampled ids, a few at a time so hashing generators can batch them (`keys_of`).
-    let mut ids = [0u64; 64];
-    let mut bad: Option<u64> = None;
-    let mut b = from;
-    while b < to {
-        let n = ((to - b) as usize).min(ids.len());
-        for (i, slot) in ids[..n].iter_mut().enumerate() {
-            *slot = sampling.id(b + i as u64);
-        }
-        generator.inner.keys_of(&ids[..n], &mut |id, key| {
-            push_checked(arena, ends, &mut bad, id, key)
-        });
-        if let Some(id) = bad {
-            generator.key_checked(id, &mut Vec::new())?;
-        }
-        b += n as u64;
+    if let Some(id) = out.bad {
+        // Re-derive the key through the checked path for the error message.
+        generator.key_checked(id, &mut Vec::new())?;
     }
     Ok(())
 }
@@ -104,10 +72,10 @@ pub struct FeedRest<'a> {
 
 /// Worker threads generating chunks ahead, and the chunks that arrived out of order.
 struct Workers {
-    rx: Receiver<(u64, Result<KeyChunk, InputError>)>,
+    rx: Receiver<(u64, Result<KeyArena, InputError>)>,
     /// Consumed chunks go back to the workers for reuse.
-    back: Sender<KeyChunk>,
-    pending: BTreeMap<u64, Result<KeyChunk, InputError>>,
+    back: Sender<KeyArena>,
+    pending: BTreeMap<u64, Result<KeyArena, InputError>>,
     stop: Arc<AtomicBool>,
     handles: Vec<JoinHandle<()>>,
 }
@@ -118,7 +86,7 @@ pub struct KeyFeed {
     sampling: Sampling,
     chunks: u64,
     /// The chunk being read (`next_chunk - 1`), the row in it, and that row's key start.
-    chunk: KeyChunk,
+    chunk: KeyArena,
     next_chunk: u64,
     row: usize,
     start: usize,
@@ -135,7 +103,7 @@ impl KeyFeed {
         let workers = (threads > 1 && chunks > 1).then(|| {
             let n = threads - 1;
             let (tx, rx) = crossbeam::channel::bounded(n * 2);
-            let (back, back_rx) = crossbeam::channel::unbounded::<KeyChunk>();
+            let (back, back_rx) = crossbeam::channel::unbounded::<KeyArena>();
             let stop = Arc::new(AtomicBool::new(false));
             let handles = (0..n)
                 .map(|wk| {
@@ -167,7 +135,7 @@ impl KeyFeed {
             generator,
             sampling,
             chunks,
-            chunk: KeyChunk::default(),
+            chunk: KeyArena::default(),
             next_chunk: 0,
             row: 0,
             start: 0,
