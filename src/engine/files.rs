@@ -34,6 +34,8 @@ pub(crate) struct FlushJob {
     pub(crate) scale: u64,
     pub(crate) seq_id: u64,
     pub(crate) now_ms: u64,
+    /// No two rows of the snapshot share a key.
+    pub(crate) distinct: bool,
 }
 
 impl FlushJob {
@@ -46,6 +48,7 @@ impl FlushJob {
             self.scale,
             self.seq_id,
             self.now_ms,
+            self.distinct,
         )
     }
 }
@@ -207,7 +210,8 @@ impl Drop for Builder {
 
 /// Builds the store file of a flush snapshot. Rows are thinned to about one per data block when
 /// an emulated row is smaller than a block, and to at most [`storefile::MAX_FILE_KEYS`], so
-/// store files hold a bounded number of keys (docs/MODEL.md).
+/// store files hold a bounded number of keys (docs/MODEL.md). `distinct`: no two rows share a
+/// key, so only the kept rows are looked for (the same rows as sorting them all).
 pub(crate) fn write_file(
     snap: &Memstore,
     shape: CellShape,
@@ -215,25 +219,26 @@ pub(crate) fn write_file(
     scale: u64,
     seq_id: u64,
     now_ms: u64,
+    distinct: bool,
 ) -> Option<StoreFile> {
     if !snap.extra.is_empty() {
         return write_with_extra(snap, shape, format, scale, seq_id, now_ms);
     }
-    // The sorted distinct rows' indices, in the thread's reused sort buffers.
-    let file = snap.with_sorted_unique(|order| {
-        let first = *order.first()?;
-        let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
-        let per_block = (format.block_size / row_bytes.max(1)).max(1) as usize;
-        // One key per data block, at most MAX_FILE_KEYS: each kept row stands for an equal
-        // share of the snapshot's rows, rounded (as a compaction's output) so the file's row
-        // count is within half a row per kept key of the snapshot's.
-        let thin = per_block.max(order.len().div_ceil(storefile::MAX_FILE_KEYS));
-        let kept = order.len().div_ceil(thin) as u64;
-        let real = order.len() as u64 * scale;
+    let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
+    let per_block = (format.block_size / row_bytes.max(1)).max(1) as usize;
+    // One key per data block, at most MAX_FILE_KEYS, of the sorted distinct rows (in the
+    // thread's reused sort buffers): each kept row stands for an equal share of the
+    // snapshot's rows, rounded (as a compaction's output) so the file's row count is within
+    // half a row per kept key of the snapshot's.
+    let thin = |n: usize| per_block.max(n.div_ceil(storefile::MAX_FILE_KEYS));
+    let file = snap.with_sorted_every(distinct, thin, |n, kept_rows| {
+        let first = *kept_rows.first()?;
+        let kept = kept_rows.len() as u64;
+        let real = n as u64 * scale;
         let file_scale = ((real + kept / 2) / kept).max(1);
         let mut b = HFileBuilder::new(shape, format, file_scale);
         b.reserve(kept as usize, snap.key(first as usize).len());
-        for &i in order.iter().step_by(thin) {
+        for &i in kept_rows {
             b.append(snap.key(i as usize));
         }
         b.finish()
@@ -441,7 +446,7 @@ mod tests {
             columns: 1,
         };
         let format = storefile::test_format();
-        let f = write_file(&snap, shape, format, 1, 9, 0).expect("rows");
+        let f = write_file(&snap, shape, format, 1, 9, 0, false).expect("rows");
         assert!(f.file.emulated_rows() <= storefile::MAX_FILE_KEYS);
         let kept = f.file.emulated_rows() as u64;
         assert!(f.rows().abs_diff(n) <= kept / 2, "{} of {n}", f.rows());
@@ -452,7 +457,7 @@ mod tests {
         for i in 0..500u64 {
             small.add(&i.to_be_bytes(), put, 0, 0);
         }
-        let g = write_file(&small, shape, format, 1, 9, 0).expect("rows");
+        let g = write_file(&small, shape, format, 1, 9, 0, false).expect("rows");
         assert_eq!(g.file.emulated_rows(), 8);
         assert!(g.rows().abs_diff(500) <= 4, "{}", g.rows());
     }

@@ -98,6 +98,9 @@ struct Config {
     max_versions: Vec<u32>,
     /// Updates and deletes among the rows (`None`: every row is new).
     mix: Option<Mix>,
+    /// The designed table's new rows never share a key (`RowKeyGenerator::distinct_keys`):
+    /// its flushes need not sort every row (`SortScratch::select_every`).
+    distinct_keys: bool,
     layout: HeapLayout,
     value_len: u64,
     qualifier_len: u64,
@@ -598,6 +601,7 @@ impl Engine {
         let (global_high, global_low) = derived::global_memstore_limits(s, heap);
         let wal_roll = derived::wal_roll_size(s);
         let cfg = Config {
+            distinct_keys: generator.inner.distinct_keys(),
             compaction: CompactionConfig::from_settings(s),
             settings: s.clone(),
             shapes,

@@ -148,6 +148,10 @@ impl RowKeyGenerator for HashRowKey {
             f,
         );
     }
+    fn distinct_keys(&self) -> bool {
+        // The id's 8 bytes follow a fixed 8-character prefix.
+        true
+    }
     fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
         // `keys_into` without its two calls through `dyn` per key: the feed's hottest loop.
         let mut batch = Batch8::new();
@@ -247,6 +251,10 @@ impl RowKeyGenerator for Md5Prefix {
         push_hex_prefix(out, &enc::md5(&id.to_be_bytes()), self.hex_chars);
         out.extend_from_slice(&self.separator);
         push_id(out, id, self.decimal, self.width);
+    }
+    fn distinct_keys(&self) -> bool {
+        // The id, whole, follows a fixed-length prefix and separator.
+        true
     }
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.batch_keys(ids, f);

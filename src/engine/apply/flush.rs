@@ -176,6 +176,7 @@ impl Engine {
                 scale,
                 seq_id: self.file_seq,
                 now_ms: self.now / NS_PER_MS,
+                distinct: cfg.distinct_keys && r.table == 0,
             };
             let file = match self.builder.as_mut() {
                 Some(b) => match b.submit_flush(job) {
@@ -327,6 +328,7 @@ impl Engine {
                 cfg.scale,
                 self.file_seq,
                 self.now / NS_PER_MS,
+                cfg.distinct_keys && r.table == 0,
             ) {
                 self.rec.stats.flushed_file_bytes += file.length();
                 store.files.push(HeldFile {

@@ -113,6 +113,106 @@ impl SortScratch {
     }
 }
 
+impl SortScratch {
+    /// For rows whose keys are all distinct: `out` gets the rows at positions 0, `step`,
+    /// 2·`step`, … of the key order, the ones [`SortScratch::sort_unique`] would put there.
+    /// A flush keeps only those (one per data block), so only the buckets holding one are
+    /// sorted: one pass packs the prefixes, one counts, one scatters them by their top bits,
+    /// instead of a whole radix sort.
+    pub(crate) fn select_every<'k>(&mut self, step: usize, key: impl Fn(usize) -> &'k [u8]) {
+        let n = self.prefixes.len();
+        let step = step.max(1);
+        let ps = &self.prefixes;
+        let presorted = || ps.windows(2).all(|w| w[0] <= w[1]);
+        let ranks = (n >= SELECT_MIN && step > 1 && !presorted()).then(|| Ranks::of(ps));
+        let idx_bits = 64 - (n.max(2) as u64 - 1).leading_zeros();
+        let Some(ranks) = ranks.filter(|r| r.total() > 0 && r.total() + idx_bits <= 64) else {
+            self.sort_unique(key);
+            keep_every(&mut self.out, step);
+            return;
+        };
+        let bits = ranks.total();
+        self.packed.clear();
+        self.packed.extend(
+            ps.iter()
+                .zip(0u64..)
+                .map(|(&p, i)| (ranks.pack(p) << idx_bits) | i),
+        );
+        // Buckets of about 32 rows on the prefix's top bits.
+        let d = (usize::BITS - (n / 32).leading_zeros())
+            .clamp(1, 16)
+            .min(bits);
+        let shift = idx_bits + bits - d;
+        let size = 1usize << d;
+        self.counts.clear();
+        self.counts.resize(size + 1, 0);
+        for &x in &self.packed {
+            self.counts[(x >> shift) as usize + 1] += 1;
+        }
+        for b in 0..size {
+            self.counts[b + 1] += self.counts[b];
+        }
+        // `counts[b]` is now bucket b's first position; scatter with a moving copy.
+        self.run.clear();
+        self.run.extend_from_slice(&self.counts[..size]);
+        self.packed_tmp.clear();
+        self.packed_tmp.resize(n, 0);
+        for &x in &self.packed {
+            let b = (x >> shift) as usize;
+            self.packed_tmp[self.run[b] as usize] = x;
+            self.run[b] += 1;
+        }
+        self.out.clear();
+        let mask = (1u64 << idx_bits) - 1;
+        let (mut b, mut sorted) = (0, usize::MAX);
+        let mut group: Vec<u32> = Vec::new();
+        for target in (0..n).step_by(step) {
+            while self.counts[b + 1] as usize <= target {
+                b += 1;
+            }
+            let (lo, hi) = (self.counts[b] as usize, self.counts[b + 1] as usize);
+            let bucket = &mut self.packed_tmp[lo..hi];
+            if sorted != b {
+                bucket.sort_unstable();
+                sorted = b;
+            }
+            // Rows sharing the target's compressed prefix: ordered by their whole keys.
+            let q = target - lo;
+            let g = bucket[q] >> idx_bits;
+            let g0 = bucket[..q]
+                .iter()
+                .rposition(|&x| x >> idx_bits != g)
+                .map_or(0, |i| i + 1);
+            let g1 = q + bucket[q..]
+                .iter()
+                .position(|&x| x >> idx_bits != g)
+                .unwrap_or(hi - lo - q);
+            if g1 - g0 == 1 {
+                self.out.push((bucket[q] & mask) as u32);
+            } else {
+                group.clear();
+                group.extend(bucket[g0..g1].iter().map(|&x| (x & mask) as u32));
+                group.sort_unstable_by(|&a, &c| key(a as usize).cmp(key(c as usize)));
+                self.out.push(group[q - g0]);
+            }
+        }
+    }
+}
+
+/// Below this many rows [`SortScratch::select_every`] sorts them all.
+const SELECT_MIN: usize = 4096;
+
+/// Keeps `v[0]`, `v[step]`, `v[2·step]`, ….
+pub(crate) fn keep_every(v: &mut Vec<u32>, step: usize) {
+    if step > 1 {
+        let kept = v.len().div_ceil(step);
+        for j in 1..kept {
+            v[j] = v[j * step];
+        }
+        v.truncate(kept);
+    }
+}
+
 /// Appends the rows of the `len` sorted elements `at(i)` ((group, row), groups ascending; rows
 /// of one group share their 8-byte prefix) to `out` in key order, equal keys once: a full
 /// compare only inside groups.
@@ -303,7 +403,94 @@ mod tests {
         assert!(sorted_unique(&[]).is_empty());
     }
 
+    /// `select_every` on distinct keys, as row indices, and the reference's every `step`-th.
+    fn check_select(keys: &[Vec<u8>], step: usize) {
+        let mut s = SortScratch::default();
+        s.prefixes.extend(keys.iter().map(|k| prefix8(k)));
+        s.select_every(step, |i| keys[i].as_slice());
+        let got: Vec<Vec<u8>> = s.out.iter().map(|&i| keys[i as usize].clone()).collect();
+        let want: Vec<Vec<u8>> = reference(keys).into_iter().step_by(step.max(1)).collect();
+        assert_eq!(got, want, "step {step}, {} keys", keys.len());
+    }
+
+    #[test]
+    fn selecting_every_nth_of_distinct_keys_matches_a_full_sort() {
+        let mut rng = 0x0BAD_5EED_1234_0001u64;
+        let mut next = || {
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            rng >> 11
+        };
+        // Hashed keys: 8 hex characters, then the id (prefixes collide now and then).
+        let hashed: Vec<Vec<u8>> = (0u64..131_072)
+            .map(|i| {
+                [
+                    format!("{:08x}", next() as u32).into_bytes(),
+                    i.to_be_bytes().to_vec(),
+                ]
+                .concat()
+            })
+            .collect();
+        for step in [1, 2, 64, 128, 1000, 200_000] {
+            check_select(&hashed, step);
+        }
+        // Few prefix values: large groups of equal prefixes, ordered by the whole key.
+        let grouped: Vec<Vec<u8>> = (0u64..20_000)
+            .map(|i| {
+                [
+                    format!("{:08x}", next() % 7).into_bytes(),
+                    (next() ^ i << 40).to_be_bytes().to_vec(),
+                ]
+                .concat()
+            })
+            .collect();
+        let mut grouped = grouped;
+        grouped.sort();
+        grouped.dedup();
+        let mut shuffled = grouped.clone();
+        shuffled.reverse();
+        shuffled.swap(3, 9_000);
+        check_select(&shuffled, 100);
+        // Random binary prefixes (no room for the index: the full sort), short and empty keys.
+        let bin: Vec<Vec<u8>> = (0u64..5_000)
+            .map(|i| {
+                [
+                    (next() ^ (next() << 40)).to_be_bytes().to_vec(),
+                    i.to_be_bytes().to_vec(),
+                ]
+                .concat()
+            })
+            .collect();
+        check_select(&bin, 7);
+        check_select(&[b"b".to_vec(), vec![], b"a".to_vec(), b"ab".to_vec()], 2);
+        check_select(&[], 3);
+        // Sorted already: one pass.
+        let seq: Vec<Vec<u8>> = (0u64..10_000).map(|i| i.to_be_bytes().to_vec()).collect();
+        check_select(&seq, 64);
+    }
+
     proptest::proptest! {
+        /// Every `step`-th of distinct keys is the full sort's, whatever the keys and order.
+        #[test]
+        fn select_every_equals_every_nth_of_the_sort(
+            keys in proptest::collection::btree_set(
+                proptest::collection::vec(proptest::sample::select(vec![0u8, 1, 7, 0x30, 0x39, 0x61, 0x66, 0xff]), 0..12),
+                0..6000,
+            ),
+            step in 1usize..300,
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            // Distinct keys in a seeded order.
+            let mut keys: Vec<Vec<u8>> = keys.into_iter().collect();
+            let mut x = seed | 1;
+            for i in (1..keys.len()).rev() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                keys.swap(i, (x % (i as u64 + 1)) as usize);
+            }
+            check_select(&keys, step);
+        }
+
         /// The sort equals sort + dedup for any keys (few distinct bytes, so that prefixes
         /// collide and compress), in any order.
         #[test]

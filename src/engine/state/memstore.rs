@@ -4,7 +4,7 @@
 //! bytes, heap size = per-cell heap (see `cell.rs`) plus the active segment's fixed overhead.
 //! Rows are kept as emulated keys in a flat arena (no allocation per row); a flush sorts them.
 
-use super::keysort::SortScratch;
+use super::keysort::{SortScratch, keep_every};
 use super::routing::prefix8;
 use super::storefile::Extra;
 
@@ -234,20 +234,46 @@ impl Memstore {
     /// as [`Memstore::sorted_keys`] orders them. The sort's buffers are the calling thread's,
     /// kept from flush to flush (a flush's sort allocates nothing once they are large enough).
     pub fn with_sorted_unique<R>(&self, f: impl FnOnce(&[u32]) -> R) -> R {
-        thread_local! {
-            static SCRATCH: std::cell::RefCell<SortScratch> =
-                std::cell::RefCell::new(SortScratch::default());
-        }
-        SCRATCH.with(|s| {
-            let mut s = s.borrow_mut();
-            let s = &mut *s;
+        with_scratch(|s| {
             self.sort_unique(s);
             f(&s.out)
         })
     }
 
+    /// Calls `f` with the number of distinct keys and the rows (for [`Memstore::key`]) at
+    /// positions 0, `step`, 2·`step`, … of [`Memstore::with_sorted_unique`]'s order, `step`
+    /// chosen by `step_of` from the number of distinct keys. With `distinct` (the caller knows
+    /// no two rows share a key: an injective generator's rows, `RowKeyGenerator::distinct_keys`)
+    /// only the rows at those positions are found, not the whole order.
+    pub fn with_sorted_every<R>(
+        &self,
+        distinct: bool,
+        step_of: impl FnOnce(usize) -> usize,
+        f: impl FnOnce(usize, &[u32]) -> R,
+    ) -> R {
+        with_scratch(|s| {
+            if distinct {
+                let step = step_of(self.held);
+                self.fill_prefixes(s);
+                s.select_every(step, |i| self.key(i));
+                f(self.held, &s.out)
+            } else {
+                self.sort_unique(s);
+                let n = s.out.len();
+                keep_every(&mut s.out, step_of(n));
+                f(n, &s.out)
+            }
+        })
+    }
+
     /// The rows' prefixes for the key sort ([`SortScratch::sort_unique`]), then the sort.
     fn sort_unique(&self, s: &mut SortScratch) {
+        self.fill_prefixes(s);
+        s.sort_unique(|i| self.key(i));
+    }
+
+    /// Each row's `prefix8`, in `s.prefixes`.
+    fn fill_prefixes(&self, s: &mut SortScratch) {
         s.prefixes.clear();
         let fixed = self.key_len as usize;
         if self.key_len != MIXED && fixed >= 8 {
@@ -258,7 +284,6 @@ impl Memstore {
             s.prefixes
                 .extend((0..self.held).map(|i| prefix8(self.key(i))));
         }
-        s.sort_unique(|i| self.key(i));
     }
 
     /// The key of row `i` (in the order the rows were added).
@@ -277,6 +302,16 @@ impl Memstore {
     pub fn footprint(&self) -> usize {
         self.arena.capacity() + self.ends.capacity() * 4
     }
+}
+
+/// Calls `f` with the calling thread's sort buffers, kept from flush to flush (a flush's sort
+/// allocates nothing once they are large enough).
+fn with_scratch<R>(f: impl FnOnce(&mut SortScratch) -> R) -> R {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<SortScratch> =
+            std::cell::RefCell::new(SortScratch::default());
+    }
+    SCRATCH.with(|s| f(&mut s.borrow_mut()))
 }
 
 #[cfg(test)]
