@@ -259,6 +259,38 @@ impl RowKeyGenerator for Md5Prefix {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.batch_keys(ids, f);
     }
+    fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
+        // Written in place: no call through `dyn` per key, no key buffer. Keys are at least
+        // one hex character and at most 32 + 1,024 + 20 bytes: HBase takes them all.
+        let short = self.hex_chars == 8 && self.separator.is_empty() && !self.decimal;
+        let mut batch = Batch8::new();
+        let mut pending = [0u64; md5x::LANES8];
+        let drain = |batch: &mut Batch8, pending: &[u64], out: &mut KeyArena| {
+            let n = batch.len();
+            batch.run();
+            for (i, &id) in pending[..n].iter().enumerate() {
+                if short {
+                    // 8 hex characters and the 8-byte id, as `hashed` writes them.
+                    out.push16(&hashed_key(batch.head(i), id));
+                } else {
+                    push_hex_prefix(&mut out.arena, &batch.digest(i), self.hex_chars);
+                    out.arena.extend_from_slice(&self.separator);
+                    push_id(&mut out.arena, id, self.decimal, self.width);
+                    out.ends.push(out.arena.len() as u32);
+                }
+            }
+        };
+        for id in ids {
+            pending[batch.len()] = id;
+            batch.push(id.to_be_bytes());
+            if batch.is_full() {
+                drain(&mut batch, &pending, out);
+            }
+        }
+        if !batch.is_empty() {
+            drain(&mut batch, &pending, out);
+        }
+    }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         self.batch_keys(ids.iter().copied(), f);
     }

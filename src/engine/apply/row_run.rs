@@ -66,8 +66,16 @@ struct RegionSlot {
 #[derive(Debug, Clone, Copy, Default)]
 struct ServerSlot {
     stamp: u32,
-    /// Rows it takes before a global memstore mark or a WAL roll.
+    /// Rows it takes before the global high mark blocks writes or the WAL rolls.
     room: u64,
+    /// Rows it takes below the global low mark (after each row); beyond them a row lands in a
+    /// run only while the global pressure check would do nothing.
+    below_low: u64,
+    /// Every flush handler is busy: the global pressure check does nothing all run.
+    handlers_busy: bool,
+    /// The last pressure scan found nothing to flush (`Server::pressure_futile`), as the
+    /// run's rows leave it.
+    futile: bool,
     /// Write-path time one row costs (`land_on_server`'s bandwidth step), ns.
     cost_ns: u64,
     rows: u64,
@@ -173,7 +181,16 @@ impl Engine {
                 *sslot = self.server_slot(server, &cost, stamp);
                 runs.touched_servers.push(server as u32);
             }
-            if sslot.room == 0 {
+            let r = &self.state.regions[region];
+            let idle = !r.flush_queued && !r.flushing;
+            if sslot.rows == sslot.room {
+                break;
+            }
+            // At or above the low mark after this row, `land_on_server` asks for a pressure
+            // flush: a run goes on only where that does nothing (every handler busy, or the
+            // last scan futile and this row not clearing that by reaching an idle region).
+            let scan_futile = sslot.futile && !idle;
+            if sslot.rows >= sslot.below_low && !sslot.handlers_busy && !scan_futile {
                 break;
             }
             // The write path's bandwidth: the client runs ahead of the server by its buffer,
@@ -187,15 +204,15 @@ impl Engine {
             }
             *busy = until;
             throttled += wait;
-            sslot.room -= 1;
             sslot.rows += 1;
+            sslot.idle |= idle;
+            sslot.futile &= !idle;
             let slot = &mut runs.regions[region];
             slot.room -= 1;
             slot.rows += 1;
             slot.last_ns = at;
             (now, frac) = (at + wait, t as u32);
             let r = &mut self.state.regions[region];
-            runs.servers[server].idle |= !r.flush_queued && !r.flushing;
             for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
                 if fam.cells != 0 {
                     store.memstore.push_fixed(key);
@@ -238,8 +255,9 @@ impl Engine {
     }
 
     /// `region`'s budget for this run: the rows it takes while open, below the blocking size
-    /// before each row and at most the flush size after it, into memstores that already hold
-    /// rows of the run's key length (`land`, `apply_write`).
+    /// before each row and at most the flush size after it (or beyond it while its flush is
+    /// queued or running, when the size check's request does nothing), into memstores that
+    /// already hold rows of the run's key length (`land`, `apply_write`).
     fn region_slot(&self, region: usize, cost: &RowCost, stamp: u32) -> RegionSlot {
         let r = &self.state.regions[region];
         let s = &self.cfg.settings;
@@ -249,15 +267,20 @@ impl Engine {
             .zip(&self.put_per_family)
             .all(|(store, fam)| fam.cells == 0 || store.memstore.takes_fixed(self.put_row_len));
         let (active, snapshot) = (r.active_heap(), r.snapshot_heap);
+        // `request_flush` takes no request while one is queued (not merely delayed) or running.
+        let flush_pending = (r.flush_queued && !r.flush_delay_periodic) || r.flushing;
         let room = if r.state == RegionState::Open
             && !r.client_held
             && fixed
-            && active <= s.flush_size
+            && (flush_pending || active <= s.flush_size)
             && active + snapshot <= s.blocking_memstore_size
         {
-            let to_flush = (s.flush_size - active) / cost.heap;
             let to_block = (s.blocking_memstore_size - active - snapshot) / cost.heap + 1;
-            to_flush.min(to_block)
+            if flush_pending {
+                to_block
+            } else {
+                to_block.min((s.flush_size - active) / cost.heap)
+            }
         } else {
             0
         };
@@ -270,23 +293,35 @@ impl Engine {
         }
     }
 
-    /// `server`'s budget for this run: the rows its memstores take below the global low and
-    /// high marks after each row, and its WAL before a roll (`land_on_server`).
+    /// `server`'s budget for this run: the rows its memstores take below the global high
+    /// mark before each row (and how many below the low mark after it), and its WAL before a
+    /// roll (`land`, `land_on_server`).
     fn server_slot(&self, server: usize, cost: &RowCost, stamp: u32) -> ServerSlot {
         let s = &self.state.servers[server];
-        let mark = self.cfg.global_low.min(self.cfg.global_high);
-        let to_mark = match mark.checked_sub(s.memstore_heap + 1) {
-            Some(left) => left / cost.heap,
-            None => 0,
+        let heap = s.memstore_heap;
+        let below = |mark: u64| mark.saturating_sub(heap + 1) / cost.heap;
+        let to_high = if heap < self.cfg.global_high {
+            below(self.cfg.global_high) + 1
+        } else {
+            0
+        };
+        let below_low = if heap < self.cfg.global_low {
+            below(self.cfg.global_low)
+        } else {
+            0
         };
         let to_roll = match self.cfg.wal_roll.checked_sub(s.wal.appended) {
             Some(left) if cost.wal > 0 => left / cost.wal,
             Some(_) => u64::MAX,
             None => 0,
         };
+        let flushers = self.cfg.settings.flusher_count.max(1) as usize;
         ServerSlot {
             stamp,
-            room: to_mark.min(to_roll),
+            room: to_high.min(to_roll),
+            below_low,
+            handlers_busy: s.flushes_running as usize + s.flush_queue.len() >= flushers,
+            futile: s.pressure_futile,
             cost_ns: ((cost.data as u128 * s.write_fp) >> 32) as u64,
             rows: 0,
             idle: false,
