@@ -127,6 +127,47 @@ fn batched<B: Lanes>(
     }
 }
 
+/// 8-byte messages hashed a SIMD batch at a time, each key written by `emit(batch, lane, id,
+/// out)` straight into the feed's arena, in id order.
+struct ArenaBatch<E> {
+    batch: Batch8,
+    pending: [u64; md5x::LANES8],
+    emit: E,
+}
+
+impl<E: Fn(&Batch8, usize, u64, &mut KeyArena)> ArenaBatch<E> {
+    fn new(emit: E) -> ArenaBatch<E> {
+        ArenaBatch {
+            batch: Batch8::new(),
+            pending: [0; md5x::LANES8],
+            emit,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, id: u64, msg: [u8; 8], out: &mut KeyArena) {
+        self.pending[self.batch.len()] = id;
+        self.batch.push(msg);
+        if self.batch.is_full() {
+            self.drain(out);
+        }
+    }
+
+    fn drain(&mut self, out: &mut KeyArena) {
+        let n = self.batch.len();
+        self.batch.run();
+        for (i, &id) in self.pending[..n].iter().enumerate() {
+            (self.emit)(&self.batch, i, id, out);
+        }
+    }
+
+    fn finish(mut self, out: &mut KeyArena) {
+        if !self.batch.is_empty() {
+            self.drain(out);
+        }
+    }
+}
+
 impl RowKeyGenerator for HashRowKey {
     fn key_into(&self, id: u64, out: &mut Vec<u8>) {
         Self::write(id, self.clock.at(id), out);
@@ -154,25 +195,12 @@ impl RowKeyGenerator for HashRowKey {
     }
     fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
         // `keys_into` without its two calls through `dyn` per key: the feed's hottest loop.
-        let mut batch = Batch8::new();
-        let mut pending = [0u64; md5x::LANES8];
-        let drain = |batch: &mut Batch8, pending: &[u64], out: &mut KeyArena| {
-            let n = batch.len();
-            batch.run();
-            for (i, &id) in pending[..n].iter().enumerate() {
-                out.push16(&hashed_key(batch.head(i), id));
-            }
-        };
-        self.clock.for_each(ids, |id, ts| {
-            pending[batch.len()] = id;
-            batch.push(Self::input(id, ts));
-            if batch.is_full() {
-                drain(&mut batch, &pending, out);
-            }
+        let mut a = ArenaBatch::new(|b: &Batch8, i, id, out: &mut KeyArena| {
+            out.push16(&hashed_key(b.head(i), id))
         });
-        if !batch.is_empty() {
-            drain(&mut batch, &pending, out);
-        }
+        self.clock
+            .for_each(ids, |id, ts| a.push(id, Self::input(id, ts), out));
+        a.finish(out);
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         batched(
@@ -263,33 +291,21 @@ impl RowKeyGenerator for Md5Prefix {
         // Written in place: no call through `dyn` per key, no key buffer. Keys are at least
         // one hex character and at most 32 + 1,024 + 20 bytes: HBase takes them all.
         let short = self.hex_chars == 8 && self.separator.is_empty() && !self.decimal;
-        let mut batch = Batch8::new();
-        let mut pending = [0u64; md5x::LANES8];
-        let drain = |batch: &mut Batch8, pending: &[u64], out: &mut KeyArena| {
-            let n = batch.len();
-            batch.run();
-            for (i, &id) in pending[..n].iter().enumerate() {
-                if short {
-                    // 8 hex characters and the 8-byte id, as `hashed` writes them.
-                    out.push16(&hashed_key(batch.head(i), id));
-                } else {
-                    push_hex_prefix(&mut out.arena, &batch.digest(i), self.hex_chars);
-                    out.arena.extend_from_slice(&self.separator);
-                    push_id(&mut out.arena, id, self.decimal, self.width);
-                    out.ends.push(out.arena.len() as u32);
-                }
+        let mut a = ArenaBatch::new(|b: &Batch8, i, id, out: &mut KeyArena| {
+            if short {
+                // 8 hex characters and the 8-byte id, as `hashed` writes them.
+                out.push16(&hashed_key(b.head(i), id));
+            } else {
+                push_hex_prefix(&mut out.arena, &b.digest(i), self.hex_chars);
+                out.arena.extend_from_slice(&self.separator);
+                push_id(&mut out.arena, id, self.decimal, self.width);
+                out.ends.push(out.arena.len() as u32);
             }
-        };
+        });
         for id in ids {
-            pending[batch.len()] = id;
-            batch.push(id.to_be_bytes());
-            if batch.is_full() {
-                drain(&mut batch, &pending, out);
-            }
+            a.push(id, id.to_be_bytes(), out);
         }
-        if !batch.is_empty() {
-            drain(&mut batch, &pending, out);
-        }
+        a.finish(out);
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         self.batch_keys(ids.iter().copied(), f);

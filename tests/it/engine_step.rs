@@ -31,8 +31,8 @@ fn opts(s: &Scenario, threads: usize) -> RunOptions {
     }
 }
 
-#[test]
-fn every_shipped_scenario_keeps_the_invariants_step_by_step() {
+/// The shipped scenarios' file names, sorted.
+fn shipped_scenarios() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("scenarios/")
@@ -40,6 +40,12 @@ fn every_shipped_scenario_keeps_the_invariants_step_by_step() {
         .filter(|n| n.ends_with(".toml"))
         .collect();
     names.sort();
+    names
+}
+
+#[test]
+fn every_shipped_scenario_keeps_the_invariants_step_by_step() {
+    let names = shipped_scenarios();
     assert!(names.len() >= 7, "{names:?}");
     for name in &names {
         let mut s = load(name);
@@ -98,13 +104,7 @@ fn report_with_runs(s: &Scenario, g: usize, o: RunOptions, runs: bool) -> String
 
 #[test]
 fn runs_of_rows_report_what_rows_one_at_a_time_report() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("scenarios/")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
+    let names = shipped_scenarios();
     for name in &names {
         let mut s = load(name);
         s.workload.rows = s.workload.rows.min(MAX_ROWS);
