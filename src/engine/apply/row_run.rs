@@ -127,10 +127,7 @@ impl Engine {
         if cost.heap == 0 {
             return None;
         }
-        if weight != self.clock_weight {
-            self.clock_weight = weight;
-            self.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
-        }
+        self.set_clock_weight(weight);
         // A row's clock reaching the next timeline slice or read batch, or its arrival
         // reaching the next event, sets something off.
         let boundary = self.rec.next_slice_end.min(self.reads.next_ns);

@@ -40,13 +40,20 @@ impl Engine {
         // Fixed point (32 fractional bits) with the fraction carried: no division per row, and no
         // drift from truncating a fraction of a nanosecond on every row. The 128-bit product
         // only changes with the weight (K, or less for the last row).
+        self.set_clock_weight(weight);
+        let t = self.clock_step + self.clock_frac as u128;
+        self.now += (t >> 32) as u64;
+        self.clock_frac = t as u32;
+    }
+
+    /// The client clock's advance per row for rows of `weight` real rows (recomputed only when
+    /// the weight changes: K, or less for the last row).
+    #[inline]
+    pub(crate) fn set_clock_weight(&mut self, weight: u64) {
         if weight != self.clock_weight {
             self.clock_weight = weight;
             self.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
         }
-        let t = self.clock_step + self.clock_frac as u128;
-        self.now += (t >> 32) as u64;
-        self.clock_frac = t as u32;
     }
 
     /// The arrived row `b` lands: a new row, or with `update_fraction`/`delete_fraction` an
