@@ -98,6 +98,10 @@ fn memstore(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("snapshot_order", kind), |b| {
             b.iter(|| black_box(m.with_sorted_unique(|order| order.len())))
         });
+        // A flush of distinct keys (`hashed`, `md5-prefix`): only one row per 64 KB block.
+        group.bench_function(BenchmarkId::new("snapshot_every_64", kind), |b| {
+            b.iter(|| black_box(m.with_sorted_every(true, |_| 64, |_, kept| kept.len())))
+        });
     }
     group.finish();
 }

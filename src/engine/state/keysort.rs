@@ -2,6 +2,8 @@
 //! keys once. Linear in the rows for the common shapes: keys that arrive sorted cost one pass,
 //! and other keys are radix-sorted on their 8-byte prefix, compressed to the bits that vary.
 
+use crate::engine::state::routing::prefix8;
+
 /// The sort's buffers, kept from flush to flush by the caller (a sort allocates nothing once
 /// they are large enough).
 #[derive(Debug, Default)]
@@ -125,7 +127,7 @@ impl SortScratch {
         let ps = &self.prefixes;
         let presorted = || ps.windows(2).all(|w| w[0] <= w[1]);
         let ranks = (n >= SELECT_MIN && step > 1 && !presorted()).then(|| Ranks::of(ps));
-        let idx_bits = 64 - (n.max(2) as u64 - 1).leading_zeros();
+        let idx_bits = index_bits(n);
         let Some(ranks) = ranks.filter(|r| r.total() > 0 && r.total() + idx_bits <= 64) else {
             self.sort_unique(key);
             keep_every(&mut self.out, step);
@@ -138,6 +140,56 @@ impl SortScratch {
                 .zip(0u64..)
                 .map(|(&p, i)| (ranks.pack(p) << idx_bits) | i),
         );
+        self.select_packed(step, bits, key);
+    }
+
+    /// [`SortScratch::select_every`] over fixed-length keys laid end to end in `arena`
+    /// (`len` ≥ 8 bytes each). Keys opening with 8 lowercase hex digits (`hashed`,
+    /// `md5-prefix`) are packed in one pass, their digits' 32 bits being an order-preserving
+    /// code of the prefix, as the byte ranks are: no prefix pass, no rank pass. Other keys take
+    /// [`SortScratch::select_every`].
+    pub(crate) fn select_every_fixed<'k>(
+        &mut self,
+        arena: &[u8],
+        len: usize,
+        step: usize,
+        key: impl Fn(usize) -> &'k [u8],
+    ) {
+        let n = arena.len().checked_div(len).unwrap_or(0);
+        let step = step.max(1);
+        let idx_bits = index_bits(n);
+        if len >= 8 && n >= SELECT_MIN && step > 1 {
+            self.packed.clear();
+            self.packed.resize(n, 0);
+            // A plain loop with the flags in registers (an `extend` closure kept them in
+            // memory, a store and a load per row).
+            let (mut hex, mut sorted, mut prev) = (true, true, 0u64);
+            for ((k, out), i) in arena.chunks_exact(len).zip(&mut self.packed).zip(0u64..) {
+                let p = prefix8(k);
+                let (digits, ok) = hex_digits(p);
+                hex &= ok;
+                sorted &= prev <= p;
+                prev = p;
+                *out = (digits << idx_bits) | i;
+            }
+            // Sorted keys take the one-pass sort, as in `select_every`.
+            if hex && !sorted {
+                self.select_packed(step, 32, key);
+                return;
+            }
+        }
+        self.prefixes.clear();
+        self.prefixes
+            .extend(arena.chunks_exact(len.max(1)).map(prefix8));
+        self.select_every(step, key);
+    }
+
+    /// The selection over `packed` (each row's `bits`-bit order-preserving prefix code above
+    /// its index): buckets on the code's top bits, and a sort of only the buckets holding a
+    /// kept position.
+    fn select_packed<'k>(&mut self, step: usize, bits: u32, key: impl Fn(usize) -> &'k [u8]) {
+        let n = self.packed.len();
+        let idx_bits = index_bits(n);
         // Buckets of about 32 rows on the prefix's top bits.
         let d = (usize::BITS - (n / 32).leading_zeros())
             .clamp(1, 16)
@@ -201,6 +253,34 @@ impl SortScratch {
 
 /// Below this many rows [`SortScratch::select_every`] sorts them all.
 const SELECT_MIN: usize = 4096;
+
+/// Bits a row index below `n` needs (at least 1).
+fn index_bits(n: usize) -> u32 {
+    64 - (n.max(2) as u64 - 1).leading_zeros()
+}
+
+/// The 8-byte prefix `p` (`prefix8`) read as 8 lowercase hex digits: their 32-bit value
+/// (which orders as the prefixes do), and whether every byte is such a digit. Branch-free, a
+/// byte at a time in one word: a digit's value is its low 4 bits, plus 9 for the letters (bit
+/// 6 set); the bytes are digits exactly when re-encoding the values gives them back.
+#[inline]
+fn hex_digits(p: u64) -> (u64, bool) {
+    const LOW4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Per byte 0..=24: no carry crosses a byte below.
+    let v = (p & LOW4) + 9 * ((p >> 6) & ONES);
+    // Values above 15 came from no digit ('g'..'o' re-encode to themselves).
+    let small = (v + 0x7070_7070_7070_7070) & HIGH == 0;
+    // Letters for values 10..=15: '0' + v, plus 0x27 to reach 'a'.
+    let letters = ((v + 0x7676_7676_7676_7676) & HIGH) >> 7;
+    let ok = small & (v + 0x3030_3030_3030_3030 + 0x27 * letters == p);
+    // Two digits per byte, then four per 16 bits, then eight per 32 (first digit highest).
+    let x = (v | (v >> 4)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+    let x = (x | (x >> 16)) & 0xFFFF_FFFF;
+    (x, ok)
+}
 
 /// Keeps `v[0]`, `v[step]`, `v[2·step]`, ….
 pub(crate) fn keep_every(v: &mut Vec<u32>, step: usize) {
@@ -354,7 +434,6 @@ fn radix_wide(v: &mut Vec<(u64, u32)>, tmp: &mut Vec<(u64, u32)>, counts: &mut V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::state::routing::prefix8;
 
     fn sorted_unique(keys: &[Vec<u8>]) -> Vec<Vec<u8>> {
         let mut s = SortScratch::default();
@@ -403,7 +482,8 @@ mod tests {
         assert!(sorted_unique(&[]).is_empty());
     }
 
-    /// `select_every` on distinct keys, as row indices, and the reference's every `step`-th.
+    /// `select_every` on distinct keys, as row indices, and the reference's every `step`-th;
+    /// for keys of one length, `select_every_fixed` too.
     fn check_select(keys: &[Vec<u8>], step: usize) {
         let mut s = SortScratch::default();
         s.prefixes.extend(keys.iter().map(|k| prefix8(k)));
@@ -411,6 +491,41 @@ mod tests {
         let got: Vec<Vec<u8>> = s.out.iter().map(|&i| keys[i as usize].clone()).collect();
         let want: Vec<Vec<u8>> = reference(keys).into_iter().step_by(step.max(1)).collect();
         assert_eq!(got, want, "step {step}, {} keys", keys.len());
+        if let Some(len) = keys.first().map(Vec::len)
+            && keys.iter().all(|k| k.len() == len)
+        {
+            let arena = keys.concat();
+            let mut s = SortScratch::default();
+            s.select_every_fixed(&arena, len, step, |i| keys[i].as_slice());
+            let got: Vec<Vec<u8>> = s.out.iter().map(|&i| keys[i as usize].clone()).collect();
+            assert_eq!(got, want, "fixed, step {step}, {} keys", keys.len());
+        }
+    }
+
+    /// Every byte value at every position: a prefix is read as hex exactly when its 8 bytes are
+    /// lowercase hex digits, and then as their value, which orders as the prefixes do.
+    #[test]
+    fn hex_digits_reads_exactly_lowercase_hex() {
+        let base = *b"0123abcd";
+        for j in 0..8 {
+            for b in 0..=255u8 {
+                let mut k = base;
+                k[j] = b;
+                let p = u64::from_be_bytes(k);
+                let (v, ok) = hex_digits(p);
+                let text = std::str::from_utf8(&k).ok();
+                let want = text
+                    .filter(|t| t.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)))
+                    .and_then(|t| u32::from_str_radix(t, 16).ok());
+                assert_eq!(ok, want.is_some(), "{k:?}");
+                if let Some(w) = want {
+                    assert_eq!(v, u64::from(w), "{k:?}");
+                }
+            }
+        }
+        assert_eq!(hex_digits(u64::from_be_bytes(*b"ffffffff")), (0xFFFF_FFFF, true));
+        assert_eq!(hex_digits(u64::from_be_bytes(*b"00000000")), (0, true));
+        assert!(!hex_digits(u64::from_be_bytes(*b"0000000A")).1);
     }
 
     #[test]
@@ -433,6 +548,10 @@ mod tests {
         for step in [1, 2, 64, 128, 1000, 200_000] {
             check_select(&hashed, step);
         }
+        // One key whose prefix is not hex: the rank path, with the same selection.
+        let mut mixed = hashed[..10_000].to_vec();
+        mixed[4_321][3] = b'G';
+        check_select(&mixed, 64);
         // Few prefix values: large groups of equal prefixes, ordered by the whole key.
         let grouped: Vec<Vec<u8>> = (0u64..20_000)
             .map(|i| {
@@ -488,6 +607,31 @@ mod tests {
                 x ^= x << 17;
                 keys.swap(i, (x % (i as u64 + 1)) as usize);
             }
+            check_select(&keys, step);
+        }
+
+        /// Keys of one length opening with hex digits (few values, so that prefixes collide),
+        /// now and then one that is not hex: the fixed-length selection is the full sort's.
+        #[test]
+        fn select_every_fixed_equals_every_nth_of_the_sort(
+            heads in proptest::collection::vec(
+                proptest::collection::vec(proptest::sample::select(b"019aef".to_vec()), 8),
+                4096..5000,
+            ),
+            tails in proptest::collection::vec(proptest::prelude::any::<u32>(), 5000),
+            odd in proptest::option::of((0usize..4096, 0usize..8, proptest::prelude::any::<u8>())),
+            step in 2usize..200,
+        ) {
+            let mut keys: Vec<Vec<u8>> = heads
+                .iter()
+                .zip(&tails)
+                .map(|(h, t)| [h.as_slice(), &t.to_be_bytes()].concat())
+                .collect();
+            if let Some((i, j, b)) = odd {
+                keys[i][j] = b;
+            }
+            let mut seen = std::collections::HashSet::new();
+            keys.retain(|k| seen.insert(k.clone()));
             check_select(&keys, step);
         }
 

@@ -254,8 +254,13 @@ impl Memstore {
         with_scratch(|s| {
             if distinct {
                 let step = step_of(self.held);
-                self.fill_prefixes(s);
-                s.select_every(step, |i| self.key(i));
+                if self.key_len != MIXED {
+                    let len = self.key_len as usize;
+                    s.select_every_fixed(&self.arena, len, step, |i| self.key(i));
+                } else {
+                    self.fill_prefixes(s);
+                    s.select_every(step, |i| self.key(i));
+                }
                 f(self.held, &s.out)
             } else {
                 self.sort_unique(s);
