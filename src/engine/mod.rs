@@ -43,7 +43,7 @@ use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::Region;
-use state::routing::{BoundsCache, Prefix16, RoutingTable, prefix8, second8};
+use state::routing::{BoundsCache, RoutingTable, StartIndex, prefix8, second8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
@@ -379,7 +379,7 @@ impl Engine {
         engine.rec.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
         engine.rec.heat_prefix = engine.rec.heat_buckets.iter().map(|k| prefix8(k)).collect();
         engine.rec.heat_second = engine.rec.heat_buckets.iter().map(|k| second8(k)).collect();
-        engine.rec.heat_index = Prefix16::build(&engine.rec.heat_prefix);
+        engine.rec.heat_index = StartIndex::build(&engine.rec.heat_prefix);
         let shared = engine.rec.heat_index.shared_bits();
         engine.rec.heat_cache.clear(shared);
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
@@ -664,7 +664,7 @@ impl Engine {
                 window_end: 0,
                 samples: Vec::new(),
                 heat_buckets: Vec::new(),
-                heat_index: Prefix16::default(),
+                heat_index: StartIndex::default(),
                 heat_prefix: Vec::new(),
                 heat_second: Vec::new(),
                 heat_writes: Vec::new(),

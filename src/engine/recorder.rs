@@ -2,7 +2,7 @@
 //! of what happened to each region and to the cluster.
 
 use crate::engine::queue::Event;
-use crate::engine::state::routing::{BoundsCache, Prefix16, entry_bounds, second8, start_le};
+use crate::engine::state::routing::{BoundsCache, StartIndex, entry_bounds, second8, start_le};
 use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
@@ -32,8 +32,8 @@ pub(crate) struct Recorder {
     pub(crate) heat_prefix: Vec<u64>,
     /// `second8` of each heat bucket's start.
     pub(crate) heat_second: Vec<u64>,
-    /// The top-16-bit table over `heat_prefix` (as the routing table's).
-    pub(crate) heat_index: Prefix16,
+    /// The byte-alphabet index over `heat_prefix` (as the routing table's).
+    pub(crate) heat_index: StartIndex,
     /// Real writes per heat slice per bucket.
     pub(crate) heat_writes: Vec<Vec<u64>>,
     /// Buckets of the last writes, by key prefix (sequential keys stay in one bucket for long
@@ -105,7 +105,7 @@ impl Engine {
             self.rec.heat_cache.put(p, 0, u128::MAX, 0);
             return 0;
         }
-        // The top-16-bit table, then integer compares on the first and second 8 bytes; full
+        // The byte-alphabet index, then integer compares on the first and second 8 bytes; full
         // compares only among buckets sharing 16 bytes with the key.
         let q = second8(key);
         let j = self.rec.heat_index.find(p, &self.rec.heat_prefix, |i| {

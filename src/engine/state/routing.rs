@@ -36,23 +36,51 @@ pub(crate) fn start_le(start: &[u8], start_second: u64, key: &[u8], key_second: 
     }
 }
 
-/// A table over 16 bits of sorted start keys' prefixes — the 16 bits after the leading bits every
-/// start shares (partition keys share 59), so keys spread over the table's slots: for each
-/// 16-bit value `t`, the entries whose bits are `t` (`starts[t]..starts[t + 1]`). Keys in random
-/// order (hashed) then search among the few starts sharing their bits instead of all of them.
-/// Built once per change of the starts (256 KiB; cheap next to a split's other work).
+/// Entries [`StartIndex`] keeps: 64 per start, within these bounds (64 KiB to 512 KiB of
+/// counts). Random keys read entries all over the table, so a small table that stays in the
+/// first-level cache beats resolving one more byte for the few keys sharing a code with a start.
+const INDEX_ENTRIES: (usize, usize) = (1 << 14, 1 << 17);
+
+/// Marks a byte value no start has at its position in [`StartIndex`]'s per-position tables.
+const OFF_ALPHABET: u32 = 1 << 31;
+
+/// An index over sorted start keys' prefixes by the byte values the starts use at each
+/// position. Per byte position after the leading bits every start shares, the starts' distinct
+/// byte values form that position's alphabet; a key's digit there is how many alphabet values
+/// are ≤ its byte, and its code is those digits in mixed radix over as many positions as fit in
+/// [`INDEX_ENTRIES`] (64 entries per start). The code never decreases as keys grow, so `starts[c]..starts[c + 1]` are
+/// the entries whose code is `c`, and a key with code `c` lies above every start of a smaller
+/// code and below every start of a larger one.
+///
+/// Keys whose bytes are all in the alphabets share a code with few starts (hex keys have 16
+/// byte values, so four characters are resolved where a 16-bit slot resolves two). A key with
+/// a byte outside its position's alphabet lies above every start sharing its digits so far and
+/// below the rest: its later digits are taken as their largest, and its entry is the last start
+/// whose code is at most its code, one table load, whatever starts share its slot.
+/// Built once per change of the starts.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Prefix16 {
-    /// 65,537 counts: `starts[t]` = starts whose slot is below `t`. Empty: not built.
-    starts: Box<[u32]>,
+pub(crate) struct StartIndex {
+    /// A first level over the 16 bits after the shared ones: `slots[t]` = starts whose bits
+    /// are below `t`. A key whose slot holds no start is settled by one load; the codes take
+    /// the rest (keys sharing 16 bits with a start: with 10 hex starts, 4 % of keys).
+    slots: Box<[u32]>,
+    /// `counts[c]` = starts whose code is below `c` (one more than the largest code). Empty:
+    /// not built.
+    counts: Box<[u32]>,
+    /// Per resolved byte position: each byte value's digit times the position's place value,
+    /// plus (for a value off the alphabet) the largest value of the positions after it and
+    /// [`OFF_ALPHABET`].
+    digits: Vec<[u32; 256]>,
+    /// The first resolved byte position (the one holding the first unshared bit).
+    first: u32,
     /// Leading bits every start's prefix shares (0..=63), and those bits' value.
     common: u32,
     base: u64,
 }
 
-impl Prefix16 {
-    /// The table over `prefixes` (`prefix8` of each start, ascending).
-    pub(crate) fn build(prefixes: &[u64]) -> Prefix16 {
+impl StartIndex {
+    /// The index over `prefixes` (`prefix8` of each start, ascending).
+    pub(crate) fn build(prefixes: &[u64]) -> StartIndex {
         let (first, last) = match prefixes {
             [] => (0, 0),
             [f, .., l] => (*f, *l),
@@ -60,27 +88,97 @@ impl Prefix16 {
         };
         // Sorted: the bits the first and last share, all share.
         let common = (first ^ last).leading_zeros().min(63);
-        let mut t = Prefix16 {
-            starts: Box::default(),
+        let pos0 = common / 8;
+        let byte = |p: u64, j: u32| (p >> (56 - 8 * j)) as u8;
+        // Each position's alphabet, as a 256-bit set; positions while the codes fit.
+        let mut alphabets: Vec<[bool; 256]> = Vec::new();
+        let mut radices: Vec<usize> = Vec::new();
+        let mut total = 1usize;
+        let cap = (prefixes.len() * 64).clamp(INDEX_ENTRIES.0, INDEX_ENTRIES.1);
+        for j in pos0..8 {
+            let mut set = [false; 256];
+            for &p in prefixes {
+                set[byte(p, j) as usize] = true;
+            }
+            let radix = set.iter().filter(|&&b| b).count() + 1;
+            if !alphabets.is_empty() && total * radix > cap {
+                break;
+            }
+            total *= radix;
+            alphabets.push(set);
+            radices.push(radix);
+        }
+        let mut digits = Vec::with_capacity(alphabets.len());
+        let mut place = total;
+        for (set, &radix) in alphabets.iter().zip(&radices) {
+            place /= radix;
+            let mut table = [0u32; 256];
+            let mut rank = 0u32;
+            for (v, d) in table.iter_mut().enumerate() {
+                if set[v] {
+                    rank += 1;
+                    *d = rank * place as u32;
+                } else if rank == 0 {
+                    // Below every start sharing the digits so far: the later digits' smallest.
+                    *d = OFF_ALPHABET;
+                } else {
+                    // Above the starts with this digit: the later digits' largest.
+                    *d = (rank * place as u32 + (place as u32 - 1)) | OFF_ALPHABET;
+                }
+            }
+            digits.push(table);
+        }
+        let mut index = StartIndex {
+            slots: Box::default(),
+            counts: Box::default(),
+            digits,
+            first: pos0,
             common,
             base: first & !(u64::MAX >> common),
         };
-        let mut starts = vec![0u32; (1 << 16) + 1].into_boxed_slice();
+        let mut counts = vec![0u32; total + 1].into_boxed_slice();
+        // Starts' bytes are in their alphabets: their codes are exact and ascending.
         let mut i = 0;
-        for (slot, s) in starts.iter_mut().enumerate() {
-            while i < prefixes.len() && t.slot(prefixes[i]) < slot {
+        for (c, n) in counts.iter_mut().enumerate() {
+            while i < prefixes.len() && index.code(prefixes[i]).0 < c {
                 i += 1;
             }
-            *s = i as u32;
+            *n = i as u32;
         }
-        t.starts = starts;
-        t
+        index.counts = counts;
+        let mut slots = vec![0u32; (1 << 16) + 1].into_boxed_slice();
+        let mut i = 0;
+        for (t, n) in slots.iter_mut().enumerate() {
+            while i < prefixes.len() && index.slot(prefixes[i]) < t {
+                i += 1;
+            }
+            *n = i as u32;
+        }
+        index.slots = slots;
+        index
     }
 
-    /// The slot of a prefix sharing the common bits: the 16 bits after them (order-preserving).
+    /// The first level's slot of a prefix sharing the common bits: the 16 bits after them.
     #[inline]
     fn slot(&self, p: u64) -> usize {
         ((p << self.common) >> 48) as usize
+    }
+
+    /// The code of a prefix sharing the common bits, and whether every resolved byte is in its
+    /// position's alphabet. Branch-free: random keys leave the alphabets at unpredictable
+    /// positions, and a mispredicted exit cost more than the few table loads.
+    #[inline]
+    fn code(&self, p: u64) -> (usize, bool) {
+        let mut code = 0u32;
+        // All ones until a byte leaves its alphabet: later digits are already in `code`.
+        let mut live = u32::MAX;
+        let rest = p << (8 * self.first);
+        for (j, table) in self.digits.iter().enumerate() {
+            let d = table[(rest >> (56 - 8 * j)) as u8 as usize];
+            code += d & !OFF_ALPHABET & live;
+            live &= !((d as i32 >> 31) as u32);
+        }
+        (code as usize, live != 0)
     }
 
     /// Leading prefix bits every start shares (0 when not built).
@@ -90,7 +188,7 @@ impl Prefix16 {
 
     /// True once built.
     pub(crate) fn is_built(&self) -> bool {
-        !self.starts.is_empty()
+        !self.counts.is_empty()
     }
 
     /// The entries a key with `prefix8` `p` may fall among: every entry before the range starts
@@ -98,7 +196,7 @@ impl Prefix16 {
     /// from its end on starts above it. The whole table when not built.
     #[inline]
     pub(crate) fn range(&self, p: u64, len: usize) -> (usize, usize) {
-        if self.starts.is_empty() {
+        if self.counts.is_empty() {
             return (0, len);
         }
         let top = p & !(u64::MAX >> self.common);
@@ -106,22 +204,43 @@ impl Prefix16 {
             // Outside the shared bits: below every start or above every start.
             return if top < self.base { (0, 0) } else { (len, len) };
         }
-        let t = self.slot(p);
-        (self.starts[t] as usize, self.starts[t + 1] as usize)
+        let (c, exact) = self.code(p);
+        let end = self.counts[c + 1] as usize;
+        if exact {
+            (self.counts[c] as usize, end)
+        } else {
+            // Every start of this code lies below the key.
+            (end, end)
+        }
     }
 
-    /// The entry holding every key with `prefix8` `p` when no start falls in that prefix's slot
-    /// (the starts before the slot are below such keys, those after it above): one table load
-    /// for random keys, which miss the bounds caches. `None` when a start shares the slot, the
-    /// prefix is outside the shared bits, or the table is not built.
+    /// The entry holding every key with `prefix8` `p` when the index settles it: no start
+    /// shares the key's code, or the key has a byte off its position's alphabet. One table
+    /// load for random keys, which miss the bounds caches. `None` when starts share the code,
+    /// the prefix is outside the shared bits, or the index is not built.
     #[inline]
     pub(crate) fn sole(&self, p: u64) -> Option<usize> {
-        if p & !(u64::MAX >> self.common) != self.base {
+        if p & !(u64::MAX >> self.common) != self.base || self.counts.is_empty() {
             return None;
         }
         let t = self.slot(p);
-        let s = self.starts.get(t..t + 2)?;
-        (s[0] == s[1] && s[0] > 0).then(|| s[0] as usize - 1)
+        let (a, b) = (self.slots[t], self.slots[t + 1]);
+        if a == b {
+            return (a > 0).then(|| a as usize - 1);
+        }
+        self.sole_by_code(p)
+    }
+
+    /// [`StartIndex::sole`] for a key sharing its first-level slot with a start.
+    #[cold]
+    #[inline(never)]
+    fn sole_by_code(&self, p: u64) -> Option<usize> {
+        let (c, exact) = self.code(p);
+        let s = self.counts.get(c..c + 2)?;
+        // No start has the code (or the key is off the alphabets, above its code's starts):
+        // the last start of a smaller or equal code.
+        let settled = !exact | (s[0] == s[1]);
+        (settled & (s[1] > 0)).then(|| s[1] as usize - 1)
     }
 
     /// The index of the entry holding a key with `prefix8` `p`: the last start ≤ key, given the
@@ -276,8 +395,8 @@ pub(crate) struct RoutingTable {
     /// Regions found lately, by the prefixes certainly inside them: one integer compare per
     /// bound instead of key compares per row (ordered or interleaved-ordered keys).
     cache: BoundsCache,
-    /// The top-16-bit table over `prefixes`, rebuilt on the first search after a change.
-    index: Prefix16,
+    /// The byte-alphabet index over `prefixes`, rebuilt on the first search after a change.
+    index: StartIndex,
     /// Changes so far (push, split, merge): lets caches built over the table know they are stale.
     epoch: u64,
 }
@@ -289,7 +408,7 @@ impl RoutingTable {
             prefixes: Vec::new(),
             seconds: Vec::new(),
             cache: BoundsCache::default(),
-            index: Prefix16::default(),
+            index: StartIndex::default(),
             epoch: 0,
         }
     }
@@ -356,7 +475,7 @@ impl RoutingTable {
     fn forget(&mut self) {
         self.epoch += 1;
         self.cache.clear(0);
-        self.index = Prefix16::default();
+        self.index = StartIndex::default();
     }
 
     /// The live region holding `key`, whose `prefix8` is `p`, through the caches.
@@ -372,13 +491,13 @@ impl RoutingTable {
         self.route_slow(key, p)
     }
 
-    /// Keys outside the cached bounds (random keys: most rows) go to the top-16-bit table,
-    /// whose search costs about what probing small caches with full key compares did.
+    /// Keys the caches and the index do not settle (keys sharing an index code with a start)
+    /// search the index's range of starts.
     #[cold]
     #[inline(never)]
     fn route_slow(&mut self, key: &[u8], p: u64) -> usize {
         if !self.index.is_built() && self.entries.len() > 1 {
-            self.index = Prefix16::build(&self.prefixes);
+            self.index = StartIndex::build(&self.prefixes);
             self.cache.clear(self.index.shared_bits());
         }
         let i = self.search(key, p);
@@ -393,8 +512,8 @@ impl RoutingTable {
         self.entries[self.search(key, prefix8(key))].1
     }
 
-    /// The entry holding `key` (whose `prefix8` is `p`): the top-16-bit table narrows the
-    /// range, then integer compares on the start prefixes, full compares only among equal ones.
+    /// The entry holding `key` (whose `prefix8` is `p`): the byte-alphabet index narrows
+    /// the range, then integer compares on the start prefixes, full compares only among equal ones.
     fn search(&self, key: &[u8], p: u64) -> usize {
         let q = second8(key);
         self.index.find(p, &self.prefixes, |i| {
@@ -457,11 +576,11 @@ mod tests {
         }
     }
 
-    /// The top-16-bit table gives the same region as a plain search over the starts (the
+    /// The byte-alphabet index gives the same region as a plain search over the starts (the
     /// `hbase:meta` lookup of `ConnectionImplementation.locateRegionInMeta`: the last start ≤ row),
     /// for starts sharing top bits, shorter than 2 bytes, or ending in zero bytes.
     #[test]
-    fn prefix16_table_matches_a_plain_search() {
+    fn start_index_matches_a_plain_search() {
         let starts: Vec<&[u8]> = vec![
             b"",
             b"\0",
@@ -510,7 +629,7 @@ mod tests {
     /// that is not empty: the table uses the bits after the shared ones, and keys outside the
     /// shared bits fall below or above every start.
     #[test]
-    fn prefix16_table_on_shared_leading_bits() {
+    fn start_index_on_shared_leading_bits() {
         let mut starts: Vec<Vec<u8>> = (3u64..23).map(|p| p.to_be_bytes().to_vec()).collect();
         starts.insert(1, [3u64.to_be_bytes(), 7u64.to_be_bytes()].concat());
         let refs: Vec<&[u8]> = starts.iter().map(Vec::as_slice).collect();
@@ -590,7 +709,7 @@ mod tests {
             starts.sort();
             starts.dedup();
             let prefixes: Vec<u64> = starts.iter().map(|s| prefix8(s)).collect();
-            let index = Prefix16::build(&prefixes);
+            let index = StartIndex::build(&prefixes);
             for k in &keys {
                 for k in [k.clone(), [&head[..], k].concat()] {
                     if let Some(i) = index.sole(prefix8(&k)) {
@@ -605,14 +724,51 @@ mod tests {
     #[test]
     fn sole_entry_answers_slots_without_a_start() {
         let prefixes: Vec<u64> = [&b""[..], b"m", b"mz"].iter().map(|s| prefix8(s)).collect();
-        let index = Prefix16::build(&prefixes);
+        let index = StartIndex::build(&prefixes);
         assert_eq!(index.sole(prefix8(b"a")), Some(0));
         assert_eq!(index.sole(prefix8(b"q")), Some(2));
         assert_eq!(index.sole(prefix8(b"ma")), Some(1));
-        // Keys in the slot of a start ("mz" and the keys sharing its first 17 bits): a search.
+        // A key whose bytes are all in the alphabets and whose code a start shares: a search.
         assert_eq!(index.sole(prefix8(b"mz")), None);
-        assert_eq!(index.sole(prefix8(b"mzz")), None);
-        assert_eq!(Prefix16::default().sole(prefix8(b"q")), None);
+        assert_eq!(index.sole(prefix8(b"m")), None);
+        // A byte off its position's alphabet ('z' at the third byte, where starts have only
+        // zero padding) settles the key: above "mz", the last start of a code ≤ its own.
+        assert_eq!(index.sole(prefix8(b"mzz")), Some(2));
+        assert_eq!(index.sole(prefix8(b"m\0a")), Some(1));
+        assert_eq!(StartIndex::default().sole(prefix8(b"q")), None);
+    }
+
+    /// Hex-prefixed keys (`hashed`, `md5-prefix`) against 64 two-character hex starts (a key
+    /// heatmap's buckets) and 40 region-like starts of 8 hex characters: the index settles
+    /// nearly every key without a search, and always as a plain search does.
+    #[test]
+    fn start_index_settles_hex_keys() {
+        use rand::{RngExt, SeedableRng};
+        let hex = |v: u64, n: usize| format!("{v:016x}").as_bytes()[16 - n..].to_vec();
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(7);
+        let heat: Vec<Vec<u8>> = (0..64u64).map(|i| hex(i * 4, 2)).collect();
+        let mut regions: Vec<Vec<u8>> = (0..40)
+            .map(|_| hex(rng.random::<u32>().into(), 8))
+            .collect();
+        regions.push(Vec::new());
+        regions.sort();
+        for starts in [heat, regions] {
+            let prefixes: Vec<u64> = starts.iter().map(|s| prefix8(s)).collect();
+            let index = StartIndex::build(&prefixes);
+            let mut settled = 0;
+            for _ in 0..20_000 {
+                let mut k = hex(rng.random::<u32>().into(), 8);
+                k.extend_from_slice(&rng.random::<u64>().to_be_bytes());
+                let want = starts.partition_point(|s| *s <= k).saturating_sub(1);
+                let found = index.find(prefix8(&k), &prefixes, |i| starts[i] <= k);
+                assert_eq!(found, want, "{k:?}");
+                if let Some(i) = index.sole(prefix8(&k)) {
+                    assert_eq!(i, want, "{k:?}");
+                    settled += 1;
+                }
+            }
+            assert!(settled > 19_000, "{settled} of 20000 settled by the index");
+        }
     }
 
     #[test]
