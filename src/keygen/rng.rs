@@ -19,8 +19,29 @@ pub fn splitmix64(x: u64) -> u64 {
 /// The random word number `counter` of stream `stream` under `seed`.
 #[inline]
 pub fn draw(seed: u64, stream: u64, counter: u64) -> u64 {
-    let key = splitmix64(seed ^ splitmix64(stream.wrapping_mul(GOLDEN)));
+    draw_keyed(stream_key(seed, stream), counter)
+}
+
+/// The key of stream `stream` under `seed`: [`draw`] is `draw_keyed(stream_key(..), counter)`,
+/// for loops drawing many words of one stream.
+#[inline]
+pub fn stream_key(seed: u64, stream: u64) -> u64 {
+    splitmix64(seed ^ splitmix64(stream.wrapping_mul(GOLDEN)))
+}
+
+/// The random word number `counter` of the stream whose [`stream_key`] is `key`.
+#[inline]
+pub fn draw_keyed(key: u64, counter: u64) -> u64 {
     splitmix64(key ^ counter.wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// [`below`] for `n` < 2^32 in 64-bit arithmetic only (which SIMD lanes have): the high word
+/// of `word · n` from the halves of `word`. Equal to `below(word, n)` there: the low half's
+/// product only adds its carry into the high word.
+#[inline]
+pub fn below32(word: u64, n: u64) -> u64 {
+    debug_assert!(n < 1 << 32);
+    ((word >> 32) * n + (((word & 0xFFFF_FFFF) * n) >> 32)) >> 32
 }
 
 /// Maps a random word to `0..n` (Lemire's multiply-shift; bias below 2^-64·n, ignored).
@@ -63,6 +84,23 @@ pub mod streams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// `below32` is `below` for every word and every bound below 2^32.
+        #[test]
+        fn below32_is_below(word in proptest::prelude::any::<u64>(), n in 0u64..1 << 32) {
+            proptest::prop_assert_eq!(below32(word, n), below(word, n));
+        }
+    }
+
+    #[test]
+    fn below32_at_the_edges() {
+        for word in [0, 1, u64::MAX, u64::MAX - 1, 1 << 32, (1 << 32) - 1] {
+            for n in [0, 1, 1000, (1 << 32) - 1] {
+                assert_eq!(below32(word, n), below(word, n), "{word} {n}");
+            }
+        }
+    }
 
     #[test]
     fn draws_are_pure_and_distinct() {
