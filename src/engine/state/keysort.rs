@@ -515,7 +515,10 @@ mod tests {
                 let (v, ok) = hex_digits(p);
                 let text = std::str::from_utf8(&k).ok();
                 let want = text
-                    .filter(|t| t.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)))
+                    .filter(|t| {
+                        t.bytes()
+                            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+                    })
                     .and_then(|t| u32::from_str_radix(t, 16).ok());
                 assert_eq!(ok, want.is_some(), "{k:?}");
                 if let Some(w) = want {
@@ -523,7 +526,10 @@ mod tests {
                 }
             }
         }
-        assert_eq!(hex_digits(u64::from_be_bytes(*b"ffffffff")), (0xFFFF_FFFF, true));
+        assert_eq!(
+            hex_digits(u64::from_be_bytes(*b"ffffffff")),
+            (0xFFFF_FFFF, true)
+        );
         assert_eq!(hex_digits(u64::from_be_bytes(*b"00000000")), (0, true));
         assert!(!hex_digits(u64::from_be_bytes(*b"0000000A")).1);
     }
