@@ -136,24 +136,9 @@ impl StartIndex {
             common,
             base: first & !(u64::MAX >> common),
         };
-        let mut counts = vec![0u32; total + 1].into_boxed_slice();
         // Starts' bytes are in their alphabets: their codes are exact and ascending.
-        let mut i = 0;
-        for (c, n) in counts.iter_mut().enumerate() {
-            while i < prefixes.len() && index.code(prefixes[i]).0 < c {
-                i += 1;
-            }
-            *n = i as u32;
-        }
-        index.counts = counts;
-        let mut slots = vec![0u32; (1 << 16) + 1].into_boxed_slice();
-        let mut i = 0;
-        for (t, n) in slots.iter_mut().enumerate() {
-            while i < prefixes.len() && index.slot(prefixes[i]) < t {
-                i += 1;
-            }
-            *n = i as u32;
-        }
+        index.counts = counts_below(total, prefixes.iter().map(|&p| index.code(p).0));
+        let slots = counts_below(1 << 16, prefixes.iter().map(|&p| index.slot(p)));
         index.slots = slots;
         index
     }
@@ -263,6 +248,22 @@ impl StartIndex {
         }
         l.saturating_sub(1)
     }
+}
+
+/// `len + 1` counts: entry `c` = how many of `keys` (ascending, each below `len`) are below
+/// `c`. One pass over the keys and one fill of the table (a split rebuilds it).
+fn counts_below(len: usize, keys: impl Iterator<Item = usize>) -> Box<[u32]> {
+    let mut counts = vec![0u32; len + 1].into_boxed_slice();
+    let (mut next, mut n) = (0, 0u32);
+    for k in keys {
+        if next <= k {
+            counts[next..=k].fill(n);
+            next = k + 1;
+        }
+        n += 1;
+    }
+    counts[next..].fill(n);
+    counts
 }
 
 /// Slots of [`BoundsCache`]'s second level.
