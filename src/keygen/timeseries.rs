@@ -76,19 +76,31 @@ impl Clock {
     /// side by side in SIMD lanes where AVX-512 is present (8 per instruction, the multiplies
     /// being 64-bit); the scalar loop elsewhere.
     fn advances(&self, from: u64, out: &mut [u64]) {
-        if self.fixed {
-            out.fill(self.step);
-            return;
-        }
-        let (key, step) = (rng::stream_key(self.seed, streams::CLOCK), self.step);
+        let key = self.draw_key();
         #[cfg(target_arch = "x86_64")]
-        if step < 1 << 32 && std::arch::is_x86_feature_detected!("avx512dq") {
+        if !self.fixed && self.step < 1 << 32 && std::arch::is_x86_feature_detected!("avx512dq") {
             // SAFETY: the CPU has the features the function is compiled for (checked above).
-            unsafe { advances_avx512(key, step, from, out) };
+            unsafe { advances_avx512(key, self.step, from, out) };
             return;
         }
         for (i, o) in out.iter_mut().enumerate() {
-            *o = rng::below(rng::draw_keyed(key, from.wrapping_add(i as u64)), step);
+            *o = self.advance(key, from.wrapping_add(i as u64));
+        }
+    }
+
+    /// The key of the clock's draws ([`rng::stream_key`]), taken once per loop.
+    #[inline]
+    fn draw_key(&self) -> u64 {
+        rng::stream_key(self.seed, streams::CLOCK)
+    }
+
+    /// Row `id`'s advance, `key` being [`Clock::draw_key`].
+    #[inline]
+    fn advance(&self, key: u64, id: u64) -> u64 {
+        if self.fixed {
+            self.step
+        } else {
+            rng::below(rng::draw_keyed(key, id), self.step)
         }
     }
 
@@ -128,17 +140,12 @@ impl Clock {
         // One draw per row, in the row's loop: drawn in blocks ahead (`advances`), the feed's
         // keys came 6 % slower (`cargo bench --bench keygen`, keys_into/hashed), the scalar
         // draw overlapping the hashing that follows it.
-        let key = rng::stream_key(self.seed, streams::CLOCK);
+        let key = self.draw_key();
         let mut prev: Option<u64> = None;
         for id in ids {
             let t = match prev {
                 Some(p) if id % CHUNK != 0 || self.fixed => {
-                    let d = if self.fixed {
-                        self.step
-                    } else {
-                        rng::below(rng::draw_keyed(key, id), self.step)
-                    };
-                    (u128::from(p) + u128::from(d)).min(MAX_TS) as u64
+                    (u128::from(p) + u128::from(self.advance(key, id))).min(MAX_TS) as u64
                 }
                 _ => self.at(id),
             };
