@@ -158,7 +158,12 @@ impl SortScratch {
         let n = arena.len().checked_div(len).unwrap_or(0);
         let step = step.max(1);
         let idx_bits = index_bits(n);
-        if len >= 8 && n >= SELECT_MIN && step > 1 {
+        // The first key tells most non-hex generators (`md5-prefix` with fewer than 8 hex
+        // characters) apart before a pass over every row.
+        let opens_hex = arena
+            .first_chunk::<8>()
+            .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1);
+        if len >= 8 && n >= SELECT_MIN && step > 1 && opens_hex {
             self.packed.clear();
             self.packed.resize(n, 0);
             // A plain loop with the flags in registers (an `extend` closure kept them in
