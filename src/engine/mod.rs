@@ -43,7 +43,7 @@ use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::Region;
-use state::routing::{BoundsCache, RoutingTable, StartIndex, prefix8, second8};
+use state::routing::{BoundsCache, HexSlots, RoutingTable, StartIndex, prefix8, second8};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
@@ -665,6 +665,7 @@ impl Engine {
                 samples: Vec::new(),
                 heat_buckets: Vec::new(),
                 heat_index: StartIndex::default(),
+                heat_hex: HexSlots::default(),
                 heat_prefix: Vec::new(),
                 heat_second: Vec::new(),
                 heat_writes: Vec::new(),

@@ -2,7 +2,9 @@
 //! of what happened to each region and to the cluster.
 
 use crate::engine::queue::Event;
-use crate::engine::state::routing::{BoundsCache, StartIndex, entry_bounds, second8, start_le};
+use crate::engine::state::routing::{
+    BoundsCache, HexSlots, StartIndex, entry_bounds, second8, start_le,
+};
 use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
@@ -34,6 +36,8 @@ pub(crate) struct Recorder {
     pub(crate) heat_second: Vec<u64>,
     /// The byte-alphabet index over `heat_prefix` (as the routing table's).
     pub(crate) heat_index: StartIndex,
+    /// Buckets by 4 hex characters (as the routing table's).
+    pub(crate) heat_hex: HexSlots,
     /// Real writes per heat slice per bucket.
     pub(crate) heat_writes: Vec<Vec<u64>>,
     /// Buckets of the last writes, by key prefix (sequential keys stay in one bucket for long
@@ -84,6 +88,23 @@ impl Engine {
             .heat_buckets
             .partition_point(|s| s.as_slice() <= key)
             .saturating_sub(1)
+    }
+
+    /// [`Engine::heat_bucket`] for a key whose `hex_digits` are `code`: a key opening with 8
+    /// hex digits is looked up by its first 4 characters.
+    #[inline(always)]
+    pub(crate) fn heat_bucket_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
+        if code.1 {
+            let prefixes = &self.rec.heat_prefix;
+            if let Some(j) = self
+                .rec
+                .heat_hex
+                .get_or_build(code.0, || HexSlots::build(prefixes, |i| i))
+            {
+                return j;
+            }
+        }
+        self.heat_bucket(key, p)
     }
 
     /// The heat bucket holding `key`, whose `prefix8` is `p`.

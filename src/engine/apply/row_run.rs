@@ -12,6 +12,7 @@
 //! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
 
 use crate::engine::queue::NS_PER_MS;
+use crate::engine::state::keysort::hex_digits;
 use crate::engine::state::memstore::Put;
 use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
@@ -151,6 +152,13 @@ impl Engine {
         runs.touched_servers.clear();
         let stamp = runs.stamp;
         let len = self.put_row_len;
+        // Keys opening with 8 hex digits (`hashed`, `md5-prefix`) are routed and kept for the
+        // flush by those digits' value; the run's first key tells whether to read them (other
+        // generators' keys would pay the read for nothing). Either way the rows land the same.
+        let hex_run = rest.ends.first().is_some_and(|&end| {
+            let key = &rest.arena[rest.start..end as usize];
+            key.len() >= 8 && hex_digits(prefix8(key)).1
+        });
         let (mut now, mut frac) = (self.now, self.clock_frac);
         let mut start = rest.start;
         let mut taken = 0u64;
@@ -163,7 +171,8 @@ impl Engine {
                 break;
             }
             let p = prefix8(key);
-            let region = self.state.routing.route(key, p);
+            let code = if hex_run { hex_digits(p) } else { (0, false) };
+            let region = self.state.routing.route_coded(key, p, code);
             let slot = &mut runs.regions[region];
             if slot.stamp != stamp {
                 *slot = self.region_slot(region, &cost, stamp);
@@ -212,10 +221,10 @@ impl Engine {
             let r = &mut self.state.regions[region];
             for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
                 if fam.cells != 0 {
-                    store.memstore.push_fixed(key);
+                    store.memstore.push_fixed(key, code);
                 }
             }
-            let b = self.heat_bucket(key, p);
+            let b = self.heat_bucket_coded(key, p, code);
             if let Some(h) = self.rec.heat_writes.last_mut() {
                 h[b] += weight;
             }

@@ -16,6 +16,8 @@ pub(crate) struct SortScratch {
     wide_tmp: Vec<(u64, u32)>,
     counts: Vec<u32>,
     run: Vec<u32>,
+    /// Codes of the rows after the ones a memstore kept ([`SortScratch::select_every_fixed`]).
+    tail: Vec<u32>,
     /// The result: row indices in key order, equal keys once.
     pub(crate) out: Vec<u32>,
 }
@@ -140,36 +142,75 @@ impl SortScratch {
                 .zip(0u64..)
                 .map(|(&p, i)| (ranks.pack(p) << idx_bits) | i),
         );
-        self.select_packed(step, bits, key);
+        let packed = std::mem::take(&mut self.packed);
+        self.select_packed(n, step, bits, |i| packed[i], key);
+        self.packed = packed;
     }
 
     /// [`SortScratch::select_every`] over fixed-length keys laid end to end in `arena`
     /// (`len` ≥ 8 bytes each). Keys opening with 8 lowercase hex digits (`hashed`,
-    /// `md5-prefix`) are packed in one pass, their digits' 32 bits being an order-preserving
-    /// code of the prefix, as the byte ranks are: no prefix pass, no rank pass. Other keys take
+    /// `md5-prefix`) are ordered by their digits' 32 bits, an order-preserving code of the
+    /// prefix as the byte ranks are: no prefix pass, no rank pass. `codes`, when given, holds
+    /// every row's code ([`hex_digits`], kept as the rows arrived), and the arena is not read
+    /// at all; otherwise one pass reads the codes from the keys. Other keys take
     /// [`SortScratch::select_every`].
     pub(crate) fn select_every_fixed<'k>(
         &mut self,
         arena: &[u8],
         len: usize,
+        codes: Option<&[u32]>,
         step: usize,
         key: impl Fn(usize) -> &'k [u8],
     ) {
         let n = arena.len().checked_div(len).unwrap_or(0);
         let step = step.max(1);
         let idx_bits = index_bits(n);
-        // The first key tells most non-hex generators (`md5-prefix` with fewer than 8 hex
-        // characters) apart before a pass over every row.
-        let opens_hex = arena
-            .first_chunk::<8>()
-            .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1);
-        if len >= 8 && n >= SELECT_MIN && step > 1 && opens_hex {
-            self.packed.clear();
-            self.packed.resize(n, 0);
+        let eligible = len >= 8 && n >= SELECT_MIN && step > 1;
+        if let Some(codes) = codes.filter(|c| eligible && c.len() <= n) {
+            debug_assert!(
+                arena
+                    .chunks_exact(len)
+                    .zip(codes)
+                    .all(|(k, &c)| hex_digits(prefix8(k)) == (u64::from(c), true))
+            );
+            // The rows after the codes are read from the arena.
+            let m = codes.len();
+            let mut tail = std::mem::take(&mut self.tail);
+            tail.clear();
+            let mut hex = true;
+            for k in arena[m * len..].chunks_exact(len) {
+                let (c, ok) = hex_digits(prefix8(k));
+                hex &= ok;
+                tail.push(c as u32);
+            }
+            let sorted = codes.is_sorted()
+                && tail.is_sorted()
+                && (m == 0 || m == n || codes[m - 1] <= tail[0]);
+            // Sorted keys take the one-pass sort, as below.
+            if hex && !sorted {
+                let at = |i: usize| {
+                    let c = if i < m { codes[i] } else { tail[i - m] };
+                    (u64::from(c) << idx_bits) | i as u64
+                };
+                self.select_packed(n, step, 32, at, key);
+                self.tail = tail;
+                return;
+            }
+            self.tail = tail;
+        } else if eligible
+            // The first key tells most non-hex generators (`md5-prefix` with fewer than 8 hex
+            // characters) apart before a pass over every row.
+            && arena
+                .first_chunk::<8>()
+                .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1)
+        {
+            let mut packed = std::mem::take(&mut self.packed);
+            packed.clear();
+            packed.resize(n, 0);
             // A plain loop with the flags in registers (an `extend` closure kept them in
             // memory, a store and a load per row).
             let (mut hex, mut sorted, mut prev) = (true, true, 0u64);
-            for ((k, out), i) in arena.chunks_exact(len).zip(&mut self.packed).zip(0u64..) {
+            for ((k, out), i) in arena.chunks_exact(len).zip(&mut packed).zip(0u64..) {
                 let p = prefix8(k);
                 let (digits, ok) = hex_digits(p);
                 hex &= ok;
@@ -179,9 +220,11 @@ impl SortScratch {
             }
             // Sorted keys take the one-pass sort, as in `select_every`.
             if hex && !sorted {
-                self.select_packed(step, 32, key);
+                self.select_packed(n, step, 32, |i| packed[i], key);
+                self.packed = packed;
                 return;
             }
+            self.packed = packed;
         }
         self.prefixes.clear();
         self.prefixes
@@ -189,11 +232,17 @@ impl SortScratch {
         self.select_every(step, key);
     }
 
-    /// The selection over `packed` (each row's `bits`-bit order-preserving prefix code above
-    /// its index): buckets on the code's top bits, and a sort of only the buckets holding a
-    /// kept position.
-    fn select_packed<'k>(&mut self, step: usize, bits: u32, key: impl Fn(usize) -> &'k [u8]) {
-        let n = self.packed.len();
+    /// The selection over `n` rows whose packed words `at(i)` hold each row's `bits`-bit
+    /// order-preserving prefix code above its index: buckets on the code's top bits, and a
+    /// sort of only the buckets holding a kept position.
+    fn select_packed<'k>(
+        &mut self,
+        n: usize,
+        step: usize,
+        bits: u32,
+        at: impl Fn(usize) -> u64,
+        key: impl Fn(usize) -> &'k [u8],
+    ) {
         let idx_bits = index_bits(n);
         // Buckets of about 32 rows on the prefix's top bits.
         let d = (usize::BITS - (n / 32).leading_zeros())
@@ -203,8 +252,8 @@ impl SortScratch {
         let size = 1usize << d;
         self.counts.clear();
         self.counts.resize(size + 1, 0);
-        for &x in &self.packed {
-            self.counts[(x >> shift) as usize + 1] += 1;
+        for i in 0..n {
+            self.counts[(at(i) >> shift) as usize + 1] += 1;
         }
         for b in 0..size {
             self.counts[b + 1] += self.counts[b];
@@ -214,7 +263,8 @@ impl SortScratch {
         self.run.extend_from_slice(&self.counts[..size]);
         self.packed_tmp.clear();
         self.packed_tmp.resize(n, 0);
-        for &x in &self.packed {
+        for i in 0..n {
+            let x = at(i);
             let b = (x >> shift) as usize;
             self.packed_tmp[self.run[b] as usize] = x;
             self.run[b] += 1;
@@ -269,7 +319,7 @@ fn index_bits(n: usize) -> u32 {
 /// byte at a time in one word: a digit's value is its low 4 bits, plus 9 for the letters (bit
 /// 6 set); the bytes are digits exactly when re-encoding the values gives them back.
 #[inline]
-fn hex_digits(p: u64) -> (u64, bool) {
+pub(crate) fn hex_digits(p: u64) -> (u64, bool) {
     const LOW4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -501,9 +551,29 @@ mod tests {
         {
             let arena = keys.concat();
             let mut s = SortScratch::default();
-            s.select_every_fixed(&arena, len, step, |i| keys[i].as_slice());
+            s.select_every_fixed(&arena, len, None, step, |i| keys[i].as_slice());
             let got: Vec<Vec<u8>> = s.out.iter().map(|&i| keys[i as usize].clone()).collect();
             assert_eq!(got, want, "fixed, step {step}, {} keys", keys.len());
+            // The codes a memstore keeps when every key opens with 8 hex digits.
+            let codes: Option<Vec<u32>> = keys
+                .iter()
+                .map(|k| {
+                    let (c, hex) = hex_digits(prefix8(k));
+                    (len >= 8 && hex).then_some(c as u32)
+                })
+                .collect();
+            if let Some(codes) = codes {
+                // Every row's code, or the first rows' (the rest read from the arena).
+                for m in [codes.len(), codes.len() / 3] {
+                    let mut s = SortScratch::default();
+                    s.select_every_fixed(&arena, len, Some(&codes[..m]), step, |i| {
+                        keys[i].as_slice()
+                    });
+                    let got: Vec<Vec<u8>> =
+                        s.out.iter().map(|&i| keys[i as usize].clone()).collect();
+                    assert_eq!(got, want, "coded {m}, step {step}, {} keys", keys.len());
+                }
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 //! bytes, heap size = per-cell heap (see `cell.rs`) plus the active segment's fixed overhead.
 //! Rows are kept as emulated keys in a flat arena (no allocation per row); a flush sorts them.
 
-use super::keysort::{SortScratch, keep_every};
+use super::keysort::{SortScratch, hex_digits, keep_every};
 use super::routing::prefix8;
 use super::storefile::Extra;
 
@@ -34,6 +34,15 @@ pub struct Memstore {
     key_len: u32,
     /// Each key's end in `arena`, only once lengths differ.
     ends: Vec<u32>,
+    /// The [`hex_digits`] codes of the first rows, while every row opened with 8 lowercase
+    /// hex digits (`hashed`, `md5-prefix`, `md5-legacy`): a flush orders the rows by these 4
+    /// bytes a row, read back in one pass, instead of reading every key again long after it
+    /// left the caches. The runs of rows (`push_fixed`) keep them from [`CODE_FROM`] rows on;
+    /// rows landed one by one (`add`) are read from the arena when a run or the flush comes
+    /// (cheap where few rows take that path, and nothing spent where flushes are small).
+    codes: Vec<u32>,
+    /// A key did not open with 8 hex digits: no codes until cleared.
+    uncoded: bool,
     /// Emulated rows held.
     held: usize,
     /// Real rows (emulated rows × their weight).
@@ -67,6 +76,12 @@ pub enum Mutation {
     /// A row delete: one `DeleteFamily` marker.
     Delete,
 }
+
+/// Rows a memstore holds before [`Memstore::push_fixed`] keeps codes: smaller flushes sort
+/// without them (`SortScratch::select_every_fixed` takes them from 4,096 rows), and a
+/// memstore filled mostly row by row (at a coarse scale) would read its keys twice for
+/// nothing.
+const CODE_FROM: usize = 1024;
 
 /// `Memstore::key_len` once keys of different lengths were added.
 const MIXED: u32 = u32::MAX;
@@ -105,12 +120,44 @@ impl Memstore {
 
     /// Appends the key of one more row, leaving the counters to [`Memstore::add_run`]: the
     /// write path's runs of rows (`engine/apply/row_run.rs`) count once per run. Only where
-    /// [`Memstore::takes_fixed`] holds.
+    /// [`Memstore::takes_fixed`] holds. `code` is the key's [`hex_digits`] (the value and
+    /// whether the key opens with 8 hex digits), which the caller has for routing.
     #[inline]
-    pub fn push_fixed(&mut self, key: &[u8]) {
+    pub fn push_fixed(&mut self, key: &[u8], code: (u64, bool)) {
         debug_assert!(self.takes_fixed(key.len()));
+        debug_assert!(key.len() < 8 || code == hex_digits(prefix8(key)));
         crate::keygen::push_key(&mut self.arena, key);
+        if code.1 & (self.codes.len() == self.held) {
+            self.codes.push(code.0 as u32);
+        } else if !self.uncoded && self.held >= CODE_FROM {
+            self.code_rest(code);
+        }
         self.held += 1;
+    }
+
+    /// [`Memstore::push_fixed`]'s codes for the rows since the last code (landed by `add`),
+    /// and the new row's; or none for good, at the first key that is not hex.
+    #[cold]
+    #[inline(never)]
+    fn code_rest(&mut self, code: (u64, bool)) {
+        let len = self.key_len as usize;
+        let rest = self.codes.len() * len..self.held * len;
+        for k in self.arena[rest].chunks_exact(len.max(1)) {
+            match hex_digits(prefix8(k)) {
+                (c, true) if len >= 8 => self.codes.push(c as u32),
+                _ => {
+                    self.uncoded = true;
+                    self.codes.clear();
+                    return;
+                }
+            }
+        }
+        if code.1 {
+            self.codes.push(code.0 as u32);
+        } else {
+            self.uncoded = true;
+            self.codes.clear();
+        }
     }
 
     /// What the rows [`Memstore::push_fixed`] appended stand for, summed, the newest written
@@ -207,12 +254,15 @@ impl Memstore {
         self.clear();
         self.arena.shrink_to(SPARE_BYTES);
         self.ends.shrink_to(SPARE_BYTES / 4);
+        self.codes.shrink_to(SPARE_BYTES / 4);
     }
 
     /// Empties the memstore but keeps its buffers' capacity (for reuse as a new segment).
     pub fn clear(&mut self) {
         self.arena.clear();
         self.ends.clear();
+        self.codes.clear();
+        self.uncoded = false;
         self.key_len = 0;
         self.held = 0;
         self.rows = 0;
@@ -256,7 +306,8 @@ impl Memstore {
                 let step = step_of(self.held);
                 if self.key_len != MIXED {
                     let len = self.key_len as usize;
-                    s.select_every_fixed(&self.arena, len, step, |i| self.key(i));
+                    let codes = (!self.uncoded).then_some(self.codes.as_slice());
+                    s.select_every_fixed(&self.arena, len, codes, step, |i| self.key(i));
                 } else {
                     self.fill_prefixes(s);
                     s.select_every(step, |i| self.key(i));
@@ -305,7 +356,7 @@ impl Memstore {
 
     /// Bytes of process memory the arena holds (for the engine's memory budget).
     pub fn footprint(&self) -> usize {
-        self.arena.capacity() + self.ends.capacity() * 4
+        self.arena.capacity() + (self.ends.capacity() + self.codes.capacity()) * 4
     }
 }
 
@@ -374,7 +425,7 @@ mod tests {
             "an empty memstore sets its overhead first"
         );
         for k in &keys[1..] {
-            run.push_fixed(k);
+            run.push_fixed(k, hex_digits(prefix8(k)));
         }
         let n = keys.len() as u64 - 1;
         let total = Put {
@@ -405,6 +456,57 @@ mod tests {
             (one.oldest_edit_ms, one.newest_edit_ms)
         );
         assert_eq!(run.sorted_keys(), one.sorted_keys());
+    }
+
+    /// Hex keys landed both ways (one by one and in runs), past the rows from which runs keep
+    /// codes: the flush's every-n-th selection is the sort's, and a key that is not hex ends
+    /// the codes (`select_every_fixed` then reads the arena).
+    #[test]
+    fn codes_kept_by_runs_give_the_sorts_selection() {
+        let put = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: 100,
+            heap_bytes: 172,
+        };
+        let key = |i: u64| {
+            let x = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32;
+            let mut k = [0u8; 16];
+            k[..8].copy_from_slice(format!("{x:08x}").as_bytes());
+            k[8..].copy_from_slice(&i.to_be_bytes());
+            k
+        };
+        for odd in [None, Some(3000), Some(7000)] {
+            let mut m = Memstore::default();
+            for i in 0..9000u64 {
+                let mut k = key(i);
+                if Some(i) == odd {
+                    k[2] = b'z';
+                }
+                // Every 97th row lands one by one, the others in runs.
+                if i == 0 || i % 97 == 0 {
+                    m.add(&k, put, 0, i);
+                } else {
+                    m.push_fixed(&k, hex_digits(prefix8(&k)));
+                }
+            }
+            assert_eq!(m.uncoded, odd.is_some());
+            if odd.is_none() {
+                // Codes from the first run past `CODE_FROM` rows on, the rows before read back.
+                assert!(m.codes.len() > 8900 && m.codes.len() <= m.held);
+            }
+            let all = m.sorted_keys();
+            let want: Vec<&[u8]> = all.iter().copied().step_by(64).collect();
+            let got = m.with_sorted_every(
+                true,
+                |_| 64,
+                |n, rows| {
+                    assert_eq!(n, 9000);
+                    rows.iter().map(|&i| m.key(i as usize)).collect::<Vec<_>>()
+                },
+            );
+            assert_eq!(got, want, "{odd:?}");
+        }
     }
 
     #[test]

@@ -266,6 +266,145 @@ fn counts_below(len: usize, keys: impl Iterator<Item = usize>) -> Box<[u32]> {
     counts
 }
 
+/// Entries of [`HexSlots`]: one per 4 lowercase hex characters.
+const HEX_SLOTS: usize = 1 << 16;
+
+/// Marks a [`HexSlots`] slot that a start shares: its keys need the full search.
+const HEX_SHARED: u32 = u32::MAX;
+
+/// The entry holding keys that open with 8 lowercase hex digits (`hashed`, `md5-prefix`,
+/// `md5-legacy`), by their first 4 characters: the 16 high bits of the digits' value
+/// ([`hex_digits`](super::keysort::hex_digits)), which the write path has already read for the
+/// flush. Where a raw 16-bit slot resolves 2 hex characters (256 of its 65,536 values used),
+/// this resolves 4: with 64 heat buckets or a few hundred regions, a key shares its slot
+/// with a start once in a thousand rows, not once in four. Built in one merge over the starts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HexSlots {
+    /// Per slot, the entry holding every key of the slot, or [`HEX_SHARED`]. Empty: not built.
+    slots: Box<[u32]>,
+    /// Hex keys asked for since the starts changed, while not built: a build costs about as
+    /// much as [`HEX_BUILD_AFTER`] rows, so starts that change faster are never built over.
+    pending: u32,
+}
+
+/// Hex keys [`HexSlots::get_or_build`] takes before it builds the slots.
+const HEX_BUILD_AFTER: u32 = 1 << 12;
+
+impl HexSlots {
+    /// The slots over starts with [`prefix8`]s `prefixes` (ascending), entry `i` reported as
+    /// `id(i)`. A slot's keys are ≥ 8 bytes opening with its 4 characters: a start whose first
+    /// 4 bytes (zero-padded) are below them lies below every such key, one above them above
+    /// every such key; a start with those very 4 bytes shares the slot.
+    pub(crate) fn build(prefixes: &[u64], id: impl Fn(usize) -> usize) -> HexSlots {
+        let mut slots = vec![HEX_SHARED; HEX_SLOTS].into_boxed_slice();
+        let mut below = 0;
+        for (v, slot) in slots.iter_mut().enumerate() {
+            let text = hex4(v as u32);
+            while below < prefixes.len() && ((prefixes[below] >> 32) as u32) < text {
+                below += 1;
+            }
+            let shared = prefixes
+                .get(below)
+                .is_some_and(|&p| (p >> 32) as u32 == text);
+            if below > 0 && !shared {
+                *slot = u32::try_from(id(below - 1)).unwrap_or(HEX_SHARED);
+            }
+        }
+        HexSlots { slots, pending: 0 }
+    }
+
+    /// The entry holding a key whose 8 leading hex digits have the value `digits`, unless a
+    /// start shares its slot or the slots are not built yet: after [`HEX_BUILD_AFTER`] such
+    /// asks they are, by `build`.
+    #[inline(always)]
+    pub(crate) fn get_or_build(
+        &mut self,
+        digits: u64,
+        build: impl FnOnce() -> HexSlots,
+    ) -> Option<usize> {
+        match self.slots.get((digits >> 16) as usize & (HEX_SLOTS - 1)) {
+            Some(&e) => (e != HEX_SHARED).then_some(e as usize),
+            None => {
+                self.wait(build);
+                None
+            }
+        }
+    }
+
+    /// Entry `parent`, whose start's first 4 bytes are `lo` and the next start's `hi` (`None`:
+    /// the last entry), split at a start whose first 4 bytes are `at`: its slots go to `a` below
+    /// `at`, to `b` above it, and the slot of `at` itself is shared. Only the parent's slots
+    /// are visited (the table stays built across splits: the write path keeps its one load).
+    pub(crate) fn split(
+        &mut self,
+        parent: usize,
+        [lo, at, hi]: [u32; 3],
+        a: usize,
+        b: usize,
+        hi_open: bool,
+    ) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let (Ok(parent), Ok(a), Ok(b)) =
+            (u32::try_from(parent), u32::try_from(a), u32::try_from(b))
+        else {
+            *self = HexSlots::default();
+            return;
+        };
+        let end = if hi_open {
+            HEX_SLOTS
+        } else {
+            (hex_rank(hi) + 1).min(HEX_SLOTS)
+        };
+        for v in hex_rank(lo)..end {
+            let slot = &mut self.slots[v];
+            if *slot == parent {
+                let text = hex4(v as u32);
+                *slot = match text.cmp(&at) {
+                    std::cmp::Ordering::Less => a,
+                    std::cmp::Ordering::Equal => HEX_SHARED,
+                    std::cmp::Ordering::Greater => b,
+                };
+            }
+        }
+    }
+
+    /// Counts an ask while not built, and builds after [`HEX_BUILD_AFTER`] of them.
+    #[cold]
+    #[inline(never)]
+    fn wait(&mut self, build: impl FnOnce() -> HexSlots) {
+        self.pending += 1;
+        if self.pending >= HEX_BUILD_AFTER {
+            *self = build();
+        }
+    }
+}
+
+/// How many slots' 4 characters are below `t` (4 bytes, big-endian).
+fn hex_rank(t: u32) -> usize {
+    // `hex4` ascends with the slot: a binary search.
+    let (mut lo, mut hi) = (0usize, HEX_SLOTS);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if hex4(mid as u32) < t {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// 4 lowercase hex characters of the low 16 bits of `v`, as a big-endian `u32` (the first 4
+/// bytes of a key opening with them).
+fn hex4(v: u32) -> u32 {
+    (0..4).fold(0, |acc, j| {
+        let d = (v >> (12 - 4 * j)) & 0xF;
+        (acc << 8) | if d < 10 { 0x30 + d } else { 0x57 + d }
+    })
+}
+
 /// Slots of [`BoundsCache`]'s second level.
 const SLOTS: usize = 64;
 
@@ -398,6 +537,8 @@ pub(crate) struct RoutingTable {
     cache: BoundsCache,
     /// The byte-alphabet index over `prefixes`, rebuilt on the first search after a change.
     index: StartIndex,
+    /// Entries by 4 hex characters, for keys opening with 8 hex digits.
+    hex: HexSlots,
     /// Changes so far (push, split, merge): lets caches built over the table know they are stale.
     epoch: u64,
 }
@@ -410,6 +551,7 @@ impl RoutingTable {
             seconds: Vec::new(),
             cache: BoundsCache::default(),
             index: StartIndex::default(),
+            hex: HexSlots::default(),
             epoch: 0,
         }
     }
@@ -459,7 +601,19 @@ impl RoutingTable {
         self.prefixes.insert(pos + 1, prefix8(&row));
         self.seconds.insert(pos + 1, second8(&row));
         self.entries.insert(pos + 1, (row, b));
+        let hex = std::mem::take(&mut self.hex);
         self.forget();
+        // The hex slots follow the split in place (one region's slots), not rebuilt.
+        self.hex = hex;
+        let top = |i: usize| (self.prefixes[i] >> 32) as u32;
+        let next = self.prefixes.get(pos + 2).map(|&p| (p >> 32) as u32);
+        self.hex.split(
+            parent,
+            [top(pos), top(pos + 1), next.unwrap_or(u32::MAX)],
+            a,
+            b,
+            next.is_none(),
+        );
     }
 
     /// A merge: the `count` regions from `first`'s entry on become `merged`.
@@ -477,6 +631,7 @@ impl RoutingTable {
         self.epoch += 1;
         self.cache.clear(0);
         self.index = StartIndex::default();
+        self.hex = HexSlots::default();
     }
 
     /// The live region holding `key`, whose `prefix8` is `p`, through the caches.
@@ -490,6 +645,22 @@ impl RoutingTable {
             return id;
         }
         self.route_slow(key, p)
+    }
+
+    /// [`RoutingTable::route`] for a key whose [`hex_digits`](super::keysort::hex_digits) are
+    /// `code`: a key opening with 8 hex digits is looked up by its first 4 characters.
+    #[inline(always)]
+    pub(crate) fn route_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
+        if code.1 {
+            let (prefixes, entries) = (&self.prefixes, &self.entries);
+            if let Some(id) = self
+                .hex
+                .get_or_build(code.0, || HexSlots::build(prefixes, |i| entries[i].1))
+            {
+                return id;
+            }
+        }
+        self.route(key, p)
     }
 
     /// Keys the caches and the index do not settle (keys sharing an index code with a start)
@@ -542,7 +713,8 @@ impl Router {
     /// The region holding `key`, as the write path finds it.
     #[inline]
     pub fn route(&mut self, key: &[u8]) -> usize {
-        self.0.route(key, prefix8(key))
+        let p = prefix8(key);
+        self.0.route_coded(key, p, super::keysort::hex_digits(p))
     }
 }
 
@@ -808,5 +980,95 @@ mod tests {
         assert_eq!(t.ids().collect::<Vec<_>>(), vec![4, 3]);
         assert_eq!(t.route(b"n", prefix8(b"n")), 4);
         assert_eq!(t.route(b"p", prefix8(b"p")), 3);
+    }
+
+    /// 8 hex digits from `x`, then the 8-byte id `id`: a `hashed` key.
+    fn hex_key(x: u32, id: u64) -> Vec<u8> {
+        [format!("{x:08x}").into_bytes(), id.to_be_bytes().to_vec()].concat()
+    }
+
+    #[test]
+    fn hex_slots_settle_the_slots_no_start_shares() {
+        // Hex starts, short and non-hex starts (below, inside and above the hex range).
+        let starts: Vec<&[u8]> = vec![
+            b"",
+            b"0",
+            b"00ff",
+            b"12",
+            b"1234abcd",
+            b"9",
+            b"9zz",
+            b"a",
+            b"b000",
+            b"f",
+            b"g",
+        ];
+        let prefixes: Vec<u64> = starts.iter().map(|s| prefix8(s)).collect();
+        let h = HexSlots::build(&prefixes, |i| i);
+        let mut settled = 0;
+        for v in 0..HEX_SLOTS as u32 {
+            let text = hex4(v).to_be_bytes();
+            assert_eq!(text.to_vec(), format!("{v:04x}").into_bytes());
+            let shared = starts.iter().any(|s| s.len() >= 4 && s[..4] == text);
+            let got = h.slots[v as usize];
+            if shared {
+                assert_eq!(got, HEX_SHARED, "{v:04x}");
+                continue;
+            }
+            settled += 1;
+            // Every key of the slot (lowest and highest 16-byte key) is in the slot's entry.
+            for tail in [[b'0'; 4], [b'f'; 4]] {
+                let key = [text, tail, [0; 4], [0xff; 4]].concat();
+                let want = starts.iter().rposition(|s| *s <= key.as_slice()).unwrap();
+                assert_eq!(got as usize, want, "{key:?}");
+            }
+        }
+        assert_eq!(settled, HEX_SLOTS - 3);
+    }
+
+    proptest::proptest! {
+        /// The write path's hex lookup finds the region a plain search finds, from the table's
+        /// build through splits (the slots follow each split in place) and a merge.
+        #[test]
+        fn coded_routes_equal_the_search_through_splits(
+            cuts in proptest::collection::vec((proptest::prelude::any::<u32>(), 0u8..4), 1..40),
+            keys in proptest::collection::vec((0u32..0x1_0000, proptest::prelude::any::<u16>()), 200),
+        ) {
+            let mut t = table(&[b""]);
+            let mut next_id = 1;
+            let mut check = |t: &mut RoutingTable| {
+                // Enough keys to build the slots, then the keys sharing slots with starts.
+                for (i, &(hi, lo)) in keys.iter().cycle().take(HEX_BUILD_AFTER as usize + 400).enumerate() {
+                    let x = (hi << 16) | u32::from(lo);
+                    let key = hex_key(x, i as u64);
+                    let p = prefix8(&key);
+                    let want = t.locate(&key);
+                    proptest::prop_assert_eq!(t.route_coded(&key, p, super::super::keysort::hex_digits(p)), want);
+                }
+                Ok(())
+            };
+            check(&mut t)?;
+            for &(x, kind) in &cuts {
+                // A hex split key, one sharing a slot with the keys' starts, or a non-hex one.
+                let row = match kind {
+                    0 => hex_key(x, 7),
+                    1 => hex_key(x & 0xFFFF_0000, 0),
+                    2 => format!("{:04x}", x >> 16).into_bytes(),
+                    _ => vec![b'0' + (x % 80) as u8; 1 + (x as usize >> 30)],
+                };
+                if t.entries().iter().any(|(s, _)| *s == row) || row.is_empty() {
+                    continue;
+                }
+                let parent = t.locate(&row);
+                t.split(parent, next_id, row, next_id + 1);
+                next_id += 2;
+                check(&mut t)?;
+            }
+            if t.len() > 2 {
+                let first = t.id_at(0).unwrap();
+                t.merge(first, 2, next_id);
+                check(&mut t)?;
+            }
+        }
     }
 }
