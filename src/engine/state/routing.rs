@@ -1036,7 +1036,7 @@ mod tests {
         ) {
             let mut t = table(&[b""]);
             let mut next_id = 1;
-            let mut check = |t: &mut RoutingTable| {
+            let check = |t: &mut RoutingTable| {
                 // Enough keys to build the slots, then the keys sharing slots with starts.
                 for (i, &(hi, lo)) in keys.iter().cycle().take(HEX_BUILD_AFTER as usize + 400).enumerate() {
                     let x = (hi << 16) | u32::from(lo);
