@@ -266,22 +266,29 @@ fn counts_below(len: usize, keys: impl Iterator<Item = usize>) -> Box<[u32]> {
     counts
 }
 
-/// Entries of [`HexSlots`]: one per 4 lowercase hex characters.
-const HEX_SLOTS: usize = 1 << 16;
+/// Marks a [`HexSlots`] slot that a start shares (or whose entry does not fit 16 bits): its
+/// keys need the full search.
+const HEX_SHARED: u16 = u16::MAX;
 
-/// Marks a [`HexSlots`] slot that a start shares: its keys need the full search.
-const HEX_SHARED: u32 = u32::MAX;
+/// Starts up to which [`HexSlots`] resolve 3 characters (4,096 slots, 8 KiB: the first-level
+/// cache keeps them); beyond, 4 (65,536 slots, 128 KiB). 64 starts share ~1.6 % of 3-character
+/// slots, 2,000 share 3 % of 4-character ones.
+const HEX_SMALL: usize = 64;
 
 /// The entry holding keys that open with 8 lowercase hex digits (`hashed`, `md5-prefix`,
-/// `md5-legacy`), by their first 4 characters: the 16 high bits of the digits' value
+/// `md5-legacy`), by their first 3 or 4 characters: the high bits of the digits' value
 /// ([`hex_digits`](super::keysort::hex_digits)), which the write path has already read for the
 /// flush. Where a raw 16-bit slot resolves 2 hex characters (256 of its 65,536 values used),
-/// this resolves 4: with 64 heat buckets or a few hundred regions, a key shares its slot
-/// with a start once in a thousand rows, not once in four. Built in one merge over the starts.
+/// this resolves 3 or 4: with 64 heat buckets or 10 regions, a key shares its slot with a
+/// start a few times in a thousand rows, not once in four or in twenty-five. Built in one
+/// merge over the starts.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HexSlots {
     /// Per slot, the entry holding every key of the slot, or [`HEX_SHARED`]. Empty: not built.
-    slots: Box<[u32]>,
+    /// 16-bit entries keep the table in the caches (it is read at random, once per row).
+    slots: Box<[u16]>,
+    /// Hex characters resolved (3 or 4).
+    chars: u32,
     /// Hex keys asked for since the starts changed, while not built: a build costs about as
     /// much as [`HEX_BUILD_AFTER`] rows, so starts that change faster are never built over.
     pending: u32,
@@ -292,25 +299,29 @@ const HEX_BUILD_AFTER: u32 = 1 << 12;
 
 impl HexSlots {
     /// The slots over starts with [`prefix8`]s `prefixes` (ascending), entry `i` reported as
-    /// `id(i)`. A slot's keys are ≥ 8 bytes opening with its 4 characters: a start whose first
-    /// 4 bytes (zero-padded) are below them lies below every such key, one above them above
-    /// every such key; a start with those very 4 bytes shares the slot.
+    /// `id(i)`. A slot's keys are ≥ 8 bytes opening with its characters: a start whose first
+    /// bytes as many (zero-padded) are below them lies below every such key, one above them
+    /// above every such key; a start with those very bytes shares the slot.
     pub(crate) fn build(prefixes: &[u64], id: impl Fn(usize) -> usize) -> HexSlots {
-        let mut slots = vec![HEX_SHARED; HEX_SLOTS].into_boxed_slice();
+        let chars = if prefixes.len() <= HEX_SMALL { 3 } else { 4 };
+        let mut slots = vec![HEX_SHARED; 1 << (4 * chars)].into_boxed_slice();
+        let top = |p: u64| head(p, chars);
         let mut below = 0;
         for (v, slot) in slots.iter_mut().enumerate() {
-            let text = hex4(v as u32);
-            while below < prefixes.len() && ((prefixes[below] >> 32) as u32) < text {
+            let text = hex_text(v as u32, chars);
+            while below < prefixes.len() && top(prefixes[below]) < text {
                 below += 1;
             }
-            let shared = prefixes
-                .get(below)
-                .is_some_and(|&p| (p >> 32) as u32 == text);
+            let shared = prefixes.get(below).is_some_and(|&p| top(p) == text);
             if below > 0 && !shared {
-                *slot = u32::try_from(id(below - 1)).unwrap_or(HEX_SHARED);
+                *slot = u16::try_from(id(below - 1)).unwrap_or(HEX_SHARED);
             }
         }
-        HexSlots { slots, pending: 0 }
+        HexSlots {
+            slots,
+            chars,
+            pending: 0,
+        }
     }
 
     /// The entry holding a key whose 8 leading hex digits have the value `digits`, unless a
@@ -322,7 +333,10 @@ impl HexSlots {
         digits: u64,
         build: impl FnOnce() -> HexSlots,
     ) -> Option<usize> {
-        match self.slots.get((digits >> 16) as usize & (HEX_SLOTS - 1)) {
+        let slot = (digits as u32)
+            .checked_shr(32 - 4 * self.chars)
+            .unwrap_or(0);
+        match self.slots.get(slot as usize) {
             Some(&e) => (e != HEX_SHARED).then_some(e as usize),
             None => {
                 self.wait(build);
@@ -331,37 +345,44 @@ impl HexSlots {
         }
     }
 
-    /// Entry `parent`, whose start's first 4 bytes are `lo` and the next start's `hi` (`None`:
-    /// the last entry), split at a start whose first 4 bytes are `at`: its slots go to `a` below
-    /// `at`, to `b` above it, and the slot of `at` itself is shared. Only the parent's slots
-    /// are visited (the table stays built across splits: the write path keeps its one load).
+    /// Entry `parent`, whose start's first 4 bytes are `lo` and the next start's `hi`
+    /// (`hi_open`: the last entry), split at a start whose first 4 bytes are `at` (`starts`
+    /// entries after the split): its slots go to `a` below `at`, to `b` above it, and the slot
+    /// of `at` itself is shared. Only the parent's slots are visited (the table stays built
+    /// across splits: the write path keeps its one load).
     pub(crate) fn split(
         &mut self,
         parent: usize,
         [lo, at, hi]: [u32; 3],
-        a: usize,
-        b: usize,
+        [a, b]: [usize; 2],
         hi_open: bool,
+        starts: usize,
     ) {
         if self.slots.is_empty() {
             return;
         }
         let (Ok(parent), Ok(a), Ok(b)) =
-            (u32::try_from(parent), u32::try_from(a), u32::try_from(b))
+            (u16::try_from(parent), u16::try_from(a), u16::try_from(b))
         else {
             *self = HexSlots::default();
             return;
         };
+        if self.chars == 3 && starts > HEX_SMALL {
+            // Rebuilt over 4 characters after the next asks.
+            *self = HexSlots::default();
+            return;
+        }
+        let chars = self.chars;
+        let at = at & head_mask(chars);
         let end = if hi_open {
-            HEX_SLOTS
+            self.slots.len()
         } else {
-            (hex_rank(hi) + 1).min(HEX_SLOTS)
+            (hex_rank(hi & head_mask(chars), chars) + 1).min(self.slots.len())
         };
-        for v in hex_rank(lo)..end {
+        for v in hex_rank(lo & head_mask(chars), chars)..end {
             let slot = &mut self.slots[v];
             if *slot == parent {
-                let text = hex4(v as u32);
-                *slot = match text.cmp(&at) {
+                *slot = match hex_text(v as u32, chars).cmp(&at) {
                     std::cmp::Ordering::Less => a,
                     std::cmp::Ordering::Equal => HEX_SHARED,
                     std::cmp::Ordering::Greater => b,
@@ -381,13 +402,23 @@ impl HexSlots {
     }
 }
 
-/// How many slots' 4 characters are below `t` (4 bytes, big-endian).
-fn hex_rank(t: u32) -> usize {
-    // `hex4` ascends with the slot: a binary search.
-    let (mut lo, mut hi) = (0usize, HEX_SLOTS);
+/// Keeps the first `chars` bytes of 4 (big-endian).
+fn head_mask(chars: u32) -> u32 {
+    !u32::MAX.checked_shr(8 * chars).unwrap_or(0)
+}
+
+/// The first `chars` bytes of a [`prefix8`], left-aligned in 4 bytes.
+fn head(p: u64, chars: u32) -> u32 {
+    (p >> 32) as u32 & head_mask(chars)
+}
+
+/// How many slots' characters are below `t` (first `chars` bytes, left-aligned).
+fn hex_rank(t: u32, chars: u32) -> usize {
+    // `hex_text` ascends with the slot: a binary search.
+    let (mut lo, mut hi) = (0usize, 1usize << (4 * chars));
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if hex4(mid as u32) < t {
+        if hex_text(mid as u32, chars) < t {
             lo = mid + 1;
         } else {
             hi = mid;
@@ -396,13 +427,14 @@ fn hex_rank(t: u32) -> usize {
     lo
 }
 
-/// 4 lowercase hex characters of the low 16 bits of `v`, as a big-endian `u32` (the first 4
-/// bytes of a key opening with them).
-fn hex4(v: u32) -> u32 {
-    (0..4).fold(0, |acc, j| {
-        let d = (v >> (12 - 4 * j)) & 0xF;
+/// `chars` lowercase hex characters of the low `4 · chars` bits of `v`, left-aligned in a
+/// big-endian `u32` (the first bytes of a key opening with them).
+fn hex_text(v: u32, chars: u32) -> u32 {
+    let text = (0..chars).fold(0, |acc, j| {
+        let d = (v >> (4 * (chars - 1 - j))) & 0xF;
         (acc << 8) | if d < 10 { 0x30 + d } else { 0x57 + d }
-    })
+    });
+    text << (8 * (4 - chars))
 }
 
 /// Slots of [`BoundsCache`]'s second level.
@@ -610,9 +642,9 @@ impl RoutingTable {
         self.hex.split(
             parent,
             [top(pos), top(pos + 1), next.unwrap_or(u32::MAX)],
-            a,
-            b,
+            [a, b],
             next.is_none(),
+            self.prefixes.len(),
         );
     }
 
@@ -989,9 +1021,10 @@ mod tests {
 
     #[test]
     fn hex_slots_settle_the_slots_no_start_shares() {
-        // Hex starts, short and non-hex starts (below, inside and above the hex range).
-        let starts: Vec<&[u8]> = vec![
-            b"",
+        // Hex starts, short and non-hex starts (below, inside and above the hex range): few
+        // (3 characters resolved), then many (4).
+        let few: Vec<Vec<u8>> = [
+            &b""[..],
             b"0",
             b"00ff",
             b"12",
@@ -1002,36 +1035,56 @@ mod tests {
             b"b000",
             b"f",
             b"g",
-        ];
-        let prefixes: Vec<u64> = starts.iter().map(|s| prefix8(s)).collect();
-        let h = HexSlots::build(&prefixes, |i| i);
-        let mut settled = 0;
-        for v in 0..HEX_SLOTS as u32 {
-            let text = hex4(v).to_be_bytes();
-            assert_eq!(text.to_vec(), format!("{v:04x}").into_bytes());
-            let shared = starts.iter().any(|s| s.len() >= 4 && s[..4] == text);
-            let got = h.slots[v as usize];
-            if shared {
-                assert_eq!(got, HEX_SHARED, "{v:04x}");
-                continue;
+        ]
+        .iter()
+        .map(|s| s.to_vec())
+        .collect();
+        let mut many = few.clone();
+        many.extend(
+            (0..100u32).map(|i| format!("{:08x}", i.wrapping_mul(0x9E37_79B9)).into_bytes()),
+        );
+        many.sort();
+        for (starts, chars) in [(few, 3), (many, 4)] {
+            let prefixes: Vec<u64> = starts.iter().map(|s| prefix8(s)).collect();
+            let h = HexSlots::build(&prefixes, |i| i);
+            assert_eq!((h.chars, h.slots.len()), (chars, 1 << (4 * chars)));
+            let mut shared_slots = 0;
+            for v in 0..h.slots.len() as u32 {
+                let text = &hex_text(v, chars).to_be_bytes()[..chars as usize];
+                assert_eq!(text, format!("{v:0w$x}", w = chars as usize).as_bytes());
+                let got = h.slots[v as usize];
+                if starts
+                    .iter()
+                    .any(|s| s.len() >= text.len() && s[..text.len()] == *text)
+                {
+                    assert_eq!(got, HEX_SHARED, "{text:?}");
+                    shared_slots += 1;
+                    continue;
+                }
+                // Every key of the slot (lowest and highest 16-byte key) is in its entry.
+                for fill in [b'0', b'f'] {
+                    let mut key = text.to_vec();
+                    key.resize(8, fill);
+                    key.extend_from_slice(&[fill.wrapping_mul(4); 8]);
+                    let want = starts.iter().rposition(|s| s.as_slice() <= key.as_slice());
+                    assert_eq!(got as usize, want.unwrap(), "{key:?}");
+                }
             }
-            settled += 1;
-            // Every key of the slot (lowest and highest 16-byte key) is in the slot's entry.
-            for tail in [[b'0'; 4], [b'f'; 4]] {
-                let key = [text, tail, [0; 4], [0xff; 4]].concat();
-                let want = starts.iter().rposition(|s| *s <= key.as_slice()).unwrap();
-                assert_eq!(got as usize, want, "{key:?}");
-            }
+            assert!(
+                shared_slots >= 3 && shared_slots <= starts.len(),
+                "{shared_slots}"
+            );
         }
-        assert_eq!(settled, HEX_SLOTS - 3);
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
         /// The write path's hex lookup finds the region a plain search finds, from the table's
-        /// build through splits (the slots follow each split in place) and a merge.
+        /// build through splits (the slots follow each split in place, and grow from 3 to 4
+        /// characters past 64 starts) and a merge.
         #[test]
         fn coded_routes_equal_the_search_through_splits(
-            cuts in proptest::collection::vec((proptest::prelude::any::<u32>(), 0u8..4), 1..40),
+            cuts in proptest::collection::vec((proptest::prelude::any::<u32>(), 0u8..4), 1..100),
             keys in proptest::collection::vec((0u32..0x1_0000, proptest::prelude::any::<u16>()), 200),
         ) {
             let mut t = table(&[b""]);
