@@ -51,6 +51,56 @@ pub(crate) struct Recorder {
     pub(crate) heat_reads: Vec<Vec<u64>>,
 }
 
+impl Recorder {
+    /// [`Recorder::heat_bucket`] for a key whose `hex_digits` are `code`: a key opening with 8
+    /// hex digits is looked up by its first 4 characters.
+    #[inline(always)]
+    pub(crate) fn heat_bucket_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
+        if code.1 {
+            let prefixes = &self.heat_prefix;
+            if let Some(j) = self
+                .heat_hex
+                .get_or_build(code.0, || HexSlots::build(prefixes, |i| i))
+            {
+                return j;
+            }
+        }
+        self.heat_bucket(key, p)
+    }
+
+    /// The heat bucket holding `key`, whose `prefix8` is `p`.
+    #[inline]
+    pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
+        let index = &self.heat_index;
+        if let Some(j) = self.heat_cache.get_or(p, key, |p| index.sole(p)) {
+            return j;
+        }
+        self.heat_bucket_slow(key, p)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn heat_bucket_slow(&mut self, key: &[u8], p: u64) -> usize {
+        let b = &self.heat_buckets;
+        if b.len() <= 1 {
+            // One bucket (or none: writes then count in slot 0): every key.
+            self.heat_cache.put(p, 0, u128::MAX, 0);
+            return 0;
+        }
+        // The byte-alphabet index, then integer compares on the first and second 8 bytes; full
+        // compares only among buckets sharing 16 bytes with the key.
+        let q = second8(key);
+        let j = self.heat_index.find(p, &self.heat_prefix, |i| {
+            start_le(&b[i], self.heat_second[i], key, q)
+        });
+        // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
+        // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
+        let (lo, hi) = entry_bounds(&self.heat_prefix, &self.heat_second, j);
+        self.heat_cache.put(p, lo, hi, j);
+        j
+    }
+}
+
 impl Engine {
     /// Opens the hotspot windows and heat slices the clock has reached.
     #[cold]
@@ -88,55 +138,6 @@ impl Engine {
             .heat_buckets
             .partition_point(|s| s.as_slice() <= key)
             .saturating_sub(1)
-    }
-
-    /// [`Engine::heat_bucket`] for a key whose `hex_digits` are `code`: a key opening with 8
-    /// hex digits is looked up by its first 4 characters.
-    #[inline(always)]
-    pub(crate) fn heat_bucket_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
-        if code.1 {
-            let prefixes = &self.rec.heat_prefix;
-            if let Some(j) = self
-                .rec
-                .heat_hex
-                .get_or_build(code.0, || HexSlots::build(prefixes, |i| i))
-            {
-                return j;
-            }
-        }
-        self.heat_bucket(key, p)
-    }
-
-    /// The heat bucket holding `key`, whose `prefix8` is `p`.
-    #[inline]
-    pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
-        let index = &self.rec.heat_index;
-        if let Some(j) = self.rec.heat_cache.get_or(p, key, |p| index.sole(p)) {
-            return j;
-        }
-        self.heat_bucket_slow(key, p)
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn heat_bucket_slow(&mut self, key: &[u8], p: u64) -> usize {
-        let b = &self.rec.heat_buckets;
-        if b.len() <= 1 {
-            // One bucket (or none: writes then count in slot 0): every key.
-            self.rec.heat_cache.put(p, 0, u128::MAX, 0);
-            return 0;
-        }
-        // The byte-alphabet index, then integer compares on the first and second 8 bytes; full
-        // compares only among buckets sharing 16 bytes with the key.
-        let q = second8(key);
-        let j = self.rec.heat_index.find(p, &self.rec.heat_prefix, |i| {
-            start_le(&b[i], self.rec.heat_second[i], key, q)
-        });
-        // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
-        // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
-        let (lo, hi) = entry_bounds(&self.rec.heat_prefix, &self.rec.heat_second, j);
-        self.rec.heat_cache.put(p, lo, hi, j);
-        j
     }
 
     /// Records every server's state (a timeline sample) and schedules the next one while

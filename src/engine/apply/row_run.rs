@@ -61,6 +61,8 @@ struct RegionSlot {
     rows: u64,
     /// Arrival of its last row in the run, ns.
     last_ns: u64,
+    /// No flush queued or running (constant over a run: nothing is set off inside one).
+    idle: bool,
 }
 
 /// A server the run touched.
@@ -79,6 +81,9 @@ struct ServerSlot {
     futile: bool,
     /// Write-path time one row costs (`land_on_server`'s bandwidth step), ns.
     cost_ns: u64,
+    /// The server's write path is busy until then, ns (`Server::busy_until_ns`, kept here
+    /// during the run and written back by `settle_run`).
+    busy_ns: u64,
     rows: u64,
     /// A row went to a region with no flush queued or running.
     idle: bool,
@@ -159,6 +164,9 @@ impl Engine {
             let key = &rest.arena[rest.start..end as usize];
             key.len() >= 8 && hex_digits(prefix8(key)).1
         });
+        // The current heat slice's row, out of the recorder for the run (its buckets are
+        // looked up through the recorder's caches as rows go).
+        let mut heat = self.rec.heat_writes.pop();
         let (mut now, mut frac) = (self.now, self.clock_frac);
         let mut start = rest.start;
         let mut taken = 0u64;
@@ -187,8 +195,7 @@ impl Engine {
                 *sslot = self.server_slot(server, &cost, stamp);
                 runs.touched_servers.push(server as u32);
             }
-            let r = &self.state.regions[region];
-            let idle = !r.flush_queued && !r.flushing;
+            let idle = slot.idle;
             if sslot.rows == sslot.room {
                 break;
             }
@@ -202,13 +209,12 @@ impl Engine {
             // The write path's bandwidth: the client runs ahead of the server by its buffer,
             // then waits (`land_on_server`). A wait into the next slice or read batch ends the
             // run: that row lands through `write.rs`, which rolls the slice or reads first.
-            let busy = &mut self.state.servers[server].busy_until_ns;
-            let until = (*busy).max(at) + sslot.cost_ns;
+            let until = sslot.busy_ns.max(at) + sslot.cost_ns;
             let wait = until.saturating_sub(at + CLIENT_LAG_NS);
             if at + wait >= boundary {
                 break;
             }
-            *busy = until;
+            sslot.busy_ns = until;
             throttled += wait;
             sslot.rows += 1;
             sslot.idle |= idle;
@@ -224,13 +230,13 @@ impl Engine {
                     store.memstore.push_fixed(key, code);
                 }
             }
-            let b = self.heat_bucket_coded(key, p, code);
-            if let Some(h) = self.rec.heat_writes.last_mut() {
-                h[b] += weight;
+            if let Some(h) = &mut heat {
+                h[self.rec.heat_bucket_coded(key, p, code)] += weight;
             }
             start = end as usize;
             taken += 1;
         }
+        self.rec.heat_writes.extend(heat);
         self.now = now;
         self.clock_frac = frac;
         self.rec.stats.throttled_ns += throttled;
@@ -296,6 +302,7 @@ impl Engine {
             server: r.server as u32,
             rows: 0,
             last_ns: 0,
+            idle: !r.flush_queued && !r.flushing,
         }
     }
 
@@ -329,6 +336,7 @@ impl Engine {
             handlers_busy: s.flushes_running as usize + s.flush_queue.len() >= flushers,
             futile: s.pressure_futile,
             cost_ns: ((cost.data as u128 * s.write_fp) >> 32) as u64,
+            busy_ns: s.busy_until_ns,
             rows: 0,
             idle: false,
         }
@@ -367,10 +375,11 @@ impl Engine {
         }
         for &server in &runs.touched_servers {
             let slot = runs.servers[server as usize];
+            let s = &mut self.state.servers[server as usize];
+            s.busy_until_ns = slot.busy_ns;
             if slot.rows == 0 {
                 continue;
             }
-            let s = &mut self.state.servers[server as usize];
             if slot.idle {
                 s.pressure_futile = false;
             }

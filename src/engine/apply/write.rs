@@ -385,7 +385,7 @@ impl Engine {
         if let Some(w) = self.rec.windows.last_mut() {
             w[server] += weight;
         }
-        let b = self.heat_bucket(key, p);
+        let b = self.rec.heat_bucket(key, p);
         if let Some(h) = self.rec.heat_writes.last_mut() {
             h[b] += weight;
         }
