@@ -56,6 +56,20 @@ fn hashed_key(head: [u8; 4], id: u64) -> [u8; 16] {
     k
 }
 
+/// Appends the `hashed` keys of a hashed batch (`ids` in lane order): built on the stack and
+/// copied in once, instead of two growing pushes per key.
+fn push_hashed(b: &Batch8, ids: &[u64], out: &mut KeyArena) {
+    let mut keys = [[0u8; 16]; md5x::LANES8];
+    for (i, (&id, k)) in ids.iter().zip(&mut keys).enumerate() {
+        *k = hashed_key(b.head(i), id);
+    }
+    let base = out.arena.len();
+    out.arena
+        .extend_from_slice(keys[..ids.len()].as_flattened());
+    out.ends
+        .extend((1..=ids.len()).map(|j| (base + 16 * j) as u32));
+}
+
 /// A SIMD MD5 batch as [`batched`] drives it: messages of type `Msg` in, digests by lane out.
 trait Lanes {
     type Msg;
@@ -135,7 +149,7 @@ struct ArenaBatch<E> {
     emit: E,
 }
 
-impl<E: Fn(&Batch8, usize, u64, &mut KeyArena)> ArenaBatch<E> {
+impl<E: Fn(&Batch8, &[u64], &mut KeyArena)> ArenaBatch<E> {
     fn new(emit: E) -> ArenaBatch<E> {
         ArenaBatch {
             batch: Batch8::new(),
@@ -156,9 +170,7 @@ impl<E: Fn(&Batch8, usize, u64, &mut KeyArena)> ArenaBatch<E> {
     fn drain(&mut self, out: &mut KeyArena) {
         let n = self.batch.len();
         self.batch.run();
-        for (i, &id) in self.pending[..n].iter().enumerate() {
-            (self.emit)(&self.batch, i, id, out);
-        }
+        (self.emit)(&self.batch, &self.pending[..n], out);
     }
 
     fn finish(mut self, out: &mut KeyArena) {
@@ -195,9 +207,7 @@ impl RowKeyGenerator for HashRowKey {
     }
     fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
         // `keys_into` without its two calls through `dyn` per key: the feed's hottest loop.
-        let mut a = ArenaBatch::new(|b: &Batch8, i, id, out: &mut KeyArena| {
-            out.push16(&hashed_key(b.head(i), id))
-        });
+        let mut a = ArenaBatch::new(push_hashed);
         self.clock
             .for_each(ids, |id, ts| a.push(id, Self::input(id, ts), out));
         a.finish(out);
@@ -291,11 +301,13 @@ impl RowKeyGenerator for Md5Prefix {
         // Written in place: no call through `dyn` per key, no key buffer. Keys are at least
         // one hex character and at most 32 + 1,024 + 20 bytes: HBase takes them all.
         let short = self.hex_chars == 8 && self.separator.is_empty() && !self.decimal;
-        let mut a = ArenaBatch::new(|b: &Batch8, i, id, out: &mut KeyArena| {
+        let mut a = ArenaBatch::new(|b: &Batch8, ids: &[u64], out: &mut KeyArena| {
             if short {
                 // 8 hex characters and the 8-byte id, as `hashed` writes them.
-                out.push16(&hashed_key(b.head(i), id));
-            } else {
+                push_hashed(b, ids, out);
+                return;
+            }
+            for (i, &id) in ids.iter().enumerate() {
                 push_hex_prefix(&mut out.arena, &b.digest(i), self.hex_chars);
                 out.arena.extend_from_slice(&self.separator);
                 push_id(&mut out.arena, id, self.decimal, self.width);
