@@ -151,9 +151,8 @@ impl SortScratch {
     /// (`len` ≥ 8 bytes each). Keys opening with 8 lowercase hex digits (`hashed`,
     /// `md5-prefix`) are ordered by their digits' 32 bits, an order-preserving code of the
     /// prefix as the byte ranks are: no prefix pass, no rank pass. `codes`, when given, holds
-    /// every row's code ([`hex_digits`], kept as the rows arrived), and the arena is not read
-    /// at all; otherwise one pass reads the codes from the keys. Other keys take
-    /// [`SortScratch::select_every`].
+    /// the first rows' codes ([`hex_digits`], kept as the rows arrived): only the rows after
+    /// them are read from the arena. Other keys take [`SortScratch::select_every`].
     pub(crate) fn select_every_fixed<'k>(
         &mut self,
         arena: &[u8],
@@ -164,9 +163,16 @@ impl SortScratch {
     ) {
         let n = arena.len().checked_div(len).unwrap_or(0);
         let step = step.max(1);
-        let idx_bits = index_bits(n);
         let eligible = len >= 8 && n >= SELECT_MIN && step > 1;
-        if let Some(codes) = codes.filter(|c| eligible && c.len() <= n) {
+        // Without codes, the first key tells most non-hex generators (`md5-prefix` with fewer
+        // than 8 hex characters) apart before a pass over every row.
+        let codes = codes.filter(|c| c.len() <= n).or_else(|| {
+            arena
+                .first_chunk::<8>()
+                .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1)
+                .then_some(&[][..])
+        });
+        if let Some(codes) = codes.filter(|_| eligible) {
             debug_assert!(
                 arena
                     .chunks_exact(len)
@@ -174,62 +180,124 @@ impl SortScratch {
                     .all(|(k, &c)| hex_digits(prefix8(k)) == (u64::from(c), true))
             );
             // The rows after the codes are read from the arena.
-            let m = codes.len();
             let mut tail = std::mem::take(&mut self.tail);
             tail.clear();
             let mut hex = true;
-            for k in arena[m * len..].chunks_exact(len) {
+            for k in arena[codes.len() * len..].chunks_exact(len) {
                 let (c, ok) = hex_digits(prefix8(k));
                 hex &= ok;
                 tail.push(c as u32);
             }
-            let sorted = codes.is_sorted()
-                && tail.is_sorted()
-                && (m == 0 || m == n || codes[m - 1] <= tail[0]);
             // Sorted keys take the one-pass sort, as below.
-            if hex && !sorted {
-                let at = |i: usize| {
-                    let c = if i < m { codes[i] } else { tail[i - m] };
-                    (u64::from(c) << idx_bits) | i as u64
-                };
-                self.select_packed(n, step, 32, at, key);
+            if hex && !self.select_coded([codes, &tail], step, &key) {
                 self.tail = tail;
                 return;
             }
             self.tail = tail;
-        } else if eligible
-            // The first key tells most non-hex generators (`md5-prefix` with fewer than 8 hex
-            // characters) apart before a pass over every row.
-            && arena
-                .first_chunk::<8>()
-                .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1)
-        {
-            let mut packed = std::mem::take(&mut self.packed);
-            packed.clear();
-            packed.resize(n, 0);
-            // A plain loop with the flags in registers (an `extend` closure kept them in
-            // memory, a store and a load per row).
-            let (mut hex, mut sorted, mut prev) = (true, true, 0u64);
-            for ((k, out), i) in arena.chunks_exact(len).zip(&mut packed).zip(0u64..) {
-                let p = prefix8(k);
-                let (digits, ok) = hex_digits(p);
-                hex &= ok;
-                sorted &= prev <= p;
-                prev = p;
-                *out = (digits << idx_bits) | i;
-            }
-            // Sorted keys take the one-pass sort, as in `select_every`.
-            if hex && !sorted {
-                self.select_packed(n, step, 32, |i| packed[i], key);
-                self.packed = packed;
-                return;
-            }
-            self.packed = packed;
         }
         self.prefixes.clear();
         self.prefixes
             .extend(arena.chunks_exact(len.max(1)).map(prefix8));
         self.select_every(step, key);
+    }
+
+    /// The selection over rows whose 32-bit order-preserving prefix codes are `parts`
+    /// (concatenated, in row order), unless the codes never decrease (then it returns true and
+    /// leaves it to the caller's one-pass sort). A flush keeps one row in `step` (one per
+    /// data block): one pass counts the rows per bucket of the codes' top bits (about 8
+    /// rows each), and a second copies out only the rows of buckets holding a kept position
+    /// (about one in six, for 64 rows a block), which are then sorted. The memstore's rows
+    /// are read twice, 4 bytes each, and never moved as a whole.
+    fn select_coded<'k>(
+        &mut self,
+        parts: [&[u32]; 2],
+        step: usize,
+        key: impl Fn(usize) -> &'k [u8],
+    ) -> bool {
+        let n = parts[0].len() + parts[1].len();
+        let d = (usize::BITS - (n / 8).leading_zeros()).clamp(1, 16);
+        let shift = 32 - d;
+        let size = 1usize << d;
+        self.counts.clear();
+        self.counts.resize(size + 1, 0);
+        let (mut sorted, mut prev) = (true, 0u32);
+        for part in parts {
+            for &c in part {
+                self.counts[(c >> shift) as usize + 1] += 1;
+                sorted &= prev <= c;
+                prev = c;
+            }
+        }
+        if sorted {
+            return true;
+        }
+        for b in 0..size {
+            self.counts[b + 1] += self.counts[b];
+        }
+        // `counts[b]` is bucket b's first position. The buckets holding a kept position get
+        // room in `packed_tmp`, in bucket order; the others are marked `SKIP`.
+        const SKIP: u32 = u32::MAX;
+        self.run.clear();
+        self.run.resize(size, SKIP);
+        let (mut b, mut room) = (0usize, 0u32);
+        for target in (0..n).step_by(step) {
+            while self.counts[b + 1] as usize <= target {
+                b += 1;
+            }
+            if self.run[b] == SKIP {
+                self.run[b] = room;
+                room += self.counts[b + 1] - self.counts[b];
+            }
+        }
+        self.packed_tmp.clear();
+        self.packed_tmp.resize(room as usize, 0);
+        let mut i = 0u64;
+        for part in parts {
+            for &c in part {
+                let at = &mut self.run[(c >> shift) as usize];
+                if *at != SKIP {
+                    self.packed_tmp[*at as usize] = (u64::from(c) << 32) | i;
+                    *at += 1;
+                }
+                i += 1;
+            }
+        }
+        // Each kept bucket's room now ends at `run[b]`.
+        self.out.clear();
+        let mut b = 0;
+        let mut group: Vec<u32> = Vec::new();
+        for target in (0..n).step_by(step) {
+            let fresh = self.counts[b + 1] as usize <= target || target == 0;
+            while self.counts[b + 1] as usize <= target {
+                b += 1;
+            }
+            let width = (self.counts[b + 1] - self.counts[b]) as usize;
+            let end = self.run[b] as usize;
+            let bucket = &mut self.packed_tmp[end - width..end];
+            if fresh {
+                bucket.sort_unstable();
+            }
+            // Rows sharing the target's code: ordered by their whole keys.
+            let q = target - self.counts[b] as usize;
+            let g = bucket[q] >> 32;
+            let g0 = bucket[..q]
+                .iter()
+                .rposition(|&x| x >> 32 != g)
+                .map_or(0, |i| i + 1);
+            let g1 = q + bucket[q..]
+                .iter()
+                .position(|&x| x >> 32 != g)
+                .unwrap_or(width - q);
+            if g1 - g0 == 1 {
+                self.out.push(bucket[q] as u32);
+            } else {
+                group.clear();
+                group.extend(bucket[g0..g1].iter().map(|&x| x as u32));
+                group.sort_unstable_by(|&a, &c| key(a as usize).cmp(key(c as usize)));
+                self.out.push(group[q - g0]);
+            }
+        }
+        false
     }
 
     /// The selection over `n` rows whose packed words `at(i)` hold each row's `bits`-bit
