@@ -145,14 +145,17 @@ fn batched<B: Lanes>(
 /// out)` straight into the feed's arena, in id order.
 struct ArenaBatch<E> {
     batch: Batch8,
+    /// `emit` reads only [`Batch8::head`]s.
+    heads: bool,
     pending: [u64; md5x::LANES8],
     emit: E,
 }
 
 impl<E: Fn(&Batch8, &[u64], &mut KeyArena)> ArenaBatch<E> {
-    fn new(emit: E) -> ArenaBatch<E> {
+    fn new(heads: bool, emit: E) -> ArenaBatch<E> {
         ArenaBatch {
             batch: Batch8::new(),
+            heads,
             pending: [0; md5x::LANES8],
             emit,
         }
@@ -169,7 +172,11 @@ impl<E: Fn(&Batch8, &[u64], &mut KeyArena)> ArenaBatch<E> {
 
     fn drain(&mut self, out: &mut KeyArena) {
         let n = self.batch.len();
-        self.batch.run();
+        if self.heads {
+            self.batch.run_heads();
+        } else {
+            self.batch.run();
+        }
         (self.emit)(&self.batch, &self.pending[..n], out);
     }
 
@@ -207,7 +214,7 @@ impl RowKeyGenerator for HashRowKey {
     }
     fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
         // `keys_into` without its two calls through `dyn` per key: the feed's hottest loop.
-        let mut a = ArenaBatch::new(push_hashed);
+        let mut a = ArenaBatch::new(true, push_hashed);
         self.clock
             .for_each(ids, |id, ts| a.push(id, Self::input(id, ts), out));
         a.finish(out);
@@ -301,7 +308,7 @@ impl RowKeyGenerator for Md5Prefix {
         // Written in place: no call through `dyn` per key, no key buffer. Keys are at least
         // one hex character and at most 32 + 1,024 + 20 bytes: HBase takes them all.
         let short = self.hex_chars == 8 && self.separator.is_empty() && !self.decimal;
-        let mut a = ArenaBatch::new(|b: &Batch8, ids: &[u64], out: &mut KeyArena| {
+        let mut a = ArenaBatch::new(short, |b: &Batch8, ids: &[u64], out: &mut KeyArena| {
             if short {
                 // 8 hex characters and the 8-byte id, as `hashed` writes them.
                 push_hashed(b, ids, out);

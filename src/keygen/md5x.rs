@@ -255,10 +255,23 @@ impl Batch8 {
     /// Hashes the queued messages; their digests are then [`Batch8::digest`]`(0..len)`.
     /// Empties the queue.
     pub fn run(&mut self) {
+        self.run_as::<false>();
+    }
+
+    /// [`Batch8::run`] for [`Batch8::head`] only (`hashed` keys print 4 digest bytes): the
+    /// AVX-512 kernel skips the steps after the first word is final. [`Batch8::digest`] is
+    /// then not valid.
+    pub fn run_heads(&mut self) {
+        self.run_as::<true>();
+    }
+
+    fn run_as<const HEAD: bool>(&mut self) {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `with_backend` keeps Avx512 only where the CPU has the feature.
-            Backend::Avx512 => unsafe { x86::avx512_8(&self.w0, &self.w1, &mut self.words) },
+            Backend::Avx512 => unsafe {
+                x86::avx512_8::<HEAD>(&self.w0, &self.w1, &mut self.words)
+            },
             _ => {
                 // Other backends hash the padded blocks, `Batch`'s way.
                 let mut batch = Batch::with_backend(self.backend);
@@ -374,8 +387,15 @@ mod x86 {
 
     /// 32 digests of 8-byte messages, in the lanes of two 512-bit vectors stepped in turn.
     /// Block words 2..16 are the padding every 8-byte message shares.
+    /// `HEAD`: only the first digest word (`out[0]`; the others are left alone). That word
+    /// is final after step 60 (each step's new value moves from `b` to `c`, `d`, then `a`), so
+    /// the last three steps are skipped.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn avx512_8(w0: &[u32; 32], w1: &[u32; 32], out: &mut [[u32; 32]; 4]) {
+    pub(super) unsafe fn avx512_8<const HEAD: bool>(
+        w0: &[u32; 32],
+        w1: &[u32; 32],
+        out: &mut [[u32; 32]; 4],
+    ) {
         // SAFETY: each load reads 16 words inside a 32-word array.
         let load =
             |w: &[u32; 32], h: usize| unsafe { _mm512_loadu_si512(w.as_ptr().add(16 * h).cast()) };
@@ -383,7 +403,7 @@ mod x86 {
         let m1 = [load(w1, 0), load(w1, 1)];
         let init = INIT.map(|x| _mm512_set1_epi32(x as i32));
         let mut st = [init; 2];
-        for i in 0..64 {
+        for i in 0..if HEAD { 61 } else { 64 } {
             let w = word(i);
             // The padding: 0x80 after the message, the length in bits in word 14.
             let pad = match w {
@@ -413,6 +433,17 @@ mod x86 {
             }
         }
         for (h, s) in st.iter().enumerate() {
+            if HEAD {
+                // Step 60's value, in `b` after 61 steps.
+                // SAFETY: 16 words from word 16·h of a 32-word array.
+                unsafe {
+                    _mm512_storeu_si512(
+                        out[0].as_mut_ptr().add(16 * h).cast(),
+                        _mm512_add_epi32(s[1], init[0]),
+                    )
+                };
+                continue;
+            }
             for (j, (v, v0)) in s.iter().zip(init).enumerate() {
                 // SAFETY: 16 words from word 16·h of a 32-word array.
                 unsafe {
@@ -565,6 +596,13 @@ mod tests {
                         "{backend:?} {count} lanes, lane {j}"
                     );
                     assert_eq!(batch.head(j), md5(m)[..4], "{backend:?}");
+                }
+                for m in &msgs {
+                    batch.push(*m);
+                }
+                batch.run_heads();
+                for (j, m) in msgs.iter().enumerate() {
+                    assert_eq!(batch.head(j), md5(m)[..4], "heads, {backend:?}, lane {j}");
                 }
             }
         }
