@@ -204,10 +204,10 @@ impl SortScratch {
     /// The selection over rows whose 32-bit order-preserving prefix codes are `parts`
     /// (concatenated, in row order), unless the codes never decrease (then it returns true and
     /// leaves it to the caller's one-pass sort). A flush keeps one row in `step` (one per
-    /// data block): one pass counts the rows per bucket of the codes' top bits (about 8
-    /// rows each), and a second copies out only the rows of buckets holding a kept position
+    /// data block): one pass finds the bits every code shares, one counts the rows per bucket
+    /// of the bits after them (about 8 rows each), and a second copies out only the rows of buckets holding a kept position
     /// (about one in six, for 64 rows a block), which are then sorted. The memstore's rows
-    /// are read twice, 4 bytes each, and never moved as a whole.
+    /// are read three times, 4 bytes each, and never moved as a whole.
     fn select_coded<'k>(
         &mut self,
         parts: [&[u32]; 2],
@@ -216,14 +216,25 @@ impl SortScratch {
     ) -> bool {
         let n = parts[0].len() + parts[1].len();
         let d = (usize::BITS - (n / 8).leading_zeros()).clamp(1, 16);
-        let shift = 32 - d;
+        // A region's rows share its key range's leading bits: the buckets take the d bits
+        // after them (on the top bits, a region among 200 left all its rows in 1 bucket of
+        // 200, and the buckets' sorts were most of the flush).
+        let (mut lo, mut hi) = (u32::MAX, 0);
+        for part in parts {
+            lo = part.iter().fold(lo, |m, &c| m.min(c));
+            hi = part.iter().fold(hi, |m, &c| m.max(c));
+        }
+        let common = (lo ^ hi).leading_zeros();
         let size = 1usize << d;
+        // The shared bits shifted out (as u64: all 32 may be shared), the next d kept.
+        let bucket = |c: u32| ((u64::from(c) << common) as u32 >> (32 - d)) as usize & (size - 1);
         self.counts.clear();
         self.counts.resize(size + 1, 0);
+        let counts = &mut self.counts[..size + 1];
         let (mut sorted, mut prev) = (true, 0u32);
         for part in parts {
             for &c in part {
-                self.counts[(c >> shift) as usize + 1] += 1;
+                counts[bucket(c) + 1] += 1;
                 sorted &= prev <= c;
                 prev = c;
             }
@@ -252,9 +263,10 @@ impl SortScratch {
         self.packed_tmp.clear();
         self.packed_tmp.resize(room as usize, 0);
         let mut i = 0u64;
+        let run = &mut self.run[..size];
         for part in parts {
             for &c in part {
-                let at = &mut self.run[(c >> shift) as usize];
+                let at = &mut run[bucket(c)];
                 if *at != SKIP {
                     self.packed_tmp[*at as usize] = (u64::from(c) << 32) | i;
                     *at += 1;

@@ -372,7 +372,11 @@ fn prefetch_tail<T>(v: &Vec<T>) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-        let ahead = v.as_ptr().wrapping_add(v.len()).cast::<i8>().wrapping_add(64);
+        let ahead = v
+            .as_ptr()
+            .wrapping_add(v.len())
+            .cast::<i8>()
+            .wrapping_add(64);
         // SAFETY: a prefetch only hints at the caches: it reads nothing and never faults,
         // whatever the address.
         unsafe { _mm_prefetch::<_MM_HINT_ET0>(ahead) };
