@@ -41,6 +41,7 @@ use policy::split_point;
 use state::State;
 use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
+use state::keysort::hex_digits;
 use state::memstore::Memstore;
 use state::region::Region;
 use state::routing::{BoundsCache, HexSlots, RoutingTable, StartIndex, prefix8, second8};
@@ -779,10 +780,11 @@ impl Engine {
         self.queue.push(self.now.saturating_add(delay), event);
     }
 
-    /// The live region holding `key`, whose `prefix8` is `p`.
+    /// The live region holding `key`, whose `prefix8` is `p` (keys opening with 8 hex digits
+    /// by their first characters, as the runs of rows route them).
     #[inline]
     fn route(&mut self, key: &[u8], p: u64) -> usize {
-        self.state.routing.route(key, p)
+        self.state.routing.route_coded(key, p, hex_digits(p))
     }
 
     /// Jumps the clock to the next event and processes it. False if nothing is scheduled.

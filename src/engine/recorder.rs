@@ -70,7 +70,7 @@ impl Recorder {
 
     /// The heat bucket holding `key`, whose `prefix8` is `p`.
     #[inline]
-    pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
+    fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
         let index = &self.heat_index;
         if let Some(j) = self.heat_cache.get_or(p, key, |p| index.sole(p)) {
             return j;

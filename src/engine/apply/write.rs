@@ -7,6 +7,7 @@ use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::cell;
+use crate::engine::state::keysort::hex_digits;
 use crate::engine::state::memstore::{Mutation, Put};
 use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
@@ -385,7 +386,7 @@ impl Engine {
         if let Some(w) = self.rec.windows.last_mut() {
             w[server] += weight;
         }
-        let b = self.rec.heat_bucket(key, p);
+        let b = self.rec.heat_bucket_coded(key, p, hex_digits(p));
         if let Some(h) = self.rec.heat_writes.last_mut() {
             h[b] += weight;
         }

@@ -100,6 +100,7 @@ impl Memstore {
         }
         if key.len() as u32 == self.key_len {
             crate::keygen::push_key(&mut self.arena, key);
+            prefetch_tail(&self.arena);
         } else {
             self.add_mixed(key);
         }
