@@ -122,30 +122,35 @@ impl Memstore {
     /// Appends the key of one more row, leaving the counters to [`Memstore::add_run`]: the
     /// write path's runs of rows (`engine/apply/row_run.rs`) count once per run. Only where
     /// [`Memstore::takes_fixed`] holds. `code` is the key's [`hex_digits`] (the value and
-    /// whether the key opens with 8 hex digits), which the caller has for routing.
+    /// whether the key opens with 8 hex digits), which the caller has for routing; `(_, false)`
+    /// also where the caller did not read it (the key is then read here if codes are kept).
     #[inline]
     pub fn push_fixed(&mut self, key: &[u8], code: (u64, bool)) {
         debug_assert!(self.takes_fixed(key.len()));
-        debug_assert!(key.len() < 8 || code == hex_digits(prefix8(key)));
+        debug_assert!(!code.1 || code == hex_digits(prefix8(key)));
         crate::keygen::push_key(&mut self.arena, key);
-        if code.1 & (self.codes.len() == self.held) {
-            self.codes.push(code.0 as u32);
-        } else if !self.uncoded && self.held >= CODE_FROM {
-            self.code_rest(code);
-        }
         self.held += 1;
+        if code.1 & (self.codes.len() + 1 == self.held) {
+            self.codes.push(code.0 as u32);
+        } else if !self.uncoded && self.held > CODE_FROM {
+            self.code_rest();
+        }
         // Rows reach a region's memstore one in as many as there are regions, long after its
         // arena's next line left the caches: the store that opens a line waited on memory
         // (a third of the run loop with 200 regions). Asking for the next lines now hides it.
         prefetch_tail(&self.arena);
-        prefetch_tail(&self.codes);
+        if !self.uncoded {
+            // (An empty vector's pointer is no address: a prefetch there costs a page walk.)
+            prefetch_tail(&self.codes);
+        }
     }
 
-    /// [`Memstore::push_fixed`]'s codes for the rows since the last code (landed by `add`),
-    /// and the new row's; or none for good, at the first key that is not hex.
+    /// [`Memstore::push_fixed`]'s codes for the rows since the last code (landed by `add`, or
+    /// pushed without theirs), read from the arena; or none for good, at the first key that
+    /// is not hex.
     #[cold]
     #[inline(never)]
-    fn code_rest(&mut self, code: (u64, bool)) {
+    fn code_rest(&mut self) {
         let len = self.key_len as usize;
         let rest = self.codes.len() * len..self.held * len;
         for k in self.arena[rest].chunks_exact(len.max(1)) {
@@ -157,12 +162,6 @@ impl Memstore {
                     return;
                 }
             }
-        }
-        if code.1 {
-            self.codes.push(code.0 as u32);
-        } else {
-            self.uncoded = true;
-            self.codes.clear();
         }
     }
 
@@ -507,9 +506,12 @@ mod tests {
                 if Some(i) == odd {
                     k[2] = b'z';
                 }
-                // Every 97th row lands one by one, the others in runs.
+                // Every 97th row lands one by one, the others in runs (every 50th without its
+                // code: read back from the arena).
                 if i == 0 || i % 97 == 0 {
                     m.add(&k, put, 0, i);
+                } else if i % 50 == 0 {
+                    m.push_fixed(&k, (0, false));
                 } else {
                     m.push_fixed(&k, hex_digits(prefix8(&k)));
                 }
