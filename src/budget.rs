@@ -50,14 +50,16 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
 // `/usr/bin/time -f %M` and located with heaptrack (docs/PERFORMANCE.md, "Memory estimate"):
 /// Fixed cost of one run (engine, recorder, key feed, report): tiny runs peak at ~6 MB.
 pub const RUN_BASE_BYTES: u64 = 8 << 20;
-/// Per emulated row held in a memstore, besides its key: the arena's growth slack, and the
-/// flush sort's buffers (kept per flushing thread at the largest snapshot's size: 36 B a row).
-/// Fixed-length keys need no end offset (mixed lengths add 4 B a row). Memstores hold at most
+/// Per emulated row held in a memstore, besides its key: the arena's growth slack, the
+/// flush sort's buffers (kept per flushing thread at the largest snapshot's size: 36 B a row),
+/// and a hex key's 4-byte order code (`hashed`, `md5-prefix`: 16 B keys at 4 TB exact peaked
+/// at 5.9 GB with the codes, 4.6 GB without). Fixed-length keys need no end offset (mixed
+/// lengths add 4 B a row). Memstores hold at most
 /// the global memstore, and in practice about a flush size per region: 100 M hashed rows at
 /// `--scale 1` over 10 regions peak at 180 MB, 100 M partition rows over 20 regions at 244 MB
 /// (16-byte keys; ~5 M rows held, 36–49 B a row with the key; 12 B a row less than with end
 /// offsets and per-flush sort buffers, which peaked at 237 / 307 MB).
-pub const ROW_BYTES: u64 = 20;
+pub const ROW_BYTES: u64 = 24;
 /// Store files per region the estimate allows for (a store's files and, while a compaction
 /// runs or the discharger has not yet run, its inputs too).
 pub const FILES_PER_REGION: u64 = 8;
