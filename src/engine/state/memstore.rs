@@ -368,7 +368,7 @@ impl Memstore {
 /// Asks the caches for the line after the one `v`'s next element goes to (for writing), where
 /// the CPU has such a hint; past the capacity it is dropped like any unneeded prefetch.
 #[inline(always)]
-fn prefetch_tail<T>(v: &Vec<T>) {
+fn prefetch_tail<T>(v: &[T]) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
