@@ -41,10 +41,11 @@ use policy::split_point;
 use state::State;
 use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
-use state::keysort::hex_digits;
 use state::memstore::Memstore;
 use state::region::Region;
-use state::routing::{BoundsCache, HexSlots, RoutingTable, StartIndex, prefix8, second8};
+use state::routing::{
+    BoundsCache, HexSlots, RoutingTable, StartIndex, hex_digits, prefix8, second8,
+};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 

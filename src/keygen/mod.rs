@@ -27,7 +27,7 @@ use std::path::Path;
 use crate::diag::InputError;
 
 pub mod distribution;
-mod enc;
+pub(crate) mod enc;
 pub mod hashed;
 pub mod keyfile;
 pub mod md5x;

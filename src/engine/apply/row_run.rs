@@ -12,9 +12,9 @@
 //! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
 
 use crate::engine::queue::NS_PER_MS;
-use crate::engine::state::keysort::hex_digits;
 use crate::engine::state::memstore::Put;
 use crate::engine::state::region::RegionState;
+use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::workload::feed::KeyFeed;
 

@@ -7,9 +7,9 @@ use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::cell;
-use crate::engine::state::keysort::hex_digits;
 use crate::engine::state::memstore::{Mutation, Put};
 use crate::engine::state::region::RegionState;
+use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
 use crate::keygen::rng::splitmix64;
 

@@ -2,7 +2,7 @@
 //! keys once. Linear in the rows for the common shapes: keys that arrive sorted cost one pass,
 //! and other keys are radix-sorted on their 8-byte prefix, compressed to the bits that vary.
 
-use crate::engine::state::routing::prefix8;
+use crate::engine::state::routing::{hex_digits, prefix8};
 
 /// The sort's buffers, kept from flush to flush by the caller (a sort allocates nothing once
 /// they are large enough).
@@ -182,12 +182,7 @@ impl SortScratch {
             // The rows after the codes are read from the arena.
             let mut tail = std::mem::take(&mut self.tail);
             tail.clear();
-            let mut hex = true;
-            for k in arena[codes.len() * len..].chunks_exact(len) {
-                let (c, ok) = hex_digits(prefix8(k));
-                hex &= ok;
-                tail.push(c as u32);
-            }
+            let hex = push_codes(&arena[codes.len() * len..], len, &mut tail);
             // Sorted keys take the one-pass sort, as below.
             if hex && !self.select_coded([codes, &tail], step, &key) {
                 self.tail = tail;
@@ -394,27 +389,20 @@ fn index_bits(n: usize) -> u32 {
     64 - (n.max(2) as u64 - 1).leading_zeros()
 }
 
-/// The 8-byte prefix `p` (`prefix8`) read as 8 lowercase hex digits: their 32-bit value
-/// (which orders as the prefixes do), and whether every byte is such a digit. Branch-free, a
-/// byte at a time in one word: a digit's value is its low 4 bits, plus 9 for the letters (bit
-/// 6 set); the bytes are digits exactly when re-encoding the values gives them back.
-#[inline]
-pub(crate) fn hex_digits(p: u64) -> (u64, bool) {
-    const LOW4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Per byte 0..=24: no carry crosses a byte below.
-    let v = (p & LOW4) + 9 * ((p >> 6) & ONES);
-    // Values above 15 came from no digit ('g'..'o' re-encode to themselves).
-    let small = (v + 0x7070_7070_7070_7070) & HIGH == 0;
-    // Letters for values 10..=15: '0' + v, plus 0x27 to reach 'a'.
-    let letters = ((v + 0x7676_7676_7676_7676) & HIGH) >> 7;
-    let ok = small & (v + 0x3030_3030_3030_3030 + 0x27 * letters == p);
-    // Two digits per byte, then four per 16 bits, then eight per 32 (first digit highest).
-    let x = (v | (v >> 4)) & 0x00FF_00FF_00FF_00FF;
-    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
-    let x = (x | (x >> 16)) & 0xFFFF_FFFF;
-    (x, ok)
+/// Appends the [`hex_digits`] value of each `len`-byte key laid end to end in `keys`; false
+/// (having stopped there) at the first key that does not open with 8 hex digits.
+pub(crate) fn push_codes(keys: &[u8], len: usize, out: &mut Vec<u32>) -> bool {
+    if len < 8 {
+        return keys.is_empty();
+    }
+    for k in keys.chunks_exact(len) {
+        let (c, hex) = hex_digits(prefix8(k));
+        if !hex {
+            return false;
+        }
+        out.push(c as u32);
+    }
+    true
 }
 
 /// Keeps `v[0]`, `v[step]`, `v[2·step]`, ….
@@ -655,38 +643,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Every byte value at every position: a prefix is read as hex exactly when its 8 bytes are
-    /// lowercase hex digits, and then as their value, which orders as the prefixes do.
-    #[test]
-    fn hex_digits_reads_exactly_lowercase_hex() {
-        let base = *b"0123abcd";
-        for j in 0..8 {
-            for b in 0..=255u8 {
-                let mut k = base;
-                k[j] = b;
-                let p = u64::from_be_bytes(k);
-                let (v, ok) = hex_digits(p);
-                let text = std::str::from_utf8(&k).ok();
-                let want = text
-                    .filter(|t| {
-                        t.bytes()
-                            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
-                    })
-                    .and_then(|t| u32::from_str_radix(t, 16).ok());
-                assert_eq!(ok, want.is_some(), "{k:?}");
-                if let Some(w) = want {
-                    assert_eq!(v, u64::from(w), "{k:?}");
-                }
-            }
-        }
-        assert_eq!(
-            hex_digits(u64::from_be_bytes(*b"ffffffff")),
-            (0xFFFF_FFFF, true)
-        );
-        assert_eq!(hex_digits(u64::from_be_bytes(*b"00000000")), (0, true));
-        assert!(!hex_digits(u64::from_be_bytes(*b"0000000A")).1);
     }
 
     #[test]

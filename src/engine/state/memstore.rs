@@ -4,8 +4,8 @@
 //! bytes, heap size = per-cell heap (see `cell.rs`) plus the active segment's fixed overhead.
 //! Rows are kept as emulated keys in a flat arena (no allocation per row); a flush sorts them.
 
-use super::keysort::{SortScratch, hex_digits, keep_every};
-use super::routing::prefix8;
+use super::keysort::{SortScratch, keep_every, push_codes};
+use super::routing::{hex_digits, prefix8};
 use super::storefile::Extra;
 
 /// What one emulated row adds to a store, in real units.
@@ -153,15 +153,9 @@ impl Memstore {
     fn code_rest(&mut self) {
         let len = self.key_len as usize;
         let rest = self.codes.len() * len..self.held * len;
-        for k in self.arena[rest].chunks_exact(len.max(1)) {
-            match hex_digits(prefix8(k)) {
-                (c, true) if len >= 8 => self.codes.push(c as u32),
-                _ => {
-                    self.uncoded = true;
-                    self.codes.clear();
-                    return;
-                }
-            }
+        if !push_codes(&self.arena[rest], len, &mut self.codes) {
+            self.uncoded = true;
+            self.codes.clear();
         }
     }
 

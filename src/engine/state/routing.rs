@@ -18,6 +18,29 @@ pub(crate) fn prefix8(key: &[u8]) -> u64 {
     v
 }
 
+/// The 8-byte prefix `p` (`prefix8`) read as 8 lowercase hex digits: their 32-bit value
+/// (which orders as the prefixes do), and whether every byte is such a digit. Branch-free, a
+/// byte at a time in one word: a digit's value is its low 4 bits, plus 9 for the letters (bit
+/// 6 set); the bytes are digits exactly when re-encoding the values gives them back.
+#[inline]
+pub(crate) fn hex_digits(p: u64) -> (u64, bool) {
+    const LOW4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Per byte 0..=24: no carry crosses a byte below.
+    let v = (p & LOW4) + 9 * ((p >> 6) & ONES);
+    // Values above 15 came from no digit ('g'..'o' re-encode to themselves).
+    let small = (v + 0x7070_7070_7070_7070) & HIGH == 0;
+    // Letters for values 10..=15: '0' + v, plus 0x27 to reach 'a'.
+    let letters = ((v + 0x7676_7676_7676_7676) & HIGH) >> 7;
+    let ok = small & (v + 0x3030_3030_3030_3030 + 0x27 * letters == p);
+    // Two digits per byte, then four per 16 bits, then eight per 32 (first digit highest).
+    let x = (v | (v >> 4)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+    let x = (x | (x >> 16)) & 0xFFFF_FFFF;
+    (x, ok)
+}
+
 /// Bytes 8..16 of `key` as a big-endian integer, zero-padded: between keys with equal
 /// [`prefix8`], a smaller value means a smaller key, as `prefix8` does for the first 8 bytes.
 #[inline]
@@ -279,7 +302,7 @@ const HEX_SMALL: usize = 16;
 
 /// The entry holding keys that open with 8 lowercase hex digits (`hashed`, `md5-prefix`,
 /// `md5-legacy`), by their first 3 or 4 characters: the high bits of the digits' value
-/// ([`hex_digits`](super::keysort::hex_digits)), which the write path has already read for the
+/// ([`hex_digits`]), which the write path has already read for the
 /// flush. Where a raw 16-bit slot resolves 2 hex characters (256 of its 65,536 values used),
 /// this resolves 3 or 4: with 64 heat buckets or 10 regions, a key shares its slot with a
 /// start a few times in a thousand rows, not once in four or in twenty-five. Built in one
@@ -432,11 +455,9 @@ fn hex_rank(t: u32, chars: u32) -> usize {
 /// `chars` lowercase hex characters of the low `4 · chars` bits of `v`, left-aligned in a
 /// big-endian `u32` (the first bytes of a key opening with them).
 fn hex_text(v: u32, chars: u32) -> u32 {
-    let text = (0..chars).fold(0, |acc, j| {
-        let d = (v >> (4 * (chars - 1 - j))) & 0xF;
-        (acc << 8) | if d < 10 { 0x30 + d } else { 0x57 + d }
-    });
-    text << (8 * (4 - chars))
+    // The keys' own formatting, of `v`'s digits moved to the top (then '0's, masked off).
+    let text = crate::keygen::enc::hex4((v << (32 - 4 * chars)).to_be_bytes());
+    u32::from_be_bytes([text[0], text[1], text[2], text[3]]) & head_mask(chars)
 }
 
 /// Slots of [`BoundsCache`]'s second level.
@@ -681,7 +702,7 @@ impl RoutingTable {
         self.route_slow(key, p)
     }
 
-    /// [`RoutingTable::route`] for a key whose [`hex_digits`](super::keysort::hex_digits) are
+    /// [`RoutingTable::route`] for a key whose [`hex_digits`] are
     /// `code`: a key opening with 8 hex digits is looked up by its first 4 characters.
     #[inline(always)]
     pub(crate) fn route_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
@@ -748,13 +769,45 @@ impl Router {
     #[inline]
     pub fn route(&mut self, key: &[u8]) -> usize {
         let p = prefix8(key);
-        self.0.route_coded(key, p, super::keysort::hex_digits(p))
+        self.0.route_coded(key, p, hex_digits(p))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte value at every position: a prefix is read as hex exactly when its 8 bytes are
+    /// lowercase hex digits, and then as their value, which orders as the prefixes do.
+    #[test]
+    fn hex_digits_reads_exactly_lowercase_hex() {
+        let base = *b"0123abcd";
+        for j in 0..8 {
+            for b in 0..=255u8 {
+                let mut k = base;
+                k[j] = b;
+                let p = u64::from_be_bytes(k);
+                let (v, ok) = hex_digits(p);
+                let text = std::str::from_utf8(&k).ok();
+                let want = text
+                    .filter(|t| {
+                        t.bytes()
+                            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+                    })
+                    .and_then(|t| u32::from_str_radix(t, 16).ok());
+                assert_eq!(ok, want.is_some(), "{k:?}");
+                if let Some(w) = want {
+                    assert_eq!(v, u64::from(w), "{k:?}");
+                }
+            }
+        }
+        assert_eq!(
+            hex_digits(u64::from_be_bytes(*b"ffffffff")),
+            (0xFFFF_FFFF, true)
+        );
+        assert_eq!(hex_digits(u64::from_be_bytes(*b"00000000")), (0, true));
+        assert!(!hex_digits(u64::from_be_bytes(*b"0000000A")).1);
+    }
 
     fn table(starts: &[&[u8]]) -> RoutingTable {
         let mut t = RoutingTable::new();
@@ -1079,6 +1132,20 @@ mod tests {
         }
     }
 
+    /// Entries beyond 16 bits leave their slots to the full search: built with such ids, every
+    /// slot is shared; a split naming one drops the table (rebuilt after more asks).
+    #[test]
+    fn hex_slots_leave_ids_beyond_16_bits_to_the_search() {
+        let prefixes = [prefix8(b""), prefix8(b"8")];
+        let wide = HexSlots::build(&prefixes, |i| 70_000 + i);
+        assert!(wide.slots.iter().all(|&e| e == HEX_SHARED));
+        let mut h = HexSlots::build(&prefixes, |i| i);
+        assert_eq!(h.get_or_build(0x9000_0000, || unreachable!()), Some(1));
+        let t = |k: &[u8]| (prefix8(k) >> 32) as u32;
+        h.split(1, [t(b"8"), t(b"c"), u32::MAX], [2, 70_000], true, 3);
+        assert!(h.slots.is_empty(), "dropped, not left half-updated");
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
         /// The write path's hex lookup finds the region a plain search finds, from the table's
@@ -1098,7 +1165,7 @@ mod tests {
                     let key = hex_key(x, i as u64);
                     let p = prefix8(&key);
                     let want = t.locate(&key);
-                    proptest::prop_assert_eq!(t.route_coded(&key, p, super::super::keysort::hex_digits(p)), want);
+                    proptest::prop_assert_eq!(t.route_coded(&key, p, super::hex_digits(p)), want);
                 }
                 Ok(())
             };
