@@ -200,9 +200,9 @@ impl SortScratch {
     /// (concatenated, in row order), unless the codes never decrease (then it returns true and
     /// leaves it to the caller's one-pass sort). A flush keeps one row in `step` (one per
     /// data block): one pass finds the bits every code shares, one counts the rows per bucket
-    /// of the bits after them (about 8 rows each), and a second copies out only the rows of buckets holding a kept position
-    /// (about one in six, for 64 rows a block), which are then sorted. The memstore's rows
-    /// are read three times, 4 bytes each, and never moved as a whole.
+    /// of the bits after them (about 8 rows each), and one copies out only the rows of
+    /// buckets holding a kept position (about one in six, for 64 rows a block), which are
+    /// then sorted. The memstore's rows are read three times, 4 bytes each, never moved whole.
     fn select_coded<'k>(
         &mut self,
         parts: [&[u32]; 2],
@@ -284,25 +284,8 @@ impl SortScratch {
             if fresh {
                 bucket.sort_unstable();
             }
-            // Rows sharing the target's code: ordered by their whole keys.
             let q = target - self.counts[b] as usize;
-            let g = bucket[q] >> 32;
-            let g0 = bucket[..q]
-                .iter()
-                .rposition(|&x| x >> 32 != g)
-                .map_or(0, |i| i + 1);
-            let g1 = q + bucket[q..]
-                .iter()
-                .position(|&x| x >> 32 != g)
-                .unwrap_or(width - q);
-            if g1 - g0 == 1 {
-                self.out.push(bucket[q] as u32);
-            } else {
-                group.clear();
-                group.extend(bucket[g0..g1].iter().map(|&x| x as u32));
-                group.sort_unstable_by(|&a, &c| key(a as usize).cmp(key(c as usize)));
-                self.out.push(group[q - g0]);
-            }
+            self.out.push(pick(bucket, q, 32, &mut group, &key));
         }
         false
     }
@@ -345,7 +328,6 @@ impl SortScratch {
             self.run[b] += 1;
         }
         self.out.clear();
-        let mask = (1u64 << idx_bits) - 1;
         let (mut b, mut sorted) = (0, usize::MAX);
         let mut group: Vec<u32> = Vec::new();
         for target in (0..n).step_by(step) {
@@ -358,27 +340,38 @@ impl SortScratch {
                 bucket.sort_unstable();
                 sorted = b;
             }
-            // Rows sharing the target's compressed prefix: ordered by their whole keys.
-            let q = target - lo;
-            let g = bucket[q] >> idx_bits;
-            let g0 = bucket[..q]
-                .iter()
-                .rposition(|&x| x >> idx_bits != g)
-                .map_or(0, |i| i + 1);
-            let g1 = q + bucket[q..]
-                .iter()
-                .position(|&x| x >> idx_bits != g)
-                .unwrap_or(hi - lo - q);
-            if g1 - g0 == 1 {
-                self.out.push((bucket[q] & mask) as u32);
-            } else {
-                group.clear();
-                group.extend(bucket[g0..g1].iter().map(|&x| (x & mask) as u32));
-                group.sort_unstable_by(|&a, &c| key(a as usize).cmp(key(c as usize)));
-                self.out.push(group[q - g0]);
-            }
+            self.out
+                .push(pick(bucket, target - lo, idx_bits, &mut group, &key));
         }
     }
+}
+
+/// The row at position `q` of a sorted `bucket` of packed words (a code above `idx_bits` of
+/// row index): rows sharing its code are ordered by their whole keys (`group`: a scratch).
+fn pick<'k>(
+    bucket: &[u64],
+    q: usize,
+    idx_bits: u32,
+    group: &mut Vec<u32>,
+    key: &impl Fn(usize) -> &'k [u8],
+) -> u32 {
+    let mask = (1u64 << idx_bits) - 1;
+    let g = bucket[q] >> idx_bits;
+    let g0 = bucket[..q]
+        .iter()
+        .rposition(|&x| x >> idx_bits != g)
+        .map_or(0, |i| i + 1);
+    let g1 = q + bucket[q..]
+        .iter()
+        .position(|&x| x >> idx_bits != g)
+        .unwrap_or(bucket.len() - q);
+    if g1 - g0 == 1 {
+        return (bucket[q] & mask) as u32;
+    }
+    group.clear();
+    group.extend(bucket[g0..g1].iter().map(|&x| (x & mask) as u32));
+    group.sort_unstable_by(|&a, &c| key(a as usize).cmp(key(c as usize)));
+    group[q - g0]
 }
 
 /// Below this many rows [`SortScratch::select_every`] sorts them all.
