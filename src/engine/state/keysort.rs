@@ -2,6 +2,7 @@
 //! keys once. Linear in the rows for the common shapes: keys that arrive sorted cost one pass,
 //! and other keys are radix-sorted on their 8-byte prefix, compressed to the bits that vary.
 
+use crate::engine::state::chunks::ChunksRef;
 use crate::engine::state::routing::{hex_digits, prefix8};
 
 /// The sort's buffers, kept from flush to flush by the caller (a sort allocates nothing once
@@ -147,52 +148,65 @@ impl SortScratch {
         self.packed = packed;
     }
 
-    /// [`SortScratch::select_every`] over fixed-length keys laid end to end in `arena`
-    /// (`len` ≥ 8 bytes each). Keys opening with 8 lowercase hex digits (`hashed`,
-    /// `md5-prefix`) are ordered by their digits' 32 bits, an order-preserving code of the
-    /// prefix as the byte ranks are: no prefix pass, no rank pass. `codes`, when given, holds
-    /// the first rows' codes ([`hex_digits`], kept as the rows arrived): only the rows after
-    /// them are read from the arena. Other keys take [`SortScratch::select_every`].
+    /// [`SortScratch::select_every`] over fixed-length keys (`keys`, ≥ 8 bytes each). Keys
+    /// opening with 8 lowercase hex digits (`hashed`, `md5-prefix`) are ordered by their
+    /// digits' 32 bits, an order-preserving code of the prefix as the byte ranks are: no prefix
+    /// pass, no rank pass. `codes`, when given, holds the first rows' codes ([`hex_digits`],
+    /// kept as the rows arrived, in chunks): only the rows after them are read from the keys.
+    /// Other keys take [`SortScratch::select_every`].
     pub(crate) fn select_every_fixed<'k>(
         &mut self,
-        arena: &[u8],
-        len: usize,
-        codes: Option<&[u32]>,
+        keys: FixedKeys<'_>,
+        codes: Option<ChunksRef<'_, u32>>,
         step: usize,
         key: impl Fn(usize) -> &'k [u8],
     ) {
-        let n = arena.len().checked_div(len).unwrap_or(0);
+        let len = keys.len;
+        let n = keys.rows();
         let step = step.max(1);
         let eligible = len >= 8 && n >= SELECT_MIN && step > 1;
+        let mut parts: Vec<&[u32]> = codes.iter().flat_map(|c| c.iter()).collect();
+        let coded: usize = parts.iter().map(|p| p.len()).sum();
         // Without codes, the first key tells most non-hex generators (`md5-prefix` with fewer
         // than 8 hex characters) apart before a pass over every row.
-        let codes = codes.filter(|c| c.len() <= n).or_else(|| {
-            arena
+        let hex_start = (codes.is_some() && coded <= n)
+            || keys
+                .chunks
+                .chunk(0)
                 .first_chunk::<8>()
-                .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1)
-                .then_some(&[][..])
-        });
-        if let Some(codes) = codes.filter(|_| eligible) {
+                .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1);
+        let coded = if codes.is_some() && coded <= n {
+            coded
+        } else {
+            parts.clear();
+            0
+        };
+        if eligible && hex_start {
             debug_assert!(
-                arena
-                    .chunks_exact(len)
-                    .zip(codes)
+                keys.runs_from(0)
+                    .flat_map(|r| r.chunks_exact(len))
+                    .zip(parts.iter().flat_map(|p| p.iter()))
                     .all(|(k, &c)| hex_digits(prefix8(k)) == (u64::from(c), true))
             );
-            // The rows after the codes are read from the arena.
+            // The rows after the codes are read from the keys.
             let mut tail = std::mem::take(&mut self.tail);
             tail.clear();
-            let hex = push_codes(&arena[codes.len() * len..], len, &mut tail);
+            let hex = keys
+                .runs_from(coded)
+                .all(|run| push_codes(run, len, |c| tail.push(c)));
+            parts.push(&tail);
             // Sorted keys take the one-pass sort, as below.
-            if hex && !self.select_coded([codes, &tail], step, &key) {
+            if hex && !self.select_coded(&parts, step, &key) {
                 self.tail = tail;
                 return;
             }
             self.tail = tail;
         }
         self.prefixes.clear();
-        self.prefixes
-            .extend(arena.chunks_exact(len.max(1)).map(prefix8));
+        for run in keys.runs_from(0) {
+            self.prefixes
+                .extend(run.chunks_exact(len.max(1)).map(prefix8));
+        }
         self.select_every(step, key);
     }
 
@@ -205,17 +219,17 @@ impl SortScratch {
     /// then sorted. The memstore's rows are read three times, 4 bytes each, never moved whole.
     fn select_coded<'k>(
         &mut self,
-        parts: [&[u32]; 2],
+        parts: &[&[u32]],
         step: usize,
         key: impl Fn(usize) -> &'k [u8],
     ) -> bool {
-        let n = parts[0].len() + parts[1].len();
+        let n: usize = parts.iter().map(|p| p.len()).sum();
         let d = (usize::BITS - (n / 8).leading_zeros()).clamp(1, 16);
         // A region's rows share its key range's leading bits: the buckets take the d bits
         // after them (on the top bits, a region among 200 left all its rows in 1 bucket of
         // 200, and the buckets' sorts were most of the flush).
         let (mut lo, mut hi) = (u32::MAX, 0);
-        for part in parts {
+        for &part in parts {
             lo = part.iter().fold(lo, |m, &c| m.min(c));
             hi = part.iter().fold(hi, |m, &c| m.max(c));
         }
@@ -227,7 +241,7 @@ impl SortScratch {
         self.counts.resize(size + 1, 0);
         let counts = &mut self.counts[..size + 1];
         let (mut sorted, mut prev) = (true, 0u32);
-        for part in parts {
+        for &part in parts {
             for &c in part {
                 counts[bucket(c) + 1] += 1;
                 sorted &= prev <= c;
@@ -259,7 +273,7 @@ impl SortScratch {
         self.packed_tmp.resize(room as usize, 0);
         let mut i = 0u64;
         let run = &mut self.run[..size];
-        for part in parts {
+        for &part in parts {
             for &c in part {
                 let at = &mut run[bucket(c)];
                 if *at != SKIP {
@@ -382,9 +396,9 @@ fn index_bits(n: usize) -> u32 {
     64 - (n.max(2) as u64 - 1).leading_zeros()
 }
 
-/// Appends the [`hex_digits`] value of each `len`-byte key laid end to end in `keys`; false
-/// (having stopped there) at the first key that does not open with 8 hex digits.
-pub(crate) fn push_codes(keys: &[u8], len: usize, out: &mut Vec<u32>) -> bool {
+/// Passes the [`hex_digits`] value of each `len`-byte key laid end to end in `keys` to `push`;
+/// false (having stopped there) at the first key that does not open with 8 hex digits.
+pub(crate) fn push_codes(keys: &[u8], len: usize, mut push: impl FnMut(u32)) -> bool {
     if len < 8 {
         return keys.is_empty();
     }
@@ -393,9 +407,45 @@ pub(crate) fn push_codes(keys: &[u8], len: usize, out: &mut Vec<u32>) -> bool {
         if !hex {
             return false;
         }
-        out.push(c as u32);
+        push(c as u32);
     }
     true
+}
+
+/// Keys of one length kept in chunks of `per_chunk` rows, every chunk full but the last
+/// (a memstore's, `chunks.rs`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FixedKeys<'a> {
+    pub(crate) chunks: ChunksRef<'a, u8>,
+    pub(crate) len: usize,
+    pub(crate) per_chunk: usize,
+}
+
+impl<'a> FixedKeys<'a> {
+    /// Keys laid end to end in one buffer.
+    #[cfg(test)]
+    pub(crate) fn flat(arena: &'a [u8], len: usize) -> FixedKeys<'a> {
+        FixedKeys {
+            chunks: ChunksRef::flat(arena),
+            len,
+            per_chunk: usize::MAX,
+        }
+    }
+
+    /// Rows held.
+    pub(crate) fn rows(&self) -> usize {
+        self.chunks.len().checked_div(self.len).unwrap_or(0)
+    }
+
+    /// The keys of rows `from..`, as runs of whole keys laid end to end (one per chunk).
+    pub(crate) fn runs_from(&self, from: usize) -> impl Iterator<Item = &'a [u8]> + use<'a> {
+        let (first, skip) = (from / self.per_chunk, from % self.per_chunk * self.len);
+        self.chunks
+            .iter()
+            .skip(first)
+            .enumerate()
+            .map(move |(j, c)| if j == 0 { &c[skip.min(c.len())..] } else { c })
+    }
 }
 
 /// Keeps `v[0]`, `v[step]`, `v[2·step]`, ….
@@ -612,7 +662,8 @@ mod tests {
         {
             let arena = keys.concat();
             let mut s = SortScratch::default();
-            s.select_every_fixed(&arena, len, None, step, |i| keys[i].as_slice());
+            let flat = FixedKeys::flat(&arena, len);
+            s.select_every_fixed(flat, None, step, |i| keys[i].as_slice());
             let got: Vec<Vec<u8>> = s.out.iter().map(|&i| keys[i as usize].clone()).collect();
             assert_eq!(got, want, "fixed, step {step}, {} keys", keys.len());
             // The codes a memstore keeps when every key opens with 8 hex digits.
@@ -627,12 +678,35 @@ mod tests {
                 // Every row's code, or the first rows' (the rest read from the arena).
                 for m in [codes.len(), codes.len() / 3] {
                     let mut s = SortScratch::default();
-                    s.select_every_fixed(&arena, len, Some(&codes[..m]), step, |i| {
-                        keys[i].as_slice()
-                    });
+                    let kept = ChunksRef::flat(&codes[..m]);
+                    s.select_every_fixed(flat, Some(kept), step, |i| keys[i].as_slice());
                     let got: Vec<Vec<u8>> =
                         s.out.iter().map(|&i| keys[i as usize].clone()).collect();
                     assert_eq!(got, want, "coded {m}, step {step}, {} keys", keys.len());
+                    // The same rows and codes in chunks of 1,000 rows, as a memstore keeps them.
+                    let mut chunks: Vec<Vec<u8>> =
+                        arena.chunks(1000 * len).map(<[u8]>::to_vec).collect();
+                    let tail = chunks.pop().unwrap_or_default();
+                    let mut kept: Vec<Vec<u32>> =
+                        codes[..m].chunks(1000).map(<[u32]>::to_vec).collect();
+                    let kept_tail = kept.pop().unwrap_or_default();
+                    let split = FixedKeys {
+                        chunks: ChunksRef {
+                            full: &chunks,
+                            tail: &tail,
+                        },
+                        len,
+                        per_chunk: 1000,
+                    };
+                    let kept = ChunksRef {
+                        full: &kept,
+                        tail: &kept_tail,
+                    };
+                    let mut s = SortScratch::default();
+                    s.select_every_fixed(split, Some(kept), step, |i| keys[i].as_slice());
+                    let got: Vec<Vec<u8>> =
+                        s.out.iter().map(|&i| keys[i as usize].clone()).collect();
+                    assert_eq!(got, want, "chunked, coded {m}, step {step}");
                 }
             }
         }

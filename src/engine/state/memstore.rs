@@ -2,9 +2,11 @@
 //!
 //! Mirrors `DefaultMemStore` accounting (`Segment.incMemStoreSize`): data size = serialized cell
 //! bytes, heap size = per-cell heap (see `cell.rs`) plus the active segment's fixed overhead.
-//! Rows are kept as emulated keys in a flat arena (no allocation per row); a flush sorts them.
+//! Rows are kept as emulated keys in chunks (no allocation per row, no copy as they grow); a
+//! flush sorts them.
 
-use super::keysort::{SortScratch, keep_every, push_codes};
+use super::chunks::Chunks;
+use super::keysort::{FixedKeys, SortScratch, keep_every, push_codes};
 use super::routing::{hex_digits, prefix8};
 use super::storefile::Extra;
 
@@ -23,24 +25,28 @@ pub struct Put {
 
 /// One store's memstore (active segment; a flush takes it whole as the snapshot).
 ///
-/// Keys sit back to back in `arena`. While every key has the same length (every generator but
-/// the variable-length templates) that length locates them and `ends` stays empty: 4 bytes a
-/// row less than an end offset per row. A key of another length switches the memstore to end
-/// offsets for good (until it is cleared).
+/// While every key has the same length (every generator but the variable-length templates)
+/// they sit back to back in `keys`, a power of two of them a chunk, located by that length: no
+/// end offset per row. A key of another length moves them all to `mixed`, with end offsets in
+/// `ends`, for good (until the memstore is cleared).
 #[derive(Debug, Default, Clone)]
 pub struct Memstore {
-    arena: Vec<u8>,
+    /// Fixed-length keys, `1 << shift` a chunk.
+    keys: Chunks<u8>,
+    shift: u32,
     /// The length of every key so far, or [`MIXED`] once they differ.
     key_len: u32,
-    /// Each key's end in `arena`, only once lengths differ.
+    /// Keys of differing lengths, back to back, and each one's end.
+    mixed: Vec<u8>,
     ends: Vec<u32>,
     /// The [`hex_digits`] codes of the first rows, while every row opened with 8 lowercase
     /// hex digits (`hashed`, `md5-prefix`, `md5-legacy`): a flush orders the rows by these 4
     /// bytes a row, read back in one pass, instead of reading every key again long after it
     /// left the caches. The runs of rows (`push_fixed`) keep them from [`CODE_FROM`] rows on;
     /// rows landed one by one (`add`) are read from the arena when a run or the flush comes
-    /// (cheap where few rows take that path, and nothing spent where flushes are small).
-    codes: Vec<u32>,
+    /// (cheap where few rows take that path, and nothing spent where flushes are small). In
+    /// chunks of as many rows as `keys`'.
+    codes: Chunks<u32>,
     /// A key did not open with 8 hex digits: no codes until cleared.
     uncoded: bool,
     /// Emulated rows held.
@@ -67,6 +73,10 @@ pub struct Memstore {
 
 /// The most arena capacity a recycled memstore keeps ([`Memstore::recycle`]).
 pub const SPARE_BYTES: usize = 256 << 10;
+
+/// About the bytes of keys a chunk holds: the chunks a flush frees serve the memstores that
+/// grow next (`chunks.rs`), and a memstore holding a few rows keeps at most one.
+const CHUNK_BYTES: usize = 64 << 10;
 
 /// What one update or delete adds to a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,11 +106,11 @@ impl Memstore {
                 self.heap_bytes += segment_overhead;
                 self.oldest_edit_ms = Some(now_ms);
             }
-            self.key_len = key.len() as u32;
+            self.start_fixed(key.len());
         }
         if key.len() as u32 == self.key_len {
-            crate::keygen::push_key(&mut self.arena, key);
-            prefetch_tail(&self.arena);
+            crate::keygen::push_key(self.keys.room(key.len()), key);
+            prefetch_tail(self.keys.tail());
         } else {
             self.add_mixed(key);
         }
@@ -128,7 +138,7 @@ impl Memstore {
     pub fn push_fixed(&mut self, key: &[u8], code: (u64, bool)) {
         debug_assert!(self.takes_fixed(key.len()));
         debug_assert!(!code.1 || code == hex_digits(prefix8(key)));
-        crate::keygen::push_key(&mut self.arena, key);
+        crate::keygen::push_key(self.keys.room(key.len()), key);
         self.held += 1;
         if code.1 & (self.codes.len() + 1 == self.held) {
             self.codes.push(code.0 as u32);
@@ -136,12 +146,12 @@ impl Memstore {
             self.code_rest();
         }
         // Rows reach a region's memstore one in as many as there are regions, long after its
-        // arena's next line left the caches: the store that opens a line waited on memory
+        // keys' next line left the caches: the store that opens a line waited on memory
         // (a third of the run loop with 200 regions). Asking for the next lines now hides it.
-        prefetch_tail(&self.arena);
-        if !self.uncoded {
+        prefetch_tail(self.keys.tail());
+        if !self.uncoded && !self.codes.is_empty() {
             // (An empty vector's pointer is no address: a prefetch there costs a page walk.)
-            prefetch_tail(&self.codes);
+            prefetch_tail(self.codes.tail());
         }
     }
 
@@ -151,11 +161,35 @@ impl Memstore {
     #[cold]
     #[inline(never)]
     fn code_rest(&mut self) {
-        let len = self.key_len as usize;
-        let rest = self.codes.len() * len..self.held * len;
-        if !push_codes(&self.arena[rest], len, &mut self.codes) {
+        let keys = FixedKeys {
+            chunks: self.keys.view(),
+            len: self.key_len as usize,
+            per_chunk: 1 << self.shift,
+        };
+        let codes = &mut self.codes;
+        let hex = keys
+            .runs_from(codes.len())
+            .all(|run| push_codes(run, keys.len, |c| codes.push(c)));
+        if !hex {
             self.uncoded = true;
             self.codes.clear();
+        }
+    }
+
+    /// Sets up the chunks for keys of `len` bytes (the memstore holds no rows).
+    fn start_fixed(&mut self, len: usize) {
+        self.key_len = len as u32;
+        self.shift = (CHUNK_BYTES / len.max(1)).max(1).ilog2();
+        self.keys.set_cap(len << self.shift);
+        self.codes.set_cap(1 << self.shift);
+    }
+
+    /// The fixed-length keys (while lengths agree).
+    fn fixed_keys(&self) -> FixedKeys<'_> {
+        FixedKeys {
+            chunks: self.keys.view(),
+            len: self.key_len as usize,
+            per_chunk: 1 << self.shift,
         }
     }
 
@@ -221,12 +255,17 @@ impl Memstore {
     fn add_mixed(&mut self, key: &[u8]) {
         if self.key_len != MIXED {
             let len = self.key_len as usize;
+            self.mixed.clear();
+            for chunk in self.keys.view().iter() {
+                self.mixed.extend_from_slice(chunk);
+            }
+            self.keys.clear();
             self.ends.clear();
             self.ends.extend((1..=self.held).map(|i| (i * len) as u32));
             self.key_len = MIXED;
         }
-        self.arena.extend_from_slice(key);
-        self.ends.push(self.arena.len() as u32);
+        self.mixed.extend_from_slice(key);
+        self.ends.push(self.mixed.len() as u32);
     }
 
     /// Emulated rows held.
@@ -245,20 +284,21 @@ impl Memstore {
     }
 
     /// Empties a flushed snapshot for reuse as another region's memstore, keeping at most
-    /// [`SPARE_BYTES`] of its buffers. Reuse saves the allocator calls of regrowing small
-    /// arenas (the headline's ~100,000 flushes); a whole large arena passed on would stay with
-    /// a region whose memstore holds far less, and with thousands of regions at `--scale 1`
-    /// those idle arenas, not the held rows, made the memory (4 TB exact: 5.8 GB).
+    /// [`SPARE_BYTES`] of its buffers (and one chunk of keys and codes: the others go to the
+    /// thread's pool). Reuse saves the allocator calls of regrowing small buffers (the
+    /// headline's ~100,000 flushes); whole large buffers passed on would stay with a region
+    /// whose memstore holds far less, and with thousands of regions at `--scale 1` those idle
+    /// buffers, not the held rows, made the memory (4 TB exact: 5.8 GB).
     pub fn recycle(&mut self) {
         self.clear();
-        self.arena.shrink_to(SPARE_BYTES);
+        self.mixed.shrink_to(SPARE_BYTES);
         self.ends.shrink_to(SPARE_BYTES / 4);
-        self.codes.shrink_to(SPARE_BYTES / 4);
     }
 
-    /// Empties the memstore but keeps its buffers' capacity (for reuse as a new segment).
+    /// Empties the memstore, its freed chunks to the pool (for reuse as a new segment).
     pub fn clear(&mut self) {
-        self.arena.clear();
+        self.keys.clear();
+        self.mixed.clear();
         self.ends.clear();
         self.codes.clear();
         self.uncoded = false;
@@ -304,9 +344,8 @@ impl Memstore {
             if distinct {
                 let step = step_of(self.held);
                 if self.key_len != MIXED {
-                    let len = self.key_len as usize;
-                    let codes = (!self.uncoded).then_some(self.codes.as_slice());
-                    s.select_every_fixed(&self.arena, len, codes, step, |i| self.key(i));
+                    let codes = (!self.uncoded).then(|| self.codes.view());
+                    s.select_every_fixed(self.fixed_keys(), codes, step, |i| self.key(i));
                 } else {
                     self.fill_prefixes(s);
                     s.select_every(step, |i| self.key(i));
@@ -333,8 +372,9 @@ impl Memstore {
         let fixed = self.key_len as usize;
         if self.key_len != MIXED && fixed >= 8 {
             // Fixed-length keys: one load per key, no offsets.
-            s.prefixes
-                .extend(self.arena.chunks_exact(fixed).map(prefix8));
+            for chunk in self.keys.view().iter() {
+                s.prefixes.extend(chunk.chunks_exact(fixed).map(prefix8));
+            }
         } else {
             s.prefixes
                 .extend((0..self.held).map(|i| prefix8(self.key(i))));
@@ -346,16 +386,21 @@ impl Memstore {
     pub fn key(&self, i: usize) -> &[u8] {
         if self.key_len != MIXED {
             let len = self.key_len as usize;
-            &self.arena[i * len..(i + 1) * len]
+            let chunk = self.keys.view().chunk(i >> self.shift);
+            let at = (i & ((1 << self.shift) - 1)) * len;
+            &chunk[at..at + len]
         } else {
             let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-            &self.arena[start..self.ends[i] as usize]
+            &self.mixed[start..self.ends[i] as usize]
         }
     }
 
-    /// Bytes of process memory the arena holds (for the engine's memory budget).
+    /// Bytes of process memory the keys hold (for the engine's memory budget).
     pub fn footprint(&self) -> usize {
-        self.arena.capacity() + (self.ends.capacity() + self.codes.capacity()) * 4
+        self.keys.footprint()
+            + self.codes.footprint()
+            + self.mixed.capacity()
+            + self.ends.capacity() * 4
     }
 }
 

@@ -2,6 +2,7 @@
 //! and the cells and files they hold. Only `apply/` changes it.
 
 pub mod cell;
+pub(crate) mod chunks;
 pub(crate) mod client;
 pub(crate) mod compaction;
 mod invariants;
