@@ -68,6 +68,9 @@ fn push_hashed(b: &Batch8, ids: &[u64], out: &mut KeyArena) {
         .extend_from_slice(keys[..ids.len()].as_flattened());
     out.ends
         .extend((1..=ids.len()).map(|j| (base + 16 * j) as u32));
+    // The hex digits' value: the head's bytes read big-endian, as they are printed.
+    out.codes
+        .extend((0..ids.len()).map(|i| u32::from_be_bytes(b.head(i))));
 }
 
 /// A SIMD MD5 batch as [`batched`] drives it: messages of type `Msg` in, digests by lane out.

@@ -229,6 +229,10 @@ pub struct KeyArena {
     pub arena: Vec<u8>,
     /// Each key's end in `arena`.
     pub ends: Vec<u32>,
+    /// The value of each key's 8 leading hex digits (`routing::hex_digits`), where the
+    /// generator wrote them from a number it had (`hashed`'s digest head): the write path then
+    /// routes by it without reading the digits back. Valid only while as long as `ends`.
+    pub codes: Vec<u32>,
     /// The first id pushed with a key HBase rejects.
     pub bad: Option<u64>,
 }
@@ -238,6 +242,7 @@ impl KeyArena {
     pub fn clear(&mut self) {
         self.arena.clear();
         self.ends.clear();
+        self.codes.clear();
         self.bad = None;
     }
 
@@ -350,8 +355,10 @@ pub(crate) mod testutil {
         }
         assert_eq!(arena.ends.len() as u64, span);
         assert_eq!(arena.bad, None);
+        // Codes, where given, are every key's leading hex digits' value.
+        assert!(arena.codes.is_empty() || arena.codes.len() == arena.ends.len());
         let mut start = 0;
-        for (id, &end) in ids.zip(&arena.ends) {
+        for (i, (id, &end)) in ids.zip(&arena.ends).enumerate() {
             buf.clear();
             g.key_into(id, &mut buf);
             assert_eq!(
@@ -359,6 +366,15 @@ pub(crate) mod testutil {
                 &buf[..],
                 "arena, id {id}"
             );
+            if let Some(&code) = arena.codes.get(i) {
+                let digits = std::str::from_utf8(&buf[..8]).expect("hex digits");
+                assert!(
+                    digits
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                );
+                assert_eq!(u32::from_str_radix(digits, 16), Ok(code), "code, id {id}");
+            }
             start = end as usize;
         }
     }

@@ -68,6 +68,8 @@ pub struct FeedRest<'a> {
     pub arena: &'a [u8],
     /// Each row's key end in `arena`.
     pub ends: &'a [u32],
+    /// Each row's key's leading hex digits' value ([`KeyArena::codes`]), or empty.
+    pub codes: &'a [u32],
 }
 
 /// Worker threads generating chunks ahead, and the chunks that arrived out of order.
@@ -184,6 +186,11 @@ impl KeyFeed {
             start: self.start,
             arena: &self.chunk.arena,
             ends: &self.chunk.ends[self.row..],
+            codes: if self.chunk.codes.len() == self.chunk.ends.len() {
+                &self.chunk.codes[self.row..]
+            } else {
+                &[]
+            },
         })
     }
 

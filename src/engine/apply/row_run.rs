@@ -160,10 +160,13 @@ impl Engine {
         // Keys opening with 8 hex digits (`hashed`, `md5-prefix`) are routed and kept for the
         // flush by those digits' value; the run's first key tells whether to read them (other
         // generators' keys would pay the read for nothing). Either way the rows land the same.
-        let hex_run = rest.ends.first().is_some_and(|&end| {
-            let key = &rest.arena[rest.start..end as usize];
-            key.len() >= 8 && hex_digits(prefix8(key)).1
-        });
+        // The feed may hand over the digits' values with the keys (`FeedRest::codes`).
+        let fed = rest.codes.len() == rest.ends.len() && !rest.codes.is_empty();
+        let hex_run = fed
+            || rest.ends.first().is_some_and(|&end| {
+                let key = &rest.arena[rest.start..end as usize];
+                key.len() >= 8 && hex_digits(prefix8(key)).1
+            });
         // The current heat slice's row, out of the recorder for the run (its buckets are
         // looked up through the recorder's caches as rows go).
         let mut heat = self.rec.heat_writes.pop();
@@ -171,7 +174,7 @@ impl Engine {
         let mut start = rest.start;
         let mut taken = 0u64;
         let mut throttled = 0u64;
-        for &end in &rest.ends[..limit as usize] {
+        for (i, &end) in rest.ends[..limit as usize].iter().enumerate() {
             let t = self.clock_step + frac as u128;
             let at = now + (t >> 32) as u64;
             let key = &rest.arena[start..end as usize];
@@ -179,7 +182,14 @@ impl Engine {
                 break;
             }
             let p = prefix8(key);
-            let code = if hex_run { hex_digits(p) } else { (0, false) };
+            let code = if fed {
+                (u64::from(rest.codes[i]), true)
+            } else if hex_run {
+                hex_digits(p)
+            } else {
+                (0, false)
+            };
+            debug_assert!(!code.1 || code == hex_digits(p));
             let region = self.state.routing.route_coded(key, p, code);
             let slot = &mut runs.regions[region];
             if slot.stamp != stamp {
