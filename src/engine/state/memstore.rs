@@ -49,6 +49,8 @@ pub struct Memstore {
     codes: Chunks<u32>,
     /// A key did not open with 8 hex digits: no codes until cleared.
     uncoded: bool,
+    /// `codes` covers every row held (the next pushed row's code goes straight in).
+    whole: bool,
     /// Emulated rows held.
     held: usize,
     /// Real rows (emulated rows × their weight).
@@ -114,6 +116,8 @@ impl Memstore {
         } else {
             self.add_mixed(key);
         }
+        // A row without its code: the next run or the flush reads it back.
+        self.whole = false;
         self.held += 1;
         self.rows += put.rows;
         self.cells += put.cells;
@@ -140,7 +144,7 @@ impl Memstore {
         debug_assert!(!code.1 || code == hex_digits(prefix8(key)));
         crate::keygen::push_key(self.keys.room(key.len()), key);
         self.held += 1;
-        if code.1 & (self.codes.len() + 1 == self.held) {
+        if code.1 & self.whole {
             self.codes.push(code.0 as u32);
         } else if !self.uncoded && self.held > CODE_FROM {
             self.code_rest();
@@ -149,8 +153,9 @@ impl Memstore {
         // keys' next line left the caches: the store that opens a line waited on memory
         // (a third of the run loop with 200 regions). Asking for the next lines now hides it.
         prefetch_tail(self.keys.tail());
-        if !self.uncoded && !self.codes.is_empty() {
-            // (An empty vector's pointer is no address: a prefetch there costs a page walk.)
+        if self.whole {
+            // (Not before: an empty vector's pointer is no address, and a prefetch there
+            // costs a page walk.)
             prefetch_tail(self.codes.tail());
         }
     }
@@ -170,6 +175,7 @@ impl Memstore {
         let hex = keys
             .runs_from(codes.len())
             .all(|run| push_codes(run, keys.len, |c| codes.push(c)));
+        self.whole = hex;
         if !hex {
             self.uncoded = true;
             self.codes.clear();
@@ -302,6 +308,7 @@ impl Memstore {
         self.ends.clear();
         self.codes.clear();
         self.uncoded = false;
+        self.whole = false;
         self.key_len = 0;
         self.held = 0;
         self.rows = 0;
