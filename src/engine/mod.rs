@@ -532,6 +532,12 @@ impl Engine {
         self.runs.enabled = on;
     }
 
+    /// Rows that runs held back for the client's retry so far (for tests: that runs, not only
+    /// rows one at a time, took that path).
+    pub fn rows_held_in_runs(&self) -> u64 {
+        self.runs.held_total
+    }
+
     /// Check [`Engine::invariants`] after every event from now on, panicking with the broken one
     /// (for tests: it costs a pass over the state per event).
     pub fn check_invariants_each_event(&mut self, on: bool) {

@@ -95,11 +95,41 @@ fn a_stepped_run_reports_what_run_reports() {
 
 /// The report of `g`'s run of `s` with rows landed as runs or one at a time.
 fn report_with_runs(s: &Scenario, g: usize, o: RunOptions, runs: bool) -> String {
+    report_and_holds(s, g, o, runs).0
+}
+
+/// [`report_with_runs`], with the rows runs held back for the client's retry.
+fn report_and_holds(s: &Scenario, g: usize, o: RunOptions, runs: bool) -> (String, u64) {
     let p = plan::plan_run(s, &s.generators[g]).unwrap_or_else(|e| panic!("{e}"));
     let mut e = Engine::start(s, p, o);
     e.set_row_runs(runs);
     while e.step().unwrap_or_else(|err| panic!("{err}")).is_some() {}
-    report::build(s, &[e.finish()]).to_json()
+    let held = e.rows_held_in_runs();
+    (report::build(s, &[e.finish()]).to_json(), held)
+}
+
+/// Rows for a region closed for its split are held back for the client's retry
+/// (`AsyncProcess` resubmitting on `NotServingRegionException`); once the client holds some,
+/// runs add the next ones to them as rows one at a time do, up to the writers' buffers.
+#[test]
+fn runs_hold_rows_for_splitting_regions_as_rows_one_at_a_time_do() {
+    let mut s = load("4tb-10-nodes-2gb.toml");
+    // A smaller heap and flush size: flushes, then splits, within a few million rows.
+    s.workload.rows = 3_000_000;
+    s.cluster.heap_bytes = 512 << 20;
+    s.settings.flush_size = 16 << 20;
+    s.settings.max_filesize = 32 << 20;
+    let o = RunOptions {
+        scale: Some(1),
+        threads: 2,
+        builder: false,
+    };
+    let (with_runs, held) = report_and_holds(&s, 1, o, true);
+    let (one_by_one, none) = report_and_holds(&s, 1, o, false);
+    assert_eq!(none, 0);
+    assert!(held > 1000, "runs held back {held} rows");
+    assert!(with_runs.contains("\"retries\""), "the client retried");
+    assert_eq!(with_runs, one_by_one);
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub(crate) const MAX_RESUBMITS: u32 = 3;
 impl Engine {
     /// Bytes one held-back row of `weight` real rows takes in a writer's buffer (about its
     /// cells' data size).
-    fn held_size(&self, weight: u64) -> u64 {
+    pub(crate) fn held_size(&self, weight: u64) -> u64 {
         weight * self.row_data.max(1)
     }
 

@@ -11,6 +11,7 @@
 //! through `write.rs`, row by row. The state after a run is what the same rows landed one by one
 //! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
 
+use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::memstore::Put;
 use crate::engine::state::region::RegionState;
@@ -34,6 +35,12 @@ pub(crate) struct RowRuns {
     servers: Vec<ServerSlot>,
     touched_regions: Vec<u32>,
     touched_servers: Vec<u32>,
+    /// Rows the run held back for the client's retry (`client.rs`, `hold`): each one's
+    /// region, and their keys back to back.
+    held_regions: Vec<u32>,
+    held_keys: Vec<u8>,
+    /// Rows held back inside runs so far (for tests: that runs took that path).
+    pub(crate) held_total: u64,
 }
 
 impl Default for RowRuns {
@@ -46,6 +53,9 @@ impl Default for RowRuns {
             servers: Vec::new(),
             touched_regions: Vec::new(),
             touched_servers: Vec::new(),
+            held_regions: Vec::new(),
+            held_keys: Vec::new(),
+            held_total: 0,
         }
     }
 }
@@ -63,6 +73,9 @@ struct RegionSlot {
     last_ns: u64,
     /// No flush queued or running (constant over a run: nothing is set off inside one).
     idle: bool,
+    /// The client holds back rows for it already (`write_waiting`: offline, or queued behind
+    /// them, and not too busy): its rows join them, with no retry to schedule.
+    hold: bool,
 }
 
 /// A server the run touched.
@@ -155,6 +168,16 @@ impl Engine {
             .resize(self.state.servers.len(), ServerSlot::default());
         runs.touched_regions.clear();
         runs.touched_servers.clear();
+        runs.held_regions.clear();
+        runs.held_keys.clear();
+        // Rows held back before the writers' buffers fill (`stall_while_buffers_full` waits
+        // for retries from there: the run stops before).
+        let held_row = self.held_size(weight);
+        let buffers = self
+            .cfg
+            .writers
+            .saturating_mul(self.cfg.settings.client.write_buffer);
+        let mut hold_left = buffers.saturating_sub(self.state.client.held_bytes) / held_row;
         let stamp = runs.stamp;
         let len = self.put_row_len;
         // Keys opening with 8 hex digits (`hashed`, `md5-prefix`) are routed and kept for the
@@ -195,6 +218,20 @@ impl Engine {
             if slot.stamp != stamp {
                 *slot = self.region_slot(region, &cost, stamp);
                 runs.touched_regions.push(region as u32);
+            }
+            if slot.hold {
+                // `land` → `write_waiting` → `hold`: the row joins its region's held rows at
+                // its arrival; no server, memstore or heat is touched.
+                if hold_left == 0 {
+                    break;
+                }
+                hold_left -= 1;
+                runs.held_regions.push(region as u32);
+                runs.held_keys.extend_from_slice(key);
+                (now, frac) = (at, t as u32);
+                start = end as usize;
+                taken += 1;
+                continue;
             }
             if slot.room == 0 {
                 break;
@@ -250,7 +287,7 @@ impl Engine {
         self.now = now;
         self.clock_frac = frac;
         self.rec.stats.throttled_ns += throttled;
-        self.settle_run(&runs, &cost);
+        self.settle_run(&mut runs, &cost);
         if taken == 0 {
             // The next row needs `write.rs`, and likely a few after it (a region waiting for
             // its flush, a throttled server): they go row by row before runs are tried again.
@@ -313,6 +350,8 @@ impl Engine {
             rows: 0,
             last_ns: 0,
             idle: !r.flush_queued && !r.flushing,
+            hold: r.client_held
+                && (r.state != RegionState::Open || r.memstore_heap() <= s.blocking_memstore_size),
         }
     }
 
@@ -354,8 +393,33 @@ impl Engine {
 
     /// The run's counters, once per region and server, as `apply_write` and `land_on_server`
     /// add them per row.
-    fn settle_run(&mut self, runs: &RowRuns, cost: &RowCost) {
+    fn settle_run(&mut self, runs: &mut RowRuns, cost: &RowCost) {
         let w = cost.weight;
+        if !runs.held_regions.is_empty() {
+            runs.held_total += runs.held_regions.len() as u64;
+            // As `hold` adds them row by row (no entry is fresh: the regions were held).
+            let len = runs.held_keys.len() / runs.held_regions.len();
+            let bytes = self.held_size(w);
+            let st = &mut self.state.client;
+            for (&region, key) in runs
+                .held_regions
+                .iter()
+                .zip(runs.held_keys.chunks_exact(len))
+            {
+                let Some(h) = st.held.get_mut(&(region as usize)) else {
+                    debug_assert!(false, "a held region has held rows");
+                    continue;
+                };
+                h.keys.extend_from_slice(key);
+                h.rows.push((len as u32, w));
+                h.bytes += bytes;
+                if h.why == Refusal::Offline {
+                    st.held_offline_bytes += bytes;
+                }
+                st.held_bytes += bytes;
+            }
+            self.rec.stats.held_peak_bytes = self.rec.stats.held_peak_bytes.max(st.held_bytes);
+        }
         for &region in &runs.touched_regions {
             let slot = runs.regions[region as usize];
             if slot.rows == 0 {
