@@ -11,6 +11,7 @@
 //! through `write.rs`, row by row. The state after a run is what the same rows landed one by one
 //! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
 
+use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::memstore::Put;
@@ -73,8 +74,9 @@ struct RegionSlot {
     last_ns: u64,
     /// No flush queued or running (constant over a run: nothing is set off inside one).
     idle: bool,
-    /// The client holds back rows for it already (`write_waiting`: offline, or queued behind
-    /// them, and not too busy): its rows join them, with no retry to schedule.
+    /// The client holds back rows for it already (`write_waiting`: offline, too busy with its
+    /// flush under way, or queued behind them): its rows join them, with no retry to schedule
+    /// and no flush to request.
     hold: bool,
 }
 
@@ -350,8 +352,12 @@ impl Engine {
             rows: 0,
             last_ns: 0,
             idle: !r.flush_queued && !r.flushing,
+            // Too busy (above the blocking size), the row's `request_flush` is taken only
+            // where no flush is queued or running: then the row ends the run.
             hold: r.client_held
-                && (r.state != RegionState::Open || r.memstore_heap() <= s.blocking_memstore_size),
+                && (r.state != RegionState::Open
+                    || r.memstore_heap() <= s.blocking_memstore_size
+                    || !policy::flush::accepts_request(r)),
         }
     }
 
