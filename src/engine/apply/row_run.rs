@@ -20,6 +20,23 @@ use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::workload::feed::KeyFeed;
 
+/// Live regions from which a run asks the caches for rows' regions and memstores ahead.
+const PREFETCH_REGIONS: usize = 256;
+/// How many rows ahead a run asks for a row's region, and for its memstore.
+const FAR: usize = 16;
+const NEAR: usize = 8;
+
+/// Asks the caches for the line holding `*v`, where the CPU has such a hint.
+#[inline(always)]
+fn prefetch<T>(v: Option<&T>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(v) = v {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch only hints at the caches: it reads nothing and never faults.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(v).cast::<i8>()) };
+    }
+}
+
 /// Rows landed one by one after a run that took none, before runs are tried again.
 const COOLDOWN_ROWS: u32 = 16;
 
@@ -199,7 +216,25 @@ impl Engine {
         let mut start = rest.start;
         let mut taken = 0u64;
         let mut throttled = 0u64;
+        // With hundreds of regions, a row's region and memstore are cache misses, the one
+        // waiting on the other: the run asks for the region of the row `FAR` ahead and for
+        // the memstore of the one `NEAR` ahead. (With few regions they stay cached, and the
+        // asks cost more than they save: classic hashed, 10 regions, +4 %.)
+        let ahead = fed && self.state.routing.len() >= PREFETCH_REGIONS;
         for (i, &end) in rest.ends[..limit as usize].iter().enumerate() {
+            if ahead {
+                if let Some(&c) = rest.codes.get(i + FAR)
+                    && let Some(r) = self.state.routing.hint(c)
+                {
+                    prefetch(self.state.regions.get(r));
+                }
+                if let Some(&c) = rest.codes.get(i + NEAR)
+                    && let Some(r) = self.state.routing.hint(c)
+                    && let Some(store) = self.state.regions.get(r).and_then(|r| r.stores.first())
+                {
+                    store.memstore.prefetch();
+                }
+            }
             let t = self.clock_step + frac as u128;
             let at = now + (t >> 32) as u64;
             let key = &rest.arena[start..end as usize];
