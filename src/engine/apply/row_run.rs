@@ -15,6 +15,7 @@ use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::memstore::Put;
+use crate::engine::state::prefetch;
 use crate::engine::state::region::RegionState;
 use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
@@ -25,17 +26,6 @@ const PREFETCH_REGIONS: usize = 256;
 /// How many rows ahead a run asks for a row's region, and for its memstore.
 const FAR: usize = 16;
 const NEAR: usize = 8;
-
-/// Asks the caches for the line holding `*v`, where the CPU has such a hint.
-#[inline(always)]
-fn prefetch<T>(v: Option<&T>) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(v) = v {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch only hints at the caches: it reads nothing and never faults.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(v).cast::<i8>()) };
-    }
-}
 
 /// Rows landed one by one after a run that took none, before runs are tried again.
 const COOLDOWN_ROWS: u32 = 16;
@@ -225,8 +215,9 @@ impl Engine {
             if ahead {
                 if let Some(&c) = rest.codes.get(i + FAR)
                     && let Some(r) = self.state.routing.hint(c)
+                    && let Some(region) = self.state.regions.get(r)
                 {
-                    prefetch(self.state.regions.get(r));
+                    prefetch::read(region, 1);
                 }
                 if let Some(&c) = rest.codes.get(i + NEAR)
                     && let Some(r) = self.state.routing.hint(c)

@@ -7,6 +7,7 @@
 
 use super::chunks::Chunks;
 use super::keysort::{FixedKeys, SortScratch, keep_every, push_codes};
+use super::prefetch;
 use super::routing::{hex_digits, prefix8};
 use super::storefile::Extra;
 
@@ -112,7 +113,7 @@ impl Memstore {
         }
         if key.len() as u32 == self.key_len {
             crate::keygen::push_key(self.keys.room(key.len()), key);
-            prefetch_tail(self.keys.tail());
+            prefetch::next_write(self.keys.tail());
         } else {
             self.add_mixed(key);
         }
@@ -152,28 +153,18 @@ impl Memstore {
         // Rows reach a region's memstore one in as many as there are regions, long after its
         // keys' next line left the caches: the store that opens a line waited on memory
         // (a third of the run loop with 200 regions). Asking for the next lines now hides it.
-        prefetch_tail(self.keys.tail());
+        prefetch::next_write(self.keys.tail());
         if self.whole {
             // (Not before: an empty vector's pointer is no address, and a prefetch there
             // costs a page walk.)
-            prefetch_tail(self.codes.tail());
+            prefetch::next_write(self.codes.tail());
         }
     }
 
-    /// Asks the caches for this struct's lines (what `push_fixed` reads first), where the
-    /// CPU has such a hint.
+    /// Asks the caches for this struct's lines (what `push_fixed` reads first).
     #[inline(always)]
     pub fn prefetch(&self) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let at = std::ptr::from_ref(self).cast::<i8>();
-            for line in 0..size_of::<Memstore>().div_ceil(64) {
-                // SAFETY: a prefetch only hints at the caches: it reads nothing and never
-                // faults, whatever the address.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(64 * line)) };
-            }
-        }
+        prefetch::read(self, size_of::<Memstore>().div_ceil(64));
     }
 
     /// [`Memstore::push_fixed`]'s codes for the rows since the last code (landed by `add`, or
@@ -182,11 +173,7 @@ impl Memstore {
     #[cold]
     #[inline(never)]
     fn code_rest(&mut self) {
-        let keys = FixedKeys {
-            chunks: self.keys.view(),
-            len: self.key_len as usize,
-            per_chunk: 1 << self.shift,
-        };
+        let keys = fixed_view(&self.keys, self.key_len, self.shift);
         let codes = &mut self.codes;
         let hex = keys
             .runs_from(codes.len())
@@ -208,11 +195,7 @@ impl Memstore {
 
     /// The fixed-length keys (while lengths agree).
     fn fixed_keys(&self) -> FixedKeys<'_> {
-        FixedKeys {
-            chunks: self.keys.view(),
-            len: self.key_len as usize,
-            per_chunk: 1 << self.shift,
-        }
+        fixed_view(&self.keys, self.key_len, self.shift)
     }
 
     /// What the rows [`Memstore::push_fixed`] appended stand for, summed, the newest written
@@ -427,21 +410,13 @@ impl Memstore {
     }
 }
 
-/// Asks the caches for the line after the one `v`'s next element goes to (for writing), where
-/// the CPU has such a hint; past the capacity it is dropped like any unneeded prefetch.
-#[inline(always)]
-fn prefetch_tail<T>(v: &[T]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-        let ahead = v
-            .as_ptr()
-            .wrapping_add(v.len())
-            .cast::<i8>()
-            .wrapping_add(64);
-        // SAFETY: a prefetch only hints at the caches: it reads nothing and never faults,
-        // whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_ET0>(ahead) };
+/// Fixed-length keys of `key_len` bytes in chunks of `1 << shift` rows (a memstore's, borrowed
+/// apart from its other fields).
+fn fixed_view(keys: &Chunks<u8>, key_len: u32, shift: u32) -> FixedKeys<'_> {
+    FixedKeys {
+        chunks: keys.view(),
+        len: key_len as usize,
+        per_chunk: 1 << shift,
     }
 }
 
