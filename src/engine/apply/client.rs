@@ -27,7 +27,7 @@ impl Engine {
         let fresh = !self.state.client.held.contains_key(&region);
         let generation = if fresh { self.queue.next_seq() } else { 0 };
         let st = &mut self.state.client;
-        let h = st.held.entry(region).or_insert_with(|| Held {
+        st.held.entry(region).or_insert_with(|| Held {
             keys: Vec::new(),
             rows: Vec::new(),
             bytes: 0,
@@ -37,14 +37,7 @@ impl Engine {
             why,
             generation,
         });
-        h.keys.extend_from_slice(key);
-        h.rows.push((key.len() as u32, weight));
-        h.bytes += bytes;
-        // Bytes count as offline or blocked by the region's batch, as its retry releases them.
-        if h.why == Refusal::Offline {
-            st.held_offline_bytes += bytes;
-        }
-        st.held_bytes += bytes;
+        st.join(region, key, weight, bytes);
         self.rec.stats.held_peak_bytes = self.rec.stats.held_peak_bytes.max(st.held_bytes);
         if fresh {
             self.state.regions[region].client_held = true;

@@ -12,7 +12,6 @@
 //! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
 
 use crate::engine::policy;
-use crate::engine::policy::client::Refusal;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::memstore::Put;
 use crate::engine::state::prefetch;
@@ -438,17 +437,8 @@ impl Engine {
                 .iter()
                 .zip(runs.held_keys.chunks_exact(len))
             {
-                let Some(h) = st.held.get_mut(&(region as usize)) else {
-                    debug_assert!(false, "a held region has held rows");
-                    continue;
-                };
-                h.keys.extend_from_slice(key);
-                h.rows.push((len as u32, w));
-                h.bytes += bytes;
-                if h.why == Refusal::Offline {
-                    st.held_offline_bytes += bytes;
-                }
-                st.held_bytes += bytes;
+                let joined = st.join(region as usize, key, w, bytes);
+                debug_assert!(joined, "a held region has held rows");
             }
             self.rec.stats.held_peak_bytes = self.rec.stats.held_peak_bytes.max(st.held_bytes);
         }

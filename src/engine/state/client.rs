@@ -36,3 +36,22 @@ pub(crate) struct ClientState {
     pub(crate) held_bytes: u64,
     pub(crate) held_offline_bytes: u64,
 }
+
+impl ClientState {
+    /// Adds a row (`key`, standing for `weight` real rows and `bytes` of the writers' buffers)
+    /// behind `region`'s held rows, and to the totals; false if the client holds none for it.
+    pub(crate) fn join(&mut self, region: usize, key: &[u8], weight: u64, bytes: u64) -> bool {
+        let Some(h) = self.held.get_mut(&region) else {
+            return false;
+        };
+        h.keys.extend_from_slice(key);
+        h.rows.push((key.len() as u32, weight));
+        h.bytes += bytes;
+        // Bytes count as offline or blocked by the region's batch, as its retry releases them.
+        if h.why == Refusal::Offline {
+            self.held_offline_bytes += bytes;
+        }
+        self.held_bytes += bytes;
+        true
+    }
+}
