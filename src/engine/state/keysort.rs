@@ -166,21 +166,20 @@ impl SortScratch {
         let step = step.max(1);
         let eligible = len >= 8 && n >= SELECT_MIN && step > 1;
         let mut parts: Vec<&[u32]> = codes.iter().flat_map(|c| c.iter()).collect();
-        let coded: usize = parts.iter().map(|p| p.len()).sum();
+        let mut coded: usize = parts.iter().map(|p| p.len()).sum();
+        let kept = codes.is_some() && coded <= n;
+        if !kept {
+            parts.clear();
+            coded = 0;
+        }
         // Without codes, the first key tells most non-hex generators (`md5-prefix` with fewer
         // than 8 hex characters) apart before a pass over every row.
-        let hex_start = (codes.is_some() && coded <= n)
+        let hex_start = kept
             || keys
                 .chunks
                 .chunk(0)
                 .first_chunk::<8>()
                 .is_some_and(|k| hex_digits(u64::from_be_bytes(*k)).1);
-        let coded = if codes.is_some() && coded <= n {
-            coded
-        } else {
-            parts.clear();
-            0
-        };
         if eligible && hex_start {
             debug_assert!(
                 keys.runs_from(0)
