@@ -4,27 +4,24 @@
 //! Row by row, each landing checks every trigger (the next event, a slice or read boundary, a
 //! row-count event, its region's flush and blocking sizes, its server's global memstore marks,
 //! WAL roll and write bandwidth) and keeps every counter. Between two triggers the rows only
-//! append their keys, add to counters and wait on the write path, so a run checks the triggers against budgets taken
-//! once per touched region and server, appends the keys, and adds the counters once per region
-//! and server at its end. A row whose landing would do more (any trigger, a region not open, an
+//! append their keys, add to counters and wait on the write path, so a run checks the triggers
+//! against budgets taken once per touched region and server, then appends the keys region by
+//! region (each region's in row order) and adds the counters once per region and server at its
+//! end. A row whose landing would do more (any trigger, a region not open, an
 //! empty memstore getting its segment overhead, another key length) ends the run; it then lands
 //! through `write.rs`, row by row. The state after a run is what the same rows landed one by one
 //! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
 
 use crate::engine::policy;
 use crate::engine::queue::NS_PER_MS;
-use crate::engine::state::memstore::Put;
-use crate::engine::state::prefetch;
+use crate::engine::state::memstore::{ArenaRows, Put};
 use crate::engine::state::region::RegionState;
 use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::workload::feed::KeyFeed;
 
-/// Live regions from which a run asks the caches for rows' regions and memstores ahead.
-const PREFETCH_REGIONS: usize = 256;
-/// How many rows ahead a run asks for a row's region, and for its memstore.
-const FAR: usize = 16;
-const NEAR: usize = 8;
+/// [`RowRuns::landed`] of a row held back for the client's retry.
+const HELD: u32 = u32::MAX;
 
 /// Rows landed one by one after a run that took none, before runs are tried again.
 const COOLDOWN_ROWS: u32 = 16;
@@ -46,6 +43,11 @@ pub(crate) struct RowRuns {
     /// region, and their keys back to back.
     held_regions: Vec<u32>,
     held_keys: Vec<u8>,
+    /// Each row of the run: the region it landed in, or [`HELD`].
+    landed: Vec<u32>,
+    /// The landed rows' positions in the run, grouped by region (the touched regions' order),
+    /// each region's in row order.
+    by_region: Vec<u32>,
     /// Rows held back inside runs so far (for tests: that runs took that path).
     pub(crate) held_total: u64,
 }
@@ -62,6 +64,8 @@ impl Default for RowRuns {
             touched_servers: Vec::new(),
             held_regions: Vec::new(),
             held_keys: Vec::new(),
+            landed: Vec::new(),
+            by_region: Vec::new(),
             held_total: 0,
         }
     }
@@ -76,6 +80,8 @@ struct RegionSlot {
     room: u64,
     server: u32,
     rows: u64,
+    /// Where its rows go in [`RowRuns::by_region`] (their end, once placed).
+    at: u32,
     /// Arrival of its last row in the run, ns.
     last_ns: u64,
     /// No flush queued or running (constant over a run: nothing is set off inside one).
@@ -178,6 +184,7 @@ impl Engine {
         runs.touched_servers.clear();
         runs.held_regions.clear();
         runs.held_keys.clear();
+        runs.landed.clear();
         // Rows held back before the writers' buffers fill (`stall_while_buffers_full` waits
         // for retries from there: the run stops before).
         let held_row = self.held_size(weight);
@@ -205,26 +212,7 @@ impl Engine {
         let mut start = rest.start;
         let mut taken = 0u64;
         let mut throttled = 0u64;
-        // With hundreds of regions, a row's region and memstore are cache misses, the one
-        // waiting on the other: the run asks for the region of the row `FAR` ahead and for
-        // the memstore of the one `NEAR` ahead. (With few regions they stay cached, and the
-        // asks cost more than they save: classic hashed, 10 regions, +4 %.)
-        let ahead = fed && self.state.routing.len() >= PREFETCH_REGIONS;
         for (i, &end) in rest.ends[..limit as usize].iter().enumerate() {
-            if ahead {
-                if let Some(&c) = rest.codes.get(i + FAR)
-                    && let Some(r) = self.state.routing.hint(c)
-                    && let Some(region) = self.state.regions.get(r)
-                {
-                    prefetch::read(region, 1);
-                }
-                if let Some(&c) = rest.codes.get(i + NEAR)
-                    && let Some(r) = self.state.routing.hint(c)
-                    && let Some(store) = self.state.regions.get(r).and_then(|r| r.stores.first())
-                {
-                    store.memstore.prefetch();
-                }
-            }
             let t = self.clock_step + frac as u128;
             let at = now + (t >> 32) as u64;
             let key = &rest.arena[start..end as usize];
@@ -255,6 +243,7 @@ impl Engine {
                 hold_left -= 1;
                 runs.held_regions.push(region as u32);
                 runs.held_keys.extend_from_slice(key);
+                runs.landed.push(HELD);
                 (now, frac) = (at, t as u32);
                 start = end as usize;
                 taken += 1;
@@ -298,12 +287,7 @@ impl Engine {
             slot.rows += 1;
             slot.last_ns = at;
             (now, frac) = (at + wait, t as u32);
-            let r = &mut self.state.regions[region];
-            for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
-                if fam.cells != 0 {
-                    store.memstore.push_fixed(key, code);
-                }
-            }
+            runs.landed.push(region as u32);
             if let Some(h) = &mut heat {
                 h[self.rec.heat_bucket_coded(key, p, code)] += weight;
             }
@@ -314,6 +298,14 @@ impl Engine {
         self.now = now;
         self.clock_frac = frac;
         self.rec.stats.throttled_ns += throttled;
+        let keys = ArenaRows {
+            arena: rest.arena,
+            start: rest.start,
+            len,
+            codes: if fed { rest.codes } else { &[] },
+            hex: hex_run,
+        };
+        self.push_run_keys(&mut runs, &keys);
         self.settle_run(&mut runs, &cost);
         if taken == 0 {
             // The next row needs `write.rs`, and likely a few after it (a region waiting for
@@ -375,6 +367,7 @@ impl Engine {
             room,
             server: r.server as u32,
             rows: 0,
+            at: 0,
             last_ns: 0,
             idle: !r.flush_queued && !r.flushing,
             // Too busy (above the blocking size), the row's `request_flush` is taken only
@@ -419,6 +412,41 @@ impl Engine {
             busy_ns: s.busy_until_ns,
             rows: 0,
             idle: false,
+        }
+    }
+
+    /// The landed rows' keys, into their regions' memstores region by region (each region's
+    /// in row order, as landing them one by one appends them). Kept out of the run's loop:
+    /// with hundreds of regions, a row's memstore is a cache miss the loop would wait on, where
+    /// here each region's rows follow one another.
+    fn push_run_keys(&mut self, runs: &mut RowRuns, keys: &ArenaRows<'_>) {
+        let mut at = 0u32;
+        for &region in &runs.touched_regions {
+            let slot = &mut runs.regions[region as usize];
+            slot.at = at;
+            at += slot.rows as u32;
+        }
+        runs.by_region.clear();
+        runs.by_region.resize(at as usize, 0);
+        for (i, &region) in runs.landed.iter().enumerate() {
+            if region != HELD {
+                let slot = &mut runs.regions[region as usize];
+                runs.by_region[slot.at as usize] = i as u32;
+                slot.at += 1;
+            }
+        }
+        for &region in &runs.touched_regions {
+            let slot = runs.regions[region as usize];
+            if slot.rows == 0 {
+                continue;
+            }
+            let rows = &runs.by_region[(slot.at - slot.rows as u32) as usize..slot.at as usize];
+            let r = &mut self.state.regions[region as usize];
+            for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+                if fam.cells != 0 {
+                    store.memstore.extend_fixed(keys, rows);
+                }
+            }
         }
     }
 

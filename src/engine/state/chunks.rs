@@ -58,6 +58,28 @@ impl<T: Pooled> Chunks<T> {
         &mut self.tail
     }
 
+    /// Appends `n` groups of `unit` elements (`unit` ≤ the chunk size, which is a multiple of
+    /// it): `fill(k, group)` writes group `k` over default elements. Each chunk's room is
+    /// checked once, not once per group.
+    #[inline]
+    pub fn extend_groups(&mut self, n: usize, unit: usize, mut fill: impl FnMut(usize, &mut [T]))
+    where
+        T: Copy + Default,
+    {
+        let mut k = 0;
+        while k < n {
+            let cap = self.cap;
+            let tail = self.room(unit);
+            let old = tail.len();
+            let fit = ((cap - old) / unit).min(n - k);
+            tail.resize(old + fit * unit, T::default());
+            for (j, group) in tail[old..].chunks_exact_mut(unit).enumerate() {
+                fill(k + j, group);
+            }
+            k += fit;
+        }
+    }
+
     /// Appends one element.
     #[inline]
     pub fn push(&mut self, v: T) {
@@ -232,6 +254,25 @@ mod tests {
         assert_eq!(u32::with_pool(|p| p.free.len()), pooled - 2);
         let flat: Vec<u32> = c.view().iter().flatten().copied().collect();
         assert_eq!(flat, (0..9).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn groups_extend_across_chunks_in_order() {
+        let mut c: Chunks<u32> = Chunks::default();
+        c.set_cap(12);
+        let mut next = 0u32;
+        for n in [0, 1, 5, 2, 7, 13] {
+            c.extend_groups(n, 3, |k, g| {
+                assert_eq!(g, [0; 3], "written over default elements");
+                g.copy_from_slice(&[next, next + 1, next + 2]);
+                next += 3;
+                let _ = k;
+            });
+        }
+        let held: Vec<u32> = c.view().iter().flatten().copied().collect();
+        assert_eq!(held, (0..next).collect::<Vec<_>>());
+        assert_eq!(c.len(), 3 * 28);
+        assert!(c.view().full.iter().all(|chunk| chunk.len() == 12));
     }
 
     #[test]

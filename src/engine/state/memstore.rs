@@ -96,6 +96,43 @@ pub enum Mutation {
 /// nothing.
 const CODE_FROM: usize = 1024;
 
+/// Rows of one key length, their keys back to back in a feed's arena: a run's rows
+/// ([`Memstore::extend_fixed`] takes them by position).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ArenaRows<'a> {
+    pub arena: &'a [u8],
+    /// Where row 0's key starts.
+    pub start: usize,
+    pub len: usize,
+    /// The rows' hex digits' values, as the feed handed them over (empty: read from the keys
+    /// where `hex`).
+    pub codes: &'a [u32],
+    pub hex: bool,
+}
+
+impl ArenaRows<'_> {
+    /// Row `i`'s key.
+    #[inline(always)]
+    pub fn key(&self, i: usize) -> &[u8] {
+        let at = self.start + i * self.len;
+        &self.arena[at..at + self.len]
+    }
+
+    /// Row `i`'s key and its [`hex_digits`] (`(0, false)` where not read).
+    #[inline(always)]
+    pub fn row(&self, i: usize) -> (&[u8], (u64, bool)) {
+        let key = self.key(i);
+        let code = if let Some(&c) = self.codes.get(i) {
+            (u64::from(c), true)
+        } else if self.hex {
+            hex_digits(prefix8(key))
+        } else {
+            (0, false)
+        };
+        (key, code)
+    }
+}
+
 /// `Memstore::key_len` once keys of different lengths were added.
 const MIXED: u32 = u32::MAX;
 
@@ -134,13 +171,51 @@ impl Memstore {
         self.held > 0 && self.key_len == len as u32
     }
 
-    /// Appends the key of one more row, leaving the counters to [`Memstore::add_run`]: the
-    /// write path's runs of rows (`engine/apply/row_run.rs`) count once per run. Only where
-    /// [`Memstore::takes_fixed`] holds. `code` is the key's [`hex_digits`] (the value and
-    /// whether the key opens with 8 hex digits), which the caller has for routing; `(_, false)`
-    /// also where the caller did not read it (the key is then read here if codes are kept).
-    #[inline]
-    pub fn push_fixed(&mut self, key: &[u8], code: (u64, bool)) {
+    /// Appends the keys of rows a run landed here, in their order, leaving the counters to
+    /// [`Memstore::add_run`]: the write path's runs of rows (`engine/apply/row_run.rs`) count
+    /// once per run. Only where [`Memstore::takes_fixed`] holds. Each row's `code` is its
+    /// key's [`hex_digits`] (the value and whether the key opens with 8 hex digits), which the
+    /// run had for routing; `(_, false)` also where the run did not read it (the key is then
+    /// read here if codes are kept).
+    pub(crate) fn extend_fixed(&mut self, rows: &ArenaRows<'_>, at: &[u32]) {
+        debug_assert_eq!(rows.len, self.key_len as usize);
+        if self.whole && !rows.codes.is_empty() {
+            // Every row's code is at hand and goes straight in: whole chunks at a time.
+            match rows.len {
+                8 => self.extend_keys::<8>(rows, at),
+                16 => self.extend_keys::<16>(rows, at),
+                _ => self.extend_keys::<0>(rows, at),
+            }
+            self.codes
+                .extend_groups(at.len(), 1, |k, c| c[0] = rows.codes[at[k] as usize]);
+            self.held += at.len();
+        } else {
+            for &i in at {
+                let (key, code) = rows.row(i as usize);
+                self.push_fixed(key, code);
+            }
+        }
+    }
+
+    /// The keys of rows `at`, `N` bytes each (0: any length, copied as a slice).
+    #[inline(always)]
+    fn extend_keys<const N: usize>(&mut self, rows: &ArenaRows<'_>, at: &[u32]) {
+        let len = rows.len;
+        self.keys.extend_groups(at.len(), len, |k, dst| {
+            let key = rows.key(at[k] as usize);
+            if N > 0
+                && let Ok(fixed) = <&mut [u8; N]>::try_from(&mut *dst)
+                && let Ok(key) = <&[u8; N]>::try_from(key)
+            {
+                *fixed = *key;
+            } else {
+                dst.copy_from_slice(key);
+            }
+        });
+    }
+
+    #[inline(always)]
+    fn push_fixed(&mut self, key: &[u8], code: (u64, bool)) {
         debug_assert!(self.takes_fixed(key.len()));
         debug_assert!(!code.1 || code == hex_digits(prefix8(key)));
         crate::keygen::push_key(self.keys.room(key.len()), key);
@@ -150,21 +225,6 @@ impl Memstore {
         } else if !self.uncoded && self.held > CODE_FROM {
             self.code_rest();
         }
-        // Rows reach a region's memstore one in as many as there are regions, long after its
-        // keys' next line left the caches: the store that opens a line waited on memory
-        // (a third of the run loop with 200 regions). Asking for the next lines now hides it.
-        prefetch::next_write(self.keys.tail());
-        if self.whole {
-            // (Not before: an empty vector's pointer is no address, and a prefetch there
-            // costs a page walk.)
-            prefetch::next_write(self.codes.tail());
-        }
-    }
-
-    /// Asks the caches for this struct's lines (what `push_fixed` reads first).
-    #[inline(always)]
-    pub fn prefetch(&self) {
-        prefetch::read(self, size_of::<Memstore>().div_ceil(64));
     }
 
     /// [`Memstore::push_fixed`]'s codes for the rows since the last code (landed by `add`, or
@@ -484,9 +544,15 @@ mod tests {
             !Memstore::default().takes_fixed(16),
             "an empty memstore sets its overhead first"
         );
-        for k in &keys[1..] {
-            run.push_fixed(k, hex_digits(prefix8(k)));
-        }
+        let arena = keys[1..].concat();
+        let rows = ArenaRows {
+            arena: &arena,
+            start: 0,
+            len: 16,
+            codes: &[],
+            hex: true,
+        };
+        run.extend_fixed(&rows, &(0..keys.len() as u32 - 1).collect::<Vec<_>>());
         let n = keys.len() as u64 - 1;
         let total = Put {
             rows: n * put.rows,
@@ -537,22 +603,57 @@ mod tests {
             k
         };
         for odd in [None, Some(3000), Some(7000)] {
+            let keys: Vec<[u8; 16]> = (0..9000u64)
+                .map(|i| {
+                    let mut k = key(i);
+                    if Some(i) == odd {
+                        k[2] = b'z';
+                    }
+                    k
+                })
+                .collect();
             let mut m = Memstore::default();
-            for i in 0..9000u64 {
-                let mut k = key(i);
-                if Some(i) == odd {
-                    k[2] = b'z';
+            let (mut i, mut run, mut whole_fed) = (0usize, 0usize, 0);
+            while i < keys.len() {
+                // Every 97th row lands one by one, the others in runs of 1 to 37 rows: a
+                // third with their codes handed over, a third with them read from the keys,
+                // a third without (read back from the arena later).
+                if i % 97 == 0 {
+                    m.add(&keys[i], put, 0, i as u64);
+                    i += 1;
+                    continue;
                 }
-                // Every 97th row lands one by one, the others in runs (every 50th without its
-                // code: read back from the arena).
-                if i == 0 || i % 97 == 0 {
-                    m.add(&k, put, 0, i);
-                } else if i % 50 == 0 {
-                    m.push_fixed(&k, (0, false));
-                } else {
-                    m.push_fixed(&k, hex_digits(prefix8(&k)));
-                }
+                let end = (i + 1 + run % 37)
+                    .min(i.next_multiple_of(97))
+                    .min(keys.len());
+                let rows = &keys[i..end];
+                // The run's rows between rows of other regions, which it skips.
+                let arena: Vec<u8> = rows
+                    .iter()
+                    .flat_map(|k| [*k, [b'f'; 16]])
+                    .flatten()
+                    .collect();
+                let at: Vec<u32> = (0..rows.len() as u32).map(|j| 2 * j).collect();
+                let hex = rows.iter().all(|k| hex_digits(prefix8(k)).1);
+                let codes: Vec<u32> = rows
+                    .iter()
+                    .flat_map(|k| [hex_digits(prefix8(k)).0 as u32, 0])
+                    .collect();
+                let fed = run % 3 == 0 && hex;
+                whole_fed += usize::from(fed && m.whole);
+                let rows = ArenaRows {
+                    arena: &arena,
+                    start: 0,
+                    len: 16,
+                    codes: if fed { &codes } else { &[] },
+                    hex: run % 3 == 1,
+                };
+                m.extend_fixed(&rows, &at);
+                i = end;
+                run += 1;
             }
+            assert!(whole_fed > 20, "runs took the path of codes handed over");
+            assert_eq!(m.held, keys.len());
             assert_eq!(m.uncoded, odd.is_some());
             if odd.is_none() {
                 // Codes from the first run past `CODE_FROM` rows on, the rows before read back.

@@ -349,17 +349,6 @@ impl HexSlots {
         }
     }
 
-    /// The entry holding a key whose 8 leading hex digits have the value `digits`, if the
-    /// slots are built and no start shares its slot; nothing else (no ask counted).
-    #[inline(always)]
-    pub(crate) fn peek(&self, digits: u32) -> Option<usize> {
-        let slot = digits.checked_shr(32 - 4 * self.chars).unwrap_or(0);
-        match self.slots.get(slot as usize) {
-            Some(&e) if e != HEX_SHARED => Some(e as usize),
-            _ => None,
-        }
-    }
-
     /// The entry holding a key whose 8 leading hex digits have the value `digits`, unless a
     /// start shares its slot or the slots are not built yet: after [`HEX_BUILD_AFTER`] such
     /// asks they are, by `build`.
@@ -716,12 +705,6 @@ impl RoutingTable {
     /// [`RoutingTable::route`] for a key whose [`hex_digits`] are
     /// `code`: a key opening with 8 hex digits is looked up by its first 4 characters.
     #[inline(always)]
-    /// The region of a key whose hex digits' value is `digits`, where the hex slots tell it
-    /// without a search: a hint for prefetching ([`RoutingTable::route_coded`] decides).
-    pub(crate) fn hint(&self, digits: u32) -> Option<usize> {
-        self.hex.peek(digits)
-    }
-
     pub(crate) fn route_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
         if code.1 {
             let (prefixes, entries) = (&self.prefixes, &self.entries);
