@@ -15,6 +15,7 @@
 use crate::engine::policy;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::memstore::{ArenaRows, Put};
+use crate::engine::state::prefetch;
 use crate::engine::state::region::RegionState;
 use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
@@ -435,7 +436,17 @@ impl Engine {
                 slot.at += 1;
             }
         }
-        for &region in &runs.touched_regions {
+        for (j, &region) in runs.touched_regions.iter().enumerate() {
+            // Each region's struct, memstore and tail are a chain of loads, cold with hundreds
+            // of regions: the next regions' are asked for while this one's keys go in.
+            if let Some(&next) = runs.touched_regions.get(j + 2) {
+                prefetch::read(&self.state.regions[next as usize], 2);
+            }
+            if let Some(&next) = runs.touched_regions.get(j + 1)
+                && let Some(store) = self.state.regions[next as usize].stores.first()
+            {
+                store.memstore.prefetch();
+            }
             let slot = runs.regions[region as usize];
             if slot.rows == 0 {
                 continue;
