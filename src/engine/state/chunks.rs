@@ -262,12 +262,15 @@ mod tests {
         c.set_cap(12);
         let mut next = 0u32;
         for n in [0, 1, 5, 2, 7, 13] {
+            let mut groups = 0;
             c.extend_groups(n, 3, |k, g| {
+                assert_eq!(k, groups, "groups in order");
                 assert_eq!(g, [0; 3], "written over default elements");
                 g.copy_from_slice(&[next, next + 1, next + 2]);
                 next += 3;
-                let _ = k;
+                groups += 1;
             });
+            assert_eq!(groups, n);
         }
         let held: Vec<u32> = c.view().iter().flatten().copied().collect();
         assert_eq!(held, (0..next).collect::<Vec<_>>());

@@ -220,6 +220,8 @@ impl Memstore {
         });
     }
 
+    /// One row of [`Memstore::extend_fixed`]: its key, and its code where codes are kept (read
+    /// back from the keys since the last code where it has none).
     #[inline(always)]
     fn push_fixed(&mut self, key: &[u8], code: (u64, bool)) {
         debug_assert!(self.takes_fixed(key.len()));
