@@ -206,6 +206,13 @@ impl Engine {
                 let key = &rest.arena[rest.start..end as usize];
                 key.len() >= 8 && hex_digits(prefix8(key)).1
             });
+        let keys = ArenaRows {
+            arena: rest.arena,
+            start: rest.start,
+            len,
+            codes: if fed { rest.codes } else { &[] },
+            hex: hex_run,
+        };
         // The current heat slice's row, out of the recorder for the run (its buckets are
         // looked up through the recorder's caches as rows go).
         let mut heat = self.rec.heat_writes.pop();
@@ -221,13 +228,7 @@ impl Engine {
                 break;
             }
             let p = prefix8(key);
-            let code = if fed {
-                (u64::from(rest.codes[i]), true)
-            } else if hex_run {
-                hex_digits(p)
-            } else {
-                (0, false)
-            };
+            let code = keys.code(i, p);
             debug_assert!(!code.1 || code == hex_digits(p));
             let region = self.state.routing.route_coded(key, p, code);
             let slot = &mut runs.regions[region];
@@ -299,13 +300,6 @@ impl Engine {
         self.now = now;
         self.clock_frac = frac;
         self.rec.stats.throttled_ns += throttled;
-        let keys = ArenaRows {
-            arena: rest.arena,
-            start: rest.start,
-            len,
-            codes: if fed { rest.codes } else { &[] },
-            hex: hex_run,
-        };
         self.push_run_keys(&mut runs, &keys);
         self.settle_run(&mut runs, &cost);
         if taken == 0 {

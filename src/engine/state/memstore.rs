@@ -118,18 +118,24 @@ impl ArenaRows<'_> {
         &self.arena[at..at + self.len]
     }
 
-    /// Row `i`'s key and its [`hex_digits`] (`(0, false)` where not read).
+    /// The [`hex_digits`] of row `i`, whose key's [`prefix8`] is `p`: handed over, read from
+    /// the key, or `(0, false)` where not read.
+    #[inline(always)]
+    pub fn code(&self, i: usize, p: u64) -> (u64, bool) {
+        if let Some(&c) = self.codes.get(i) {
+            (u64::from(c), true)
+        } else if self.hex {
+            hex_digits(p)
+        } else {
+            (0, false)
+        }
+    }
+
+    /// Row `i`'s key and its [`ArenaRows::code`].
     #[inline(always)]
     pub fn row(&self, i: usize) -> (&[u8], (u64, bool)) {
         let key = self.key(i);
-        let code = if let Some(&c) = self.codes.get(i) {
-            (u64::from(c), true)
-        } else if self.hex {
-            hex_digits(prefix8(key))
-        } else {
-            (0, false)
-        };
-        (key, code)
+        (key, self.code(i, prefix8(key)))
     }
 }
 
