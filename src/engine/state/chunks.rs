@@ -7,6 +7,7 @@
 //! RSS for ~200 MB of rows).
 
 use std::cell::RefCell;
+use std::mem::MaybeUninit;
 
 /// Bytes of free chunks a thread's pool keeps, per element type: more than one flushed
 /// memstore's worth on the shipped scenarios (~20 MB at `--scale 1` with 100-byte rows).
@@ -59,23 +60,33 @@ impl<T: Pooled> Chunks<T> {
     }
 
     /// Appends `n` groups of `unit` elements (`unit` ≤ the chunk size, which is a multiple of
-    /// it): `fill(k, group)` writes group `k` over default elements. Each chunk's room is
-    /// checked once, not once per group.
+    /// it): `fill(k, group)` writes every element of group `k`, straight into the chunk's
+    /// spare room (zeroing it first cost a pass over cold lines: 4 % of a 4 TB exact run).
+    /// Each chunk's room is checked once, not once per group.
+    ///
+    /// # Safety
+    /// `fill` writes every element of the group it is given: the chunk then holds them.
     #[inline]
-    pub fn extend_groups(&mut self, n: usize, unit: usize, mut fill: impl FnMut(usize, &mut [T]))
-    where
-        T: Copy + Default,
-    {
+    pub unsafe fn extend_groups(
+        &mut self,
+        n: usize,
+        unit: usize,
+        mut fill: impl FnMut(usize, &mut [MaybeUninit<T>]),
+    ) {
         let mut k = 0;
         while k < n {
             let cap = self.cap;
             let tail = self.room(unit);
             let old = tail.len();
             let fit = ((cap - old) / unit).min(n - k);
-            tail.resize(old + fit * unit, T::default());
-            for (j, group) in tail[old..].chunks_exact_mut(unit).enumerate() {
+            tail.reserve(fit * unit);
+            let spare = &mut tail.spare_capacity_mut()[..fit * unit];
+            for (j, group) in spare.chunks_exact_mut(unit).enumerate() {
                 fill(k + j, group);
             }
+            // SAFETY: `fill` wrote every element of the `fit * unit` after `old` (the
+            // caller's promise).
+            unsafe { tail.set_len(old + fit * unit) };
             k += fit;
         }
     }
@@ -263,13 +274,16 @@ mod tests {
         let mut next = 0u32;
         for n in [0, 1, 5, 2, 7, 13] {
             let mut groups = 0;
-            c.extend_groups(n, 3, |k, g| {
-                assert_eq!(k, groups, "groups in order");
-                assert_eq!(g, [0; 3], "written over default elements");
-                g.copy_from_slice(&[next, next + 1, next + 2]);
-                next += 3;
-                groups += 1;
-            });
+            // SAFETY: each group is written whole.
+            unsafe {
+                c.extend_groups(n, 3, |k, g| {
+                    assert_eq!(k, groups, "groups in order");
+                    assert_eq!(g.len(), 3);
+                    g.write_copy_of_slice(&[next, next + 1, next + 2]);
+                    next += 3;
+                    groups += 1;
+                })
+            };
             assert_eq!(groups, n);
         }
         let held: Vec<u32> = c.view().iter().flatten().copied().collect();

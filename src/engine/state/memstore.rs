@@ -5,6 +5,8 @@
 //! Rows are kept as emulated keys in chunks (no allocation per row, no copy as they grow); a
 //! flush sorts them.
 
+use std::mem::MaybeUninit;
+
 use super::chunks::Chunks;
 use super::keysort::{FixedKeys, SortScratch, keep_every, push_codes};
 use super::prefetch;
@@ -192,8 +194,12 @@ impl Memstore {
                 16 => self.extend_keys::<16>(rows, at),
                 _ => self.extend_keys::<0>(rows, at),
             }
-            self.codes
-                .extend_groups(at.len(), 1, |k, c| c[0] = rows.codes[at[k] as usize]);
+            // SAFETY: each one-element group is written.
+            unsafe {
+                self.codes.extend_groups(at.len(), 1, |k, c| {
+                    c[0].write(rows.codes[at[k] as usize]);
+                });
+            }
             self.held += at.len();
         } else {
             for &i in at {
@@ -213,17 +219,21 @@ impl Memstore {
     #[inline(always)]
     fn extend_keys<const N: usize>(&mut self, rows: &ArenaRows<'_>, at: &[u32]) {
         let len = rows.len;
-        self.keys.extend_groups(at.len(), len, |k, dst| {
-            let key = rows.key(at[k] as usize);
-            if N > 0
-                && let Ok(fixed) = <&mut [u8; N]>::try_from(&mut *dst)
-                && let Ok(key) = <&[u8; N]>::try_from(key)
-            {
-                *fixed = *key;
-            } else {
-                dst.copy_from_slice(key);
-            }
-        });
+        // SAFETY: each group (`len` bytes) takes a whole key of that length (`ArenaRows::key`;
+        // `write_copy_of_slice` panics on any other).
+        unsafe {
+            self.keys.extend_groups(at.len(), len, |k, dst| {
+                let key = rows.key(at[k] as usize);
+                if N > 0
+                    && let Ok(fixed) = <&mut [MaybeUninit<u8>; N]>::try_from(&mut *dst)
+                    && let Ok(key) = <&[u8; N]>::try_from(key)
+                {
+                    *fixed = key.map(MaybeUninit::new);
+                } else {
+                    dst.write_copy_of_slice(key);
+                }
+            });
+        }
     }
 
     /// One row of [`Memstore::extend_fixed`]: its key, and its code where codes are kept (read
