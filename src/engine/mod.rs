@@ -538,6 +538,12 @@ impl Engine {
         self.runs.held_total
     }
 
+    /// Rows of runs whose regions the key feed's workers found, and rows of runs routed on
+    /// the engine's thread, so far (for tests: that both paths ran).
+    pub fn rows_routed_in_runs(&self) -> [u64; 2] {
+        self.runs.routed_total
+    }
+
     /// Check [`Engine::invariants`] after every event from now on, panicking with the broken one
     /// (for tests: it costs a pass over the state per event).
     pub fn check_invariants_each_event(&mut self, on: bool) {

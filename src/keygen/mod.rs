@@ -235,6 +235,11 @@ pub struct KeyArena {
     pub codes: Vec<u32>,
     /// The first id pushed with a key HBase rejects.
     pub bad: Option<u64>,
+    /// Each row's region, where a feed worker routed the chunk ([`KeyArena::epoch`]'s
+    /// table): valid only while as long as `ends`.
+    pub regions: Vec<u32>,
+    /// The routing table's epoch `regions` were found with.
+    pub epoch: u64,
 }
 
 impl KeyArena {
@@ -243,6 +248,7 @@ impl KeyArena {
         self.arena.clear();
         self.ends.clear();
         self.codes.clear();
+        self.regions.clear();
         self.bad = None;
     }
 

@@ -58,6 +58,23 @@ fn make(
     Ok(())
 }
 
+/// Routes a chunk's rows to regions as the engine's routing table stood at one epoch: the
+/// feed's workers call it on the chunks they make, so that the write path reads each row's
+/// region instead of looking it up on the engine's thread.
+pub trait ChunkRouter: Send + Sync {
+    /// The table's epoch (its changes so far).
+    fn epoch(&self) -> u64;
+    /// Each row of `keys`, its region, into `out` (emptied first).
+    fn route(&self, keys: &KeyArena, out: &mut Vec<u32>);
+}
+
+/// Where the engine leaves the latest [`ChunkRouter`] for the workers.
+type RouterCell = Arc<parking_lot::Mutex<Option<Arc<dyn ChunkRouter>>>>;
+
+/// Chunks loaded between two [`KeyFeed::publish`]es at least: a table that changes often
+/// (splits at the default scale) is not copied for a few rows each time.
+const PUBLISH_EVERY: u64 = 4;
+
 /// The unread rows of the feed's current chunk ([`KeyFeed::rest`]).
 pub struct FeedRest<'a> {
     /// Emulated index of the first row.
@@ -70,6 +87,10 @@ pub struct FeedRest<'a> {
     pub ends: &'a [u32],
     /// Each row's key's leading hex digits' value ([`KeyArena::codes`]), or empty.
     pub codes: &'a [u32],
+    /// Each row's region as a worker routed it with the table of `epoch`, or empty.
+    pub regions: &'a [u32],
+    /// The routing table's epoch `regions` hold for.
+    pub epoch: u64,
 }
 
 /// Worker threads generating chunks ahead, and the chunks that arrived out of order.
@@ -80,6 +101,10 @@ struct Workers {
     pending: BTreeMap<u64, Result<KeyArena, InputError>>,
     stop: Arc<AtomicBool>,
     handles: Vec<JoinHandle<()>>,
+    /// The router the workers route with, the epoch of the last one published, and the chunk
+    /// loaded then.
+    router: RouterCell,
+    published: Option<(u64, u64)>,
 }
 
 /// The keys of a run's emulated rows, in id order.
@@ -107,15 +132,26 @@ impl KeyFeed {
             let (tx, rx) = crossbeam::channel::bounded(n * 2);
             let (back, back_rx) = crossbeam::channel::unbounded::<KeyArena>();
             let stop = Arc::new(AtomicBool::new(false));
+            let router: RouterCell = Arc::default();
             let handles = (0..n)
                 .map(|wk| {
                     let (tx, back_rx, stop) = (tx.clone(), back_rx.clone(), stop.clone());
+                    let router = router.clone();
                     let generator = generator.clone();
                     std::thread::spawn(move || {
                         let mut c = wk as u64;
                         while c < chunks && !stop.load(Ordering::Relaxed) {
                             let mut chunk = back_rx.try_recv().unwrap_or_default();
-                            let made = make(&generator, sampling, c, &mut chunk).map(|()| chunk);
+                            let made = make(&generator, sampling, c, &mut chunk).map(|()| {
+                                let latest = router.lock().clone();
+                                if let Some(r) = latest {
+                                    let mut regions = std::mem::take(&mut chunk.regions);
+                                    r.route(&chunk, &mut regions);
+                                    chunk.regions = regions;
+                                    chunk.epoch = r.epoch();
+                                }
+                                chunk
+                            });
                             let failed = made.is_err();
                             if tx.send((c, made)).is_err() || failed {
                                 break;
@@ -131,6 +167,8 @@ impl KeyFeed {
                 pending: BTreeMap::new(),
                 stop,
                 handles,
+                router,
+                published: None,
             }
         });
         KeyFeed {
@@ -191,7 +229,31 @@ impl KeyFeed {
             } else {
                 &[]
             },
+            regions: if self.chunk.regions.len() == self.chunk.ends.len() {
+                &self.chunk.regions[self.row..]
+            } else {
+                &[]
+            },
+            epoch: self.chunk.epoch,
         })
+    }
+
+    /// True when the workers could route the next chunks with a table of `epoch`: they run,
+    /// their router is of another epoch, and [`PUBLISH_EVERY`] chunks were loaded since the
+    /// last one went to them.
+    pub fn wants_router(&self, epoch: u64) -> bool {
+        self.workers.as_ref().is_some_and(|w| match w.published {
+            None => true,
+            Some((e, at)) => e != epoch && self.next_chunk >= at + PUBLISH_EVERY,
+        })
+    }
+
+    /// Hands `router` to the workers for the chunks they make from now on.
+    pub fn publish(&mut self, router: Arc<dyn ChunkRouter>) {
+        if let Some(w) = &mut self.workers {
+            w.published = Some((router.epoch(), self.next_chunk));
+            *w.router.lock() = Some(router);
+        }
     }
 
     /// Consumes the first `n` rows [`KeyFeed::rest`] returned.
@@ -387,5 +449,85 @@ mod tests {
             assert!(feed.error().is_none());
             assert!(feed.peek().is_none());
         }
+    }
+
+    /// Routes row `i` of a chunk to `epoch * 1000 + the key's last byte`.
+    struct ByLastByte(u64);
+
+    impl ChunkRouter for ByLastByte {
+        fn epoch(&self) -> u64 {
+            self.0
+        }
+
+        fn route(&self, keys: &KeyArena, out: &mut Vec<u32>) {
+            out.clear();
+            out.extend(
+                keys.ends
+                    .iter()
+                    .map(|&end| (self.0 * 1000) as u32 + u32::from(keys.arena[end as usize - 1])),
+            );
+        }
+    }
+
+    #[test]
+    fn workers_route_the_chunks_they_make_after_a_router_is_published() {
+        let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
+        let sampling = Sampling {
+            first_id: 0,
+            rows: 40 * CHUNK,
+            k: 1,
+            seed: 7,
+        };
+        // No workers: nothing to publish to.
+        let alone = KeyFeed::new(generator.clone(), sampling, 1);
+        assert!(!alone.wants_router(0));
+        let mut feed = KeyFeed::new(generator, sampling, 2);
+        assert!(feed.wants_router(0));
+        feed.publish(Arc::new(ByLastByte(0)));
+        assert!(!feed.wants_router(0), "already has epoch 0");
+        // The next chunks (made before or after the router arrived) carry regions of epoch 0
+        // or none; each one's regions are the router's for its rows.
+        let mut routed = 0;
+        let check = |rest: &FeedRest<'_>, routed: &mut usize| {
+            if rest.regions.is_empty() {
+                return;
+            }
+            assert_eq!(rest.regions.len(), rest.ends.len());
+            let mut from = rest.start;
+            for (&end, &r) in rest.ends.iter().zip(rest.regions) {
+                let last = rest.arena[end as usize - 1];
+                assert!(end as usize > from);
+                assert_eq!(r, rest.epoch as u32 * 1000 + u32::from(last));
+                from = end as usize;
+            }
+            *routed += 1;
+        };
+        for _ in 0..8 {
+            let rest = feed.rest().expect("rows");
+            check(&rest, &mut routed);
+            let n = rest.ends.len();
+            feed.skip(n);
+        }
+        assert!(routed > 0, "some chunks were routed");
+        // A new epoch goes to the workers only after a few chunks more.
+        assert!(feed.wants_router(1));
+        feed.publish(Arc::new(ByLastByte(1)));
+        assert!(
+            !feed.wants_router(2),
+            "published {PUBLISH_EVERY} chunks ago at most"
+        );
+        let mut epochs = Vec::new();
+        while let Some(rest) = feed.rest() {
+            check(&rest, &mut routed);
+            epochs.push((rest.epoch, rest.regions.is_empty()));
+            let n = rest.ends.len();
+            feed.skip(n);
+        }
+        assert!(
+            epochs.contains(&(1, false)),
+            "later chunks routed at epoch 1"
+        );
+        let first_new = epochs.iter().position(|e| e.0 == 1).expect("epoch 1");
+        assert!(epochs[first_new..].iter().all(|e| e.0 == 1), "{epochs:?}");
     }
 }

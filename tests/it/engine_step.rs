@@ -132,6 +132,46 @@ fn runs_hold_rows_for_splitting_regions_as_rows_one_at_a_time_do() {
     assert_eq!(with_runs, one_by_one);
 }
 
+/// The feed's workers route the rows of the chunks they make with a copy of the routing table
+/// (`KeyFeed::publish`); runs use those regions only while the table has not changed since,
+/// and route the rows themselves after a split until the workers have the new table. Either
+/// way the report is the one a run with no workers (every row routed on the engine's thread)
+/// gives.
+#[test]
+fn runs_use_the_feeds_regions_until_a_split_and_report_the_same() {
+    let mut s = load("4tb-10-nodes-2gb.toml");
+    s.workload.rows = 3_000_000;
+    s.cluster.heap_bytes = 512 << 20;
+    s.settings.flush_size = 16 << 20;
+    s.settings.max_filesize = 32 << 20;
+    let run = |threads| {
+        let o = RunOptions {
+            scale: Some(1),
+            threads,
+            builder: false,
+        };
+        let p = plan::plan_run(&s, &s.generators[1]).unwrap_or_else(|e| panic!("{e}"));
+        let mut e = Engine::start(&s, p, o);
+        while e.step().unwrap_or_else(|err| panic!("{err}")).is_some() {}
+        let routed = e.rows_routed_in_runs();
+        let result = e.finish();
+        (report::build(&s, &[result]).to_json(), routed)
+    };
+    let (fed, [by_feed, here]) = run(2);
+    let (alone, [none, all]) = run(1);
+    let v: serde_json::Value = serde_json::from_str(&fed).expect("JSON report");
+    let splits = v["runs"][0]["summary"]["splits"].as_u64();
+    assert!(splits.is_some_and(|n| n > 0), "the table split: {splits:?}");
+    assert!(
+        by_feed > 1_000_000,
+        "runs took {by_feed} rows routed by the feed"
+    );
+    assert!(here > 0, "runs routed {here} rows themselves after splits");
+    assert_eq!(none, 0);
+    assert!(all > 2_000_000, "{all}");
+    assert_eq!(fed, alone);
+}
+
 #[test]
 fn runs_of_rows_report_what_rows_one_at_a_time_report() {
     let names = shipped_scenarios();

@@ -1,6 +1,9 @@
 //! The routing table: live regions by start key, as `hbase:meta` maps rows to regions, with the
 //! caches the write path needs to find a row's region in a few integer compares.
 
+use crate::keygen::KeyArena;
+use crate::workload::feed::ChunkRouter;
+
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
 /// among keys sharing those bytes).
 #[inline]
@@ -416,6 +419,23 @@ impl HexSlots {
         }
     }
 
+    /// The entry holding a key whose 8 leading hex digits have the value `digits`, where the
+    /// slots are built and no start shares its slot ([`HexSlots::get_or_build`] without the
+    /// build).
+    #[inline]
+    pub(crate) fn get(&self, digits: u64) -> Option<usize> {
+        let slot = (digits as u32)
+            .checked_shr(32 - 4 * self.chars)
+            .unwrap_or(0);
+        let &e = self.slots.get(slot as usize)?;
+        (e != HEX_SHARED).then_some(e as usize)
+    }
+
+    /// True once built.
+    pub(crate) fn is_built(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
     /// Counts an ask while not built, and builds after [`HEX_BUILD_AFTER`] of them.
     #[cold]
     #[inline(never)]
@@ -577,6 +597,38 @@ impl BoundsCache {
     }
 }
 
+/// A [`RoutingTable`] frozen at one epoch: routes the key feed's chunks on its workers
+/// (`KeyFeed::publish`), which hand each row's region to the write path's runs with the
+/// epoch; the runs use them only while the table still has that epoch.
+#[derive(Debug)]
+pub(crate) struct RouteSnapshot {
+    table: RoutingTable,
+}
+
+impl ChunkRouter for RouteSnapshot {
+    fn epoch(&self) -> u64 {
+        self.table.epoch
+    }
+
+    fn route(&self, keys: &KeyArena, out: &mut Vec<u32>) {
+        out.clear();
+        out.reserve(keys.ends.len());
+        let coded = keys.codes.len() == keys.ends.len();
+        let mut start = 0;
+        for (i, &end) in keys.ends.iter().enumerate() {
+            let key = &keys.arena[start..end as usize];
+            start = end as usize;
+            let p = prefix8(key);
+            let code = if coded {
+                (u64::from(keys.codes[i]), true)
+            } else {
+                hex_digits(p)
+            };
+            out.push(self.table.route_built(key, p, code) as u32);
+        }
+    }
+}
+
 /// Live regions in key order. Entry `i` covers `[start_i, start_{i+1})`, the last one up to the
 /// end of the table: the table tiles the key space (checked by `State::invariants`).
 #[derive(Debug, Clone)]
@@ -732,6 +784,47 @@ impl RoutingTable {
         let (lo, hi) = entry_bounds(&self.prefixes, &self.seconds, i);
         self.cache.put(p, lo, hi, id);
         id
+    }
+
+    /// The table as it stands, with its index built and no caches, for routing on other
+    /// threads (the feed's workers, [`RouteSnapshot`]). Its hex slots come along where this
+    /// table built them (its keys are hex).
+    pub(crate) fn snapshot(&self) -> RouteSnapshot {
+        let index = if self.index.is_built() || self.entries.len() <= 1 {
+            self.index.clone()
+        } else {
+            StartIndex::build(&self.prefixes)
+        };
+        let hex = if self.hex.is_built() {
+            self.hex.clone()
+        } else {
+            HexSlots::default()
+        };
+        RouteSnapshot {
+            table: RoutingTable {
+                entries: self.entries.clone(),
+                prefixes: self.prefixes.clone(),
+                seconds: self.seconds.clone(),
+                cache: BoundsCache::default(),
+                index,
+                hex,
+                epoch: self.epoch,
+            },
+        }
+    }
+
+    /// [`RoutingTable::route_coded`] through what is built, changing nothing.
+    #[inline]
+    fn route_built(&self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
+        if code.1
+            && let Some(id) = self.hex.get(code.0)
+        {
+            return id;
+        }
+        if let Some(i) = self.index.sole(p) {
+            return self.entries[i].1;
+        }
+        self.entries[self.search(key, p)].1
     }
 
     /// The live region holding `key`, leaving the caches alone.
@@ -1166,6 +1259,39 @@ mod tests {
                     let p = prefix8(&key);
                     let want = t.locate(&key);
                     proptest::prop_assert_eq!(t.route_coded(&key, p, super::hex_digits(p)), want);
+                }
+                // A copy for the feed's workers routes a chunk alike, its digits handed over
+                // or read from the keys, and the table's own starts (hex or not) too.
+                let snap = t.snapshot();
+                proptest::prop_assert_eq!(snap.epoch(), t.epoch());
+                let mut chunk = KeyArena::default();
+                let mut codes = Vec::new();
+                for (i, &(hi, lo)) in keys.iter().enumerate() {
+                    let x = (hi << 16) | u32::from(lo);
+                    chunk.push(i as u64, &hex_key(x, i as u64));
+                    codes.push(x);
+                }
+                let mut out = Vec::new();
+                for coded in [false, true] {
+                    chunk.codes = if coded { codes.clone() } else { Vec::new() };
+                    snap.route(&chunk, &mut out);
+                    proptest::prop_assert_eq!(out.len(), keys.len());
+                    for (i, &r) in out.iter().enumerate() {
+                        let key = &chunk.arena[i * 16..(i + 1) * 16];
+                        proptest::prop_assert_eq!(r as usize, t.locate(key));
+                    }
+                }
+                let mut starts = KeyArena::default();
+                for (i, (start, _)) in t.entries().iter().enumerate() {
+                    if !start.is_empty() {
+                        starts.push(i as u64, start);
+                    }
+                }
+                snap.route(&starts, &mut out);
+                let mut from = 0;
+                for (&end, &r) in starts.ends.iter().zip(&out) {
+                    proptest::prop_assert_eq!(r as usize, t.locate(&starts.arena[from..end as usize]));
+                    from = end as usize;
                 }
                 Ok(())
             };
