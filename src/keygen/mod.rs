@@ -240,6 +240,9 @@ pub struct KeyArena {
     pub regions: Vec<u32>,
     /// The routing table's epoch `regions` were found with.
     pub epoch: u64,
+    /// Each row's heat map bucket, where the worker found them: valid only while as long as
+    /// `ends`.
+    pub heat: Vec<u32>,
 }
 
 impl KeyArena {
@@ -249,6 +252,7 @@ impl KeyArena {
         self.ends.clear();
         self.codes.clear();
         self.regions.clear();
+        self.heat.clear();
         self.bad = None;
     }
 

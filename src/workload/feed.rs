@@ -64,8 +64,9 @@ fn make(
 pub trait ChunkRouter: Send + Sync {
     /// The table's epoch (its changes so far).
     fn epoch(&self) -> u64;
-    /// Each row of `keys`, its region, into `out` (emptied first).
-    fn route(&self, keys: &KeyArena, out: &mut Vec<u32>);
+    /// Each row of `keys`, its region into `regions`, and its heat map bucket into `heat`
+    /// where the router has them (both emptied first).
+    fn route(&self, keys: &KeyArena, regions: &mut Vec<u32>, heat: &mut Vec<u32>);
 }
 
 /// Where the engine leaves the latest [`ChunkRouter`] for the workers.
@@ -91,6 +92,8 @@ pub struct FeedRest<'a> {
     pub regions: &'a [u32],
     /// The routing table's epoch `regions` hold for.
     pub epoch: u64,
+    /// Each row's heat map bucket as a worker found it, or empty.
+    pub heat: &'a [u32],
 }
 
 /// Worker threads generating chunks ahead, and the chunks that arrived out of order.
@@ -146,8 +149,10 @@ impl KeyFeed {
                                 let latest = router.lock().clone();
                                 if let Some(r) = latest {
                                     let mut regions = std::mem::take(&mut chunk.regions);
-                                    r.route(&chunk, &mut regions);
+                                    let mut heat = std::mem::take(&mut chunk.heat);
+                                    r.route(&chunk, &mut regions, &mut heat);
                                     chunk.regions = regions;
+                                    chunk.heat = heat;
                                     chunk.epoch = r.epoch();
                                 }
                                 chunk
@@ -235,6 +240,11 @@ impl KeyFeed {
                 &[]
             },
             epoch: self.chunk.epoch,
+            heat: if self.chunk.heat.len() == self.chunk.ends.len() {
+                &self.chunk.heat[self.row..]
+            } else {
+                &[]
+            },
         })
     }
 
@@ -459,8 +469,9 @@ mod tests {
             self.0
         }
 
-        fn route(&self, keys: &KeyArena, out: &mut Vec<u32>) {
+        fn route(&self, keys: &KeyArena, out: &mut Vec<u32>, heat: &mut Vec<u32>) {
             out.clear();
+            heat.clear();
             out.extend(
                 keys.ends
                     .iter()

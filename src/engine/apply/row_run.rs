@@ -19,7 +19,7 @@ use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::memstore::{ArenaRows, Put};
 use crate::engine::state::prefetch;
 use crate::engine::state::region::RegionState;
-use crate::engine::state::routing::hex_digits;
+use crate::engine::state::routing::{RoutingTable, hex_digits};
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::workload::feed::KeyFeed;
 
@@ -60,6 +60,9 @@ pub(crate) struct RowRuns {
     /// Rows of runs whose regions the feed's workers found, and rows of runs routed here (no
     /// workers, or a chunk routed before the table's last change), so far (for tests).
     pub(crate) routed_total: [u64; 2],
+    /// The heat map's buckets as a routing table for the feed's workers (built at the first
+    /// [`KeyFeed::publish`], again once the keys prove hex), and whether it has hex slots.
+    heat_table: Option<(Arc<RoutingTable>, bool)>,
 }
 
 impl Default for RowRuns {
@@ -78,6 +81,7 @@ impl Default for RowRuns {
             by_region: Vec::new(),
             held_total: 0,
             routed_total: [0; 2],
+            heat_table: None,
         }
     }
 }
@@ -152,7 +156,17 @@ impl Engine {
         // as it stands (it changes with splits and merges: a new copy goes to them then).
         let epoch = self.state.routing.epoch();
         if self.state.routing.len() > FEED_ROUTES_ABOVE && feed.wants_router(epoch) {
-            feed.publish(Arc::new(self.state.routing.snapshot()));
+            let snapshot = self.state.routing.snapshot();
+            // The heat buckets never change: one table for the whole run, hex where the keys
+            // are (the routing table built its hex slots).
+            let hex = snapshot.is_hex();
+            let stale = self.runs.heat_table.as_ref().is_none_or(|t| t.1 != hex);
+            if stale && self.rec.heat_buckets.len() > 1 {
+                let table = RoutingTable::frozen(&self.rec.heat_buckets, hex);
+                self.runs.heat_table = Some((Arc::new(table), hex));
+            }
+            let heat = self.runs.heat_table.as_ref().map(|t| t.0.clone());
+            feed.publish(Arc::new(snapshot.with_heat(heat)));
         }
         let rest = feed.rest()?;
         let first = rest.first;
@@ -161,6 +175,7 @@ impl Engine {
         } else {
             &[]
         };
+        let heat_fed = rest.heat;
         // Every row of a run has the same weight: the last emulated row may weigh less.
         let emulated = self.sampling.emulated();
         let full = if self.sampling.weight(emulated.saturating_sub(1)) == self.sampling.k {
@@ -316,7 +331,12 @@ impl Engine {
             (now, frac) = (at + wait, t as u32);
             runs.landed.push(region as u32);
             if let Some(h) = &mut heat {
-                h[self.rec.heat_bucket_coded(key, p, code)] += weight;
+                let bucket = match heat_fed.get(i) {
+                    Some(&b) => b as usize,
+                    None => self.rec.heat_bucket_coded(key, p, code),
+                };
+                debug_assert_eq!(bucket, self.rec.heat_bucket_coded(key, p, code));
+                h[bucket] += weight;
             }
             start = end as usize;
             taken += 1;

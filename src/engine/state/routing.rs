@@ -1,6 +1,8 @@
 //! The routing table: live regions by start key, as `hbase:meta` maps rows to regions, with the
 //! caches the write path needs to find a row's region in a few integer compares.
 
+use std::sync::Arc;
+
 use crate::keygen::KeyArena;
 use crate::workload::feed::ChunkRouter;
 
@@ -600,9 +602,25 @@ impl BoundsCache {
 /// A [`RoutingTable`] frozen at one epoch: routes the key feed's chunks on its workers
 /// (`KeyFeed::publish`), which hand each row's region to the write path's runs with the
 /// epoch; the runs use them only while the table still has that epoch.
+/// With it, the heat map's buckets as a table of their own (entry `i` the bucket `i`; they never
+/// change), so that each row's bucket comes with its region.
 #[derive(Debug)]
 pub(crate) struct RouteSnapshot {
     table: RoutingTable,
+    heat: Option<Arc<RoutingTable>>,
+}
+
+impl RouteSnapshot {
+    /// True when the table routes by hex slots (its keys open with 8 hex digits).
+    pub(crate) fn is_hex(&self) -> bool {
+        self.table.hex.is_built()
+    }
+
+    /// Routes the heat buckets too, `heat` being their table ([`RoutingTable::frozen`]).
+    pub(crate) fn with_heat(mut self, heat: Option<Arc<RoutingTable>>) -> RouteSnapshot {
+        self.heat = heat;
+        self
+    }
 }
 
 impl ChunkRouter for RouteSnapshot {
@@ -610,9 +628,10 @@ impl ChunkRouter for RouteSnapshot {
         self.table.epoch
     }
 
-    fn route(&self, keys: &KeyArena, out: &mut Vec<u32>) {
-        out.clear();
-        out.reserve(keys.ends.len());
+    fn route(&self, keys: &KeyArena, regions: &mut Vec<u32>, heat: &mut Vec<u32>) {
+        regions.clear();
+        heat.clear();
+        regions.reserve(keys.ends.len());
         let coded = keys.codes.len() == keys.ends.len();
         let mut start = 0;
         for (i, &end) in keys.ends.iter().enumerate() {
@@ -624,7 +643,10 @@ impl ChunkRouter for RouteSnapshot {
             } else {
                 hex_digits(p)
             };
-            out.push(self.table.route_built(key, p, code) as u32);
+            regions.push(self.table.route_built(key, p, code) as u32);
+            if let Some(h) = &self.heat {
+                heat.push(h.route_built(key, p, code) as u32);
+            }
         }
     }
 }
@@ -801,6 +823,7 @@ impl RoutingTable {
             HexSlots::default()
         };
         RouteSnapshot {
+            heat: None,
             table: RoutingTable {
                 entries: self.entries.clone(),
                 prefixes: self.prefixes.clone(),
@@ -811,6 +834,24 @@ impl RoutingTable {
                 epoch: self.epoch,
             },
         }
+    }
+
+    /// A table of `starts` (the first one empty, in key order; entry `i` is id `i`) with its
+    /// index built, and its hex slots where `hex` (for keys opening with 8 hex digits), to be
+    /// read only (the heat map's buckets on the feed's workers).
+    pub(crate) fn frozen(starts: &[Vec<u8>], hex: bool) -> RoutingTable {
+        let mut t = RoutingTable::new();
+        for (i, start) in starts.iter().enumerate() {
+            t.push(start.clone(), i);
+        }
+        if t.entries.len() > 1 {
+            t.index = StartIndex::build(&t.prefixes);
+        }
+        if hex {
+            let entries = &t.entries;
+            t.hex = HexSlots::build(&t.prefixes, |i| entries[i].1);
+        }
+        t
     }
 
     /// [`RoutingTable::route_coded`] through what is built, changing nothing.
@@ -1163,6 +1204,42 @@ mod tests {
     }
 
     /// 8 hex digits from `x`, then the 8-byte id `id`: a `hashed` key.
+    /// A frozen table (the heat map's buckets on the feed's workers) routes as the live one
+    /// searches, with or without hex slots, and through a snapshot with the heat attached.
+    #[test]
+    fn frozen_tables_route_as_the_search() {
+        let mut starts = vec![Vec::new()];
+        starts.extend((1..64u32).map(|i| hex_key(i.wrapping_mul(0x0400_0000), 0)));
+        starts.push(b"zz".to_vec());
+        let live = table(&starts.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        let mut chunk = KeyArena::default();
+        let mut x = 0x9E37_79B9u32;
+        for i in 0..5000u64 {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            chunk.push(i, &hex_key(x, i));
+        }
+        chunk.push(5000, b"not hex at all");
+        for hex in [false, true] {
+            let frozen = RoutingTable::frozen(&starts, hex);
+            assert_eq!(frozen.hex.is_built(), hex);
+            let snap = live.snapshot().with_heat(Some(Arc::new(frozen)));
+            let (mut regions, mut heat) = (Vec::new(), Vec::new());
+            snap.route(&chunk, &mut regions, &mut heat);
+            assert_eq!(heat.len(), chunk.ends.len());
+            let mut from = 0;
+            for ((&end, &r), &h) in chunk.ends.iter().zip(&regions).zip(&heat) {
+                let key = &chunk.arena[from..end as usize];
+                from = end as usize;
+                assert_eq!(r as usize, live.locate(key));
+                assert_eq!(
+                    h as usize,
+                    live.locate(key),
+                    "bucket ids are entry positions"
+                );
+            }
+        }
+    }
+
     fn hex_key(x: u32, id: u64) -> Vec<u8> {
         [format!("{x:08x}").into_bytes(), id.to_be_bytes().to_vec()].concat()
     }
@@ -1274,7 +1351,7 @@ mod tests {
                 let mut out = Vec::new();
                 for coded in [false, true] {
                     chunk.codes = if coded { codes.clone() } else { Vec::new() };
-                    snap.route(&chunk, &mut out);
+                    snap.route(&chunk, &mut out, &mut Vec::new());
                     proptest::prop_assert_eq!(out.len(), keys.len());
                     for (i, &r) in out.iter().enumerate() {
                         let key = &chunk.arena[i * 16..(i + 1) * 16];
@@ -1287,7 +1364,7 @@ mod tests {
                         starts.push(i as u64, start);
                     }
                 }
-                snap.route(&starts, &mut out);
+                snap.route(&starts, &mut out, &mut Vec::new());
                 let mut from = 0;
                 for (&end, &r) in starts.ends.iter().zip(&out) {
                     proptest::prop_assert_eq!(r as usize, t.locate(&starts.arena[from..end as usize]));
