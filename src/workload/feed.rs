@@ -404,15 +404,20 @@ mod tests {
         assert_eq!(out, one);
     }
 
+    /// Every one of `rows` rows from id 0 emulated.
+    fn exact(rows: u64, seed: u64) -> Sampling {
+        Sampling {
+            first_id: 0,
+            rows,
+            k: 1,
+            seed,
+        }
+    }
+
     #[test]
     fn a_dropped_feed_stops_its_workers() {
         let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
-        let sampling = Sampling {
-            first_id: 0,
-            rows: 100 * CHUNK,
-            k: 1,
-            seed: 1,
-        };
+        let sampling = exact(100 * CHUNK, 1);
         let mut feed = KeyFeed::new(generator, sampling, 3);
         assert!(feed.peek().is_some());
         drop(feed);
@@ -483,12 +488,7 @@ mod tests {
     #[test]
     fn workers_route_the_chunks_they_make_after_a_router_is_published() {
         let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
-        let sampling = Sampling {
-            first_id: 0,
-            rows: 40 * CHUNK,
-            k: 1,
-            seed: 7,
-        };
+        let sampling = exact(40 * CHUNK, 7);
         // No workers: nothing to publish to.
         let alone = KeyFeed::new(generator.clone(), sampling, 1);
         assert!(!alone.wants_router(0));

@@ -108,17 +108,23 @@ fn report_and_holds(s: &Scenario, g: usize, o: RunOptions, runs: bool) -> (Strin
     (report::build(s, &[e.finish()]).to_json(), held)
 }
 
+/// The headline scenario at 3 M rows with a smaller heap and flush size: flushes, then
+/// splits, within those rows (run its `hashed` design, generator 1, at `--scale 1`).
+fn splitting_headline() -> Scenario {
+    let mut s = load("4tb-10-nodes-2gb.toml");
+    s.workload.rows = 3_000_000;
+    s.cluster.heap_bytes = 512 << 20;
+    s.settings.flush_size = 16 << 20;
+    s.settings.max_filesize = 32 << 20;
+    s
+}
+
 /// Rows for a region closed for its split are held back for the client's retry
 /// (`AsyncProcess` resubmitting on `NotServingRegionException`); once the client holds some,
 /// runs add the next ones to them as rows one at a time do, up to the writers' buffers.
 #[test]
 fn runs_hold_rows_for_splitting_regions_as_rows_one_at_a_time_do() {
-    let mut s = load("4tb-10-nodes-2gb.toml");
-    // A smaller heap and flush size: flushes, then splits, within a few million rows.
-    s.workload.rows = 3_000_000;
-    s.cluster.heap_bytes = 512 << 20;
-    s.settings.flush_size = 16 << 20;
-    s.settings.max_filesize = 32 << 20;
+    let s = splitting_headline();
     let o = RunOptions {
         scale: Some(1),
         threads: 2,
@@ -139,11 +145,7 @@ fn runs_hold_rows_for_splitting_regions_as_rows_one_at_a_time_do() {
 /// gives.
 #[test]
 fn runs_use_the_feeds_regions_until_a_split_and_report_the_same() {
-    let mut s = load("4tb-10-nodes-2gb.toml");
-    s.workload.rows = 3_000_000;
-    s.cluster.heap_bytes = 512 << 20;
-    s.settings.flush_size = 16 << 20;
-    s.settings.max_filesize = 32 << 20;
+    let s = splitting_headline();
     let run = |threads| {
         let o = RunOptions {
             scale: Some(1),
