@@ -11,6 +11,10 @@
 //! empty memstore getting its segment overhead, another key length) ends the run; it then lands
 //! through `write.rs`, row by row. The state after a run is what the same rows landed one by one
 //! leave (`tests/it/engine_step.rs` compares whole reports both ways on every shipped scenario).
+//!
+//! Above a few regions the feed's workers find each row's region and heat bucket with a copy of
+//! the tables ([`Engine::publish_router`]); a run reads them while the routing table has not
+//! changed since, and looks the rows up itself otherwise.
 
 use std::sync::Arc;
 
@@ -152,26 +156,9 @@ impl Engine {
             self.runs.cooldown -= 1;
             return None;
         }
-        // The feed's workers route the rows of the chunks they make where they have the table
-        // as it stands (it changes with splits and merges: a new copy goes to them then).
         let epoch = self.state.routing.epoch();
         if self.state.routing.len() > FEED_ROUTES_ABOVE && feed.wants_router(epoch) {
-            let snapshot = self.state.routing.snapshot();
-            // The heat buckets never change: one table for the whole run. Only for keys opening
-            // with hex digits (the routing table built its hex slots): other keys would search
-            // the buckets' starts row by row there, where the recorder's bounds cache here
-            // answers most in a compare or two (exact partition keys: 3.8 s became 5.5 s).
-            let heat = if snapshot.is_hex() && self.rec.heat_buckets.len() > 1 {
-                let buckets = &self.rec.heat_buckets;
-                let table = self
-                    .runs
-                    .heat_table
-                    .get_or_insert_with(|| Arc::new(RoutingTable::frozen(buckets, true)));
-                Some(table.clone())
-            } else {
-                None
-            };
-            feed.publish(Arc::new(snapshot.with_heat(heat)));
+            self.publish_router(feed);
         }
         let rest = feed.rest()?;
         let first = rest.first;
@@ -361,6 +348,27 @@ impl Engine {
         self.runs = runs;
         feed.skip(taken as usize);
         (taken > 0).then_some(first + taken)
+    }
+
+    /// Hands the feed's workers a copy of the routing table as it stands (it changes with
+    /// splits and merges), to route the rows of the chunks they make with.
+    fn publish_router(&mut self, feed: &mut KeyFeed) {
+        let snapshot = self.state.routing.snapshot();
+        // The heat buckets never change: one table for the whole run. Only for keys opening
+        // with hex digits (the routing table built its hex slots): other keys would search the
+        // buckets' starts row by row there, where the recorder's bounds cache here answers most
+        // in a compare or two (exact partition keys: 3.8 s became 5.5 s).
+        let heat = if snapshot.is_hex() && self.rec.heat_buckets.len() > 1 {
+            let buckets = &self.rec.heat_buckets;
+            let table = self
+                .runs
+                .heat_table
+                .get_or_insert_with(|| Arc::new(RoutingTable::frozen(buckets, true)));
+            Some(table.clone())
+        } else {
+            None
+        };
+        feed.publish(Arc::new(snapshot.with_heat(heat)));
     }
 
     /// What one row of `weight` real rows adds to its region's memstores, server and WAL.
