@@ -385,6 +385,33 @@ mod x86 {
         }
     }
 
+    /// One MD5 step `$i` on the 16-lane states `$st` (`[a, b, c, d]` each), written out with
+    /// constant round function, word, additive constant and rotation: as a loop over `i`, the
+    /// compiler kept the step's choices as branches and the state's rotation as register
+    /// moves (twice the instructions of the step itself). `$mk` gives the word plus the
+    /// constant for one state.
+    macro_rules! step512 {
+        ($i:literal, [$($st:ident),+], $mk:expr) => {{
+            const I: usize = $i;
+            $(
+                let [a, b, c, d] = $st;
+                let f = match I / 16 {
+                    // F = (b & c) | (!b & d), G = (b & d) | (c & !d), H = b ^ c ^ d,
+                    // I = c ^ (b | !d): each one ternary-logic instruction (truth tables
+                    // over (b, c, d)).
+                    0 => _mm512_ternarylogic_epi32::<0xCA>(b, c, d),
+                    1 => _mm512_ternarylogic_epi32::<0xE4>(b, c, d),
+                    2 => _mm512_ternarylogic_epi32::<0x96>(b, c, d),
+                    _ => _mm512_ternarylogic_epi32::<0x39>(b, c, d),
+                };
+                // `a + (word + K)` does not wait for `f`: one add less on the step's chain.
+                let t = _mm512_add_epi32(_mm512_add_epi32(a, $mk(I, &$st)), f);
+                let t = _mm512_rol_epi32::<{ S[I / 16][I % 4] as i32 }>(t);
+                $st = [d, _mm512_add_epi32(b, t), b, c];
+            )+
+        }};
+    }
+
     /// 32 digests of 8-byte messages, in the lanes of two 512-bit vectors stepped in turn.
     /// Block words 2..16 are the padding every 8-byte message shares.
     /// `HEAD`: only the first digest word (`out[0]`; the others are left alone). That word
@@ -399,40 +426,45 @@ mod x86 {
         // SAFETY: each load reads 16 words inside a 32-word array.
         let load =
             |w: &[u32; 32], h: usize| unsafe { _mm512_loadu_si512(w.as_ptr().add(16 * h).cast()) };
-        let m0 = [load(w0, 0), load(w0, 1)];
-        let m1 = [load(w1, 0), load(w1, 1)];
+        let (m00, m01, m10, m11) = (load(w0, 0), load(w0, 1), load(w1, 0), load(w1, 1));
         let init = INIT.map(|x| _mm512_set1_epi32(x as i32));
-        let mut st = [init; 2];
-        for i in 0..if HEAD { 61 } else { 64 } {
-            let w = word(i);
-            // The padding: 0x80 after the message, the length in bits in word 14.
-            let pad = match w {
-                2 => 0x80u32,
-                14 => 64,
-                _ => 0,
+        let (mut s0, mut s1) = (init, init);
+        // Word plus constant of step `i` for the state `st` (`s0` or `s1`): the padding's
+        // words are constants (0x80 after the message, the length in bits in word 14).
+        macro_rules! mk {
+            ($m0:ident, $m1:ident) => {
+                |i: usize, _: &[__m512i; 4]| {
+                    let pad = match word(i) {
+                        2 => 0x80u32,
+                        14 => 64,
+                        _ => 0,
+                    };
+                    let k = _mm512_set1_epi32(K[i].wrapping_add(pad) as i32);
+                    match word(i) {
+                        0 => _mm512_add_epi32($m0, k),
+                        1 => _mm512_add_epi32($m1, k),
+                        _ => k,
+                    }
+                }
             };
-            let k = _mm512_set1_epi32(K[i].wrapping_add(pad) as i32);
-            let r = _mm512_set1_epi32(S[i / 16][i % 4] as i32);
-            for (h, [a, b, c, d]) in st.iter_mut().enumerate() {
-                let f = match i / 16 {
-                    0 => _mm512_ternarylogic_epi32::<0xCA>(*b, *c, *d),
-                    1 => _mm512_ternarylogic_epi32::<0xE4>(*b, *c, *d),
-                    2 => _mm512_ternarylogic_epi32::<0x96>(*b, *c, *d),
-                    _ => _mm512_ternarylogic_epi32::<0x39>(*b, *c, *d),
-                };
-                let mk = match w {
-                    0 => _mm512_add_epi32(m0[h], k),
-                    1 => _mm512_add_epi32(m1[h], k),
-                    _ => k,
-                };
-                let t = _mm512_rolv_epi32(_mm512_add_epi32(_mm512_add_epi32(*a, f), mk), r);
-                *a = *d;
-                *d = *c;
-                *c = *b;
-                *b = _mm512_add_epi32(*b, t);
-            }
         }
-        for (h, s) in st.iter().enumerate() {
+        let mk0 = mk!(m00, m10);
+        let mk1 = mk!(m01, m11);
+        macro_rules! steps {
+            ($($i:literal)+) => {
+                $(
+                    step512!($i, [s0], mk0);
+                    step512!($i, [s1], mk1);
+                )+
+            };
+        }
+        steps!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29);
+        steps!(30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55);
+        steps!(56 57 58 59 60);
+        if !HEAD {
+            steps!(61 62 63);
+        }
+        for (h, s) in [s0, s1].iter().enumerate() {
             if HEAD {
                 // Step 60's value, in `b` after 61 steps.
                 // SAFETY: 16 words from word 16·h of a 32-word array.
