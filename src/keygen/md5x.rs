@@ -252,6 +252,18 @@ impl Batch8 {
         self.n += 1;
     }
 
+    /// Replaces the queue with `n` messages (at most [`LANES8`]), message `i`'s two words
+    /// (little-endian, as [`Batch8::push`] reads its bytes) being `words(i)`: for callers
+    /// that have the words at hand, without a byte array per message.
+    #[inline]
+    pub fn load(&mut self, n: usize, mut words: impl FnMut(usize) -> (u32, u32)) {
+        assert!(n <= LANES8, "at most {LANES8} messages");
+        for i in 0..n {
+            (self.w0[i], self.w1[i]) = words(i);
+        }
+        self.n = n;
+    }
+
     /// Hashes the queued messages; their digests are then [`Batch8::digest`]`(0..len)`.
     /// Empties the queue.
     pub fn run(&mut self) {

@@ -27,6 +27,9 @@ const MAX_TS: u128 = i64::MAX as u128;
 /// Clock draws made at a time ([`Clock::advances`]).
 const DRAW_BLOCK: usize = 64;
 
+/// Ids per block of [`Clock::for_each_block`] (one [`super::md5x::Batch8`]).
+pub const TIME_BLOCK: usize = 32;
+
 /// [`Clock::advances`] on AVX-512: the scalar loop, which the compiler turns into 8-lane
 /// 64-bit multiplies with these features (`below32`, as the lanes have no 128-bit product).
 #[cfg(target_arch = "x86_64")]
@@ -151,6 +154,33 @@ impl Clock {
             };
             prev = Some(t);
             f(id, t);
+        }
+    }
+
+    /// [`Clock::for_each`] a block at a time: `f(first, times)` for blocks of up to
+    /// [`TIME_BLOCK`] consecutive ids from `first`, `times` being theirs. The draws are made
+    /// a block at a time ([`Clock::advances`], in SIMD lanes where the CPU has them) and
+    /// summed in order, for callers that work on blocks of rows (`hashed`'s MD5 lanes).
+    pub fn for_each_block(&self, ids: Range<u64>, mut f: impl FnMut(u64, &[u64])) {
+        let mut draws = [0u64; TIME_BLOCK];
+        let mut times = [0u64; TIME_BLOCK];
+        let mut prev: Option<u64> = None;
+        let mut first = ids.start;
+        while first < ids.end {
+            let n = (ids.end - first).min(TIME_BLOCK as u64) as usize;
+            self.advances(first, &mut draws[..n]);
+            for (j, (t, &d)) in times[..n].iter_mut().zip(&draws).enumerate() {
+                let id = first + j as u64;
+                *t = match prev {
+                    Some(p) if id % CHUNK != 0 || self.fixed => {
+                        (u128::from(p) + u128::from(d)).min(MAX_TS) as u64
+                    }
+                    _ => self.at(id),
+                };
+                prev = Some(*t);
+            }
+            f(first, &times[..n]);
+            first += n as u64;
         }
     }
 

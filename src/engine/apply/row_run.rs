@@ -248,6 +248,10 @@ impl Engine {
         let mut start = rest.start;
         let mut taken = 0u64;
         let mut throttled = 0u64;
+        // Each row taken writes its entry: sized once, cut to the rows taken after the loop.
+        runs.landed.resize(limit as usize, 0);
+        let (region_slots, server_slots) = (&mut runs.regions[..], &mut runs.servers[..]);
+        let landed = &mut runs.landed[..];
         for (i, &end) in rest.ends[..limit as usize].iter().enumerate() {
             let t = self.clock_step + frac as u128;
             let at = now + (t >> 32) as u64;
@@ -263,7 +267,7 @@ impl Engine {
                 None => self.state.routing.route_coded(key, p, code),
             };
             debug_assert_eq!(region, self.state.routing.locate(key));
-            let slot = &mut runs.regions[region];
+            let slot = &mut region_slots[region];
             if slot.stamp != stamp {
                 *slot = self.region_slot(region, &cost, stamp);
                 runs.touched_regions.push(region as u32);
@@ -277,7 +281,7 @@ impl Engine {
                 hold_left -= 1;
                 runs.held_regions.push(region as u32);
                 runs.held_keys.extend_from_slice(key);
-                runs.landed.push(HELD);
+                landed[i] = HELD;
                 (now, frac) = (at, t as u32);
                 start = end as usize;
                 taken += 1;
@@ -287,7 +291,7 @@ impl Engine {
                 break;
             }
             let server = slot.server as usize;
-            let sslot = &mut runs.servers[server];
+            let sslot = &mut server_slots[server];
             if sslot.stamp != stamp {
                 *sslot = self.server_slot(server, &cost, stamp);
                 runs.touched_servers.push(server as u32);
@@ -316,12 +320,12 @@ impl Engine {
             sslot.rows += 1;
             sslot.idle |= idle;
             sslot.futile &= !idle;
-            let slot = &mut runs.regions[region];
+            let slot = &mut region_slots[region];
             slot.room -= 1;
             slot.rows += 1;
             slot.last_ns = at;
             (now, frac) = (at + wait, t as u32);
-            runs.landed.push(region as u32);
+            landed[i] = region as u32;
             if let Some(h) = &mut heat {
                 let bucket = match heat_fed.get(i) {
                     Some(&b) => b as usize,
@@ -333,6 +337,7 @@ impl Engine {
             start = end as usize;
             taken += 1;
         }
+        runs.landed.truncate(taken as usize);
         runs.routed_total[usize::from(routed.is_empty())] += taken;
         self.rec.heat_writes.extend(heat);
         self.now = now;
