@@ -313,6 +313,13 @@ impl Batch8 {
         self.n = 0;
     }
 
+    /// The first digest word of every lane (of the last run; lanes past its messages hold
+    /// leftovers): [`Batch8::head`]`(i)` is `heads()[i]`'s little-endian bytes.
+    #[inline]
+    pub fn heads(&self) -> &[u32; LANES8] {
+        &self.words[0]
+    }
+
     /// The first 4 bytes of message `i`'s digest (of the last run).
     #[inline]
     pub fn head(&self, i: usize) -> [u8; 4] {

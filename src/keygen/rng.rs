@@ -5,14 +5,21 @@
 //! The mixer is SplitMix64's finaliser applied twice; it passes as a hash here, not as crypto.
 
 /// The golden-ratio increment of SplitMix64.
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's two multipliers.
+pub(crate) const MIX1: u64 = 0xBF58_476D_1CE4_E5B9;
+pub(crate) const MIX2: u64 = 0x94D0_49BB_1331_11EB;
+
+/// What [`draw_keyed`] multiplies its counter by before mixing.
+pub(crate) const COUNTER_MUL: u64 = 0xD1B5_4A32_D192_ED03;
 
 /// SplitMix64's output function (Steele, Lea, Flood 2014): a bijective 64-bit mix.
 #[inline]
 pub fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(GOLDEN);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z = (z ^ (z >> 30)).wrapping_mul(MIX1);
+    z = (z ^ (z >> 27)).wrapping_mul(MIX2);
     z ^ (z >> 31)
 }
 
@@ -32,7 +39,7 @@ pub fn stream_key(seed: u64, stream: u64) -> u64 {
 /// The random word number `counter` of the stream whose [`stream_key`] is `key`.
 #[inline]
 pub fn draw_keyed(key: u64, counter: u64) -> u64 {
-    splitmix64(key ^ counter.wrapping_mul(0xD1B5_4A32_D192_ED03))
+    splitmix64(key ^ counter.wrapping_mul(COUNTER_MUL))
 }
 
 /// [`below`] for `n` < 2^32 in 64-bit arithmetic only (which SIMD lanes have): the high word

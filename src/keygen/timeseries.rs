@@ -30,12 +30,44 @@ const DRAW_BLOCK: usize = 64;
 /// Ids per block of [`Clock::for_each_block`] (one [`super::md5x::Batch8`]).
 pub const TIME_BLOCK: usize = 32;
 
-/// [`Clock::advances`] on AVX-512: the scalar loop, which the compiler turns into 8-lane
-/// 64-bit multiplies with these features (`below32`, as the lanes have no 128-bit product).
+/// [`Clock::advances`] on AVX-512, 8 draws per vector: [`rng::draw_keyed`] then
+/// [`rng::below32`], written out so that only splitmix's two multiplies take the slow 64-bit
+/// `vpmullq`. The counter's product steps by `8·C` per vector instead of a multiply, and
+/// `below32`'s products of two 32-bit halves are `vpmuludq` (the compiler made all five
+/// `vpmullq` from the scalar loop).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl")]
+#[target_feature(enable = "avx512f,avx512dq")]
 fn advances_avx512(key: u64, step: u64, from: u64, out: &mut [u64]) {
-    for (i, o) in out.iter_mut().enumerate() {
+    use std::arch::x86_64::*;
+    let vectors = out.len() / 8;
+    let lanes: [u64; 8] =
+        std::array::from_fn(|j| from.wrapping_add(j as u64).wrapping_mul(rng::COUNTER_MUL));
+    // SAFETY: an 8-word array.
+    let mut counter = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
+    let stride = _mm512_set1_epi64(rng::COUNTER_MUL.wrapping_mul(8) as i64);
+    let (key_v, golden) = (
+        _mm512_set1_epi64(key as i64),
+        _mm512_set1_epi64(rng::GOLDEN as i64),
+    );
+    let (m1, m2) = (
+        _mm512_set1_epi64(rng::MIX1 as i64),
+        _mm512_set1_epi64(rng::MIX2 as i64),
+    );
+    let n = _mm512_set1_epi64(step as i64);
+    for v in 0..vectors {
+        let z = _mm512_add_epi64(_mm512_xor_si512(counter, key_v), golden);
+        let z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64::<30>(z)), m1);
+        let z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64::<27>(z)), m2);
+        let w = _mm512_xor_si512(z, _mm512_srli_epi64::<31>(z));
+        // below32: ((w >> 32)·n + ((w mod 2^32)·n >> 32)) >> 32, each product 32 × 32 bits.
+        let hi = _mm512_mul_epu32(_mm512_srli_epi64::<32>(w), n);
+        let lo = _mm512_srli_epi64::<32>(_mm512_mul_epu32(w, n));
+        let r = _mm512_srli_epi64::<32>(_mm512_add_epi64(hi, lo));
+        // SAFETY: words 8·v .. 8·v + 8 are inside `out` (v < out.len() / 8).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * v).cast(), r) };
+        counter = _mm512_add_epi64(counter, stride);
+    }
+    for (i, o) in out.iter_mut().enumerate().skip(8 * vectors) {
         *o = rng::below32(rng::draw_keyed(key, from.wrapping_add(i as u64)), step);
     }
 }
