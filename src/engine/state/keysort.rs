@@ -17,6 +17,8 @@ pub(crate) struct SortScratch {
     wide_tmp: Vec<(u64, u32)>,
     counts: Vec<u32>,
     run: Vec<u32>,
+    /// One bit per bucket of [`SortScratch::select_coded`]: it holds a kept position.
+    marks: Vec<u64>,
     /// Codes of the rows after the ones a memstore kept ([`SortScratch::select_every_fixed`]).
     tail: Vec<u32>,
     /// The result: row indices in key order, equal keys once.
@@ -258,6 +260,11 @@ impl SortScratch {
         const SKIP: u32 = u32::MAX;
         self.run.clear();
         self.run.resize(size, SKIP);
+        // The same, one bit a bucket: the copy pass below tests it in a table that stays in
+        // the L1 cache (`run` is 256 KiB at 2^16 buckets), and reads `run` only for the few
+        // rows it copies.
+        self.marks.clear();
+        self.marks.resize(size.div_ceil(64), 0);
         let (mut b, mut room) = (0usize, 0u32);
         for target in (0..n).step_by(step) {
             while self.counts[b + 1] as usize <= target {
@@ -265,6 +272,7 @@ impl SortScratch {
             }
             if self.run[b] == SKIP {
                 self.run[b] = room;
+                self.marks[b / 64] |= 1 << (b % 64);
                 room += self.counts[b + 1] - self.counts[b];
             }
         }
@@ -272,10 +280,12 @@ impl SortScratch {
         self.packed_tmp.resize(room as usize, 0);
         let mut i = 0u64;
         let run = &mut self.run[..size];
+        let marks = &self.marks[..size.div_ceil(64)];
         for &part in parts {
             for &c in part {
-                let at = &mut run[bucket(c)];
-                if *at != SKIP {
+                let b = bucket(c);
+                if marks[b / 64] >> (b % 64) & 1 != 0 {
+                    let at = &mut run[b];
                     self.packed_tmp[*at as usize] = (u64::from(c) << 32) | i;
                     *at += 1;
                 }
