@@ -248,10 +248,10 @@ impl Engine {
         let mut start = rest.start;
         let mut taken = 0u64;
         let mut throttled = 0u64;
-        // Each row taken writes its entry: sized once, cut to the rows taken after the loop.
-        runs.landed.resize(limit as usize, 0);
+        // Runs at a coarse scale are often a few rows long: `landed` is pushed to, not sized
+        // to the limit (zeroing it cost the headline 3 % of its time).
         let (region_slots, server_slots) = (&mut runs.regions[..], &mut runs.servers[..]);
-        let landed = &mut runs.landed[..];
+        let landed = &mut runs.landed;
         for (i, &end) in rest.ends[..limit as usize].iter().enumerate() {
             let t = self.clock_step + frac as u128;
             let at = now + (t >> 32) as u64;
@@ -281,7 +281,7 @@ impl Engine {
                 hold_left -= 1;
                 runs.held_regions.push(region as u32);
                 runs.held_keys.extend_from_slice(key);
-                landed[i] = HELD;
+                landed.push(HELD);
                 (now, frac) = (at, t as u32);
                 start = end as usize;
                 taken += 1;
@@ -325,7 +325,7 @@ impl Engine {
             slot.rows += 1;
             slot.last_ns = at;
             (now, frac) = (at + wait, t as u32);
-            landed[i] = region as u32;
+            landed.push(region as u32);
             if let Some(h) = &mut heat {
                 let bucket = match heat_fed.get(i) {
                     Some(&b) => b as usize,
@@ -337,7 +337,6 @@ impl Engine {
             start = end as usize;
             taken += 1;
         }
-        runs.landed.truncate(taken as usize);
         runs.routed_total[usize::from(routed.is_empty())] += taken;
         self.rec.heat_writes.extend(heat);
         self.now = now;
