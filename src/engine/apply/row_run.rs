@@ -122,8 +122,11 @@ struct ServerSlot {
     below_low: u64,
     /// Every flush handler is busy: the global pressure check does nothing all run.
     handlers_busy: bool,
-    /// The last pressure scan found nothing to flush (`Server::pressure_futile`), as the
-    /// run's rows leave it.
+    /// Rows below which neither `room` nor the low mark can end the run: `room`, or the
+    /// lesser of it and `below_low` where a handler is free.
+    limit: u64,
+    /// The last pressure scan found nothing to flush (`Server::pressure_futile`) before the
+    /// run; a row reaching an idle region (`idle`) clears it.
     futile: bool,
     /// Write-path time one row costs (`land_on_server`'s bandwidth step), ns.
     cost_ns: u64,
@@ -272,7 +275,11 @@ impl Engine {
                 *slot = self.region_slot(region, &cost, stamp);
                 runs.touched_regions.push(region as u32);
             }
-            if slot.hold {
+            // A region the client holds rows for has no room (`region_slot`): one test for both.
+            if slot.room == 0 {
+                if !slot.hold {
+                    break;
+                }
                 // `land` → `write_waiting` → `hold`: the row joins its region's held rows at
                 // its arrival; no server, memstore or heat is touched.
                 if hold_left == 0 {
@@ -287,9 +294,6 @@ impl Engine {
                 taken += 1;
                 continue;
             }
-            if slot.room == 0 {
-                break;
-            }
             let server = slot.server as usize;
             let sslot = &mut server_slots[server];
             if sslot.stamp != stamp {
@@ -297,15 +301,19 @@ impl Engine {
                 runs.touched_servers.push(server as u32);
             }
             let idle = slot.idle;
-            if sslot.rows == sslot.room {
-                break;
-            }
-            // At or above the low mark after this row, `land_on_server` asks for a pressure
-            // flush: a run goes on only where that does nothing (every handler busy, or the
-            // last scan futile and this row not clearing that by reaching an idle region).
-            let scan_futile = sslot.futile && !idle;
-            if sslot.rows >= sslot.below_low && !sslot.handlers_busy && !scan_futile {
-                break;
+            // Below `limit` neither test below can end the run: one compare for the common row.
+            if sslot.rows >= sslot.limit {
+                if sslot.rows == sslot.room {
+                    break;
+                }
+                // At or above the low mark after this row, `land_on_server` asks for a
+                // pressure flush: a run goes on only where that does nothing (every handler
+                // busy, or the last scan futile, no row of the run having reached an idle
+                // region, and this row not clearing that by reaching one).
+                let scan_futile = sslot.futile && !sslot.idle && !idle;
+                if sslot.rows >= sslot.below_low && !sslot.handlers_busy && !scan_futile {
+                    break;
+                }
             }
             // The write path's bandwidth: the client runs ahead of the server by its buffer,
             // then waits (`land_on_server`). A wait into the next slice or read batch ends the
@@ -319,7 +327,6 @@ impl Engine {
             throttled += wait;
             sslot.rows += 1;
             sslot.idle |= idle;
-            sslot.futile &= !idle;
             let slot = &mut region_slots[region];
             slot.room -= 1;
             slot.rows += 1;
@@ -420,6 +427,8 @@ impl Engine {
         } else {
             0
         };
+        // `land_run` tests `room` alone for the common row: a held region must have none.
+        debug_assert!(!r.client_held || room == 0);
         RegionSlot {
             stamp,
             room,
@@ -460,11 +469,18 @@ impl Engine {
             None => 0,
         };
         let flushers = self.cfg.settings.flusher_count.max(1) as usize;
+        let room = to_high.min(to_roll);
+        let handlers_busy = s.flushes_running as usize + s.flush_queue.len() >= flushers;
         ServerSlot {
             stamp,
-            room: to_high.min(to_roll),
+            room,
             below_low,
-            handlers_busy: s.flushes_running as usize + s.flush_queue.len() >= flushers,
+            handlers_busy,
+            limit: if handlers_busy {
+                room
+            } else {
+                room.min(below_low)
+            },
             futile: s.pressure_futile,
             cost_ns: ((cost.data as u128 * s.write_fp) >> 32) as u64,
             busy_ns: s.busy_until_ns,
