@@ -352,63 +352,86 @@ impl std::fmt::Debug for Batch8 {
     }
 }
 
+/// Invokes `$step!(i)` for the 64 MD5 steps in order, each `i` a literal: every step's round
+/// function, word, additive constant and rotation are then constants, and the state's rotation
+/// needs no register moves (as a loop, the compiler kept both, twice the step's own work).
+#[cfg(target_arch = "x86_64")]
+macro_rules! md5_steps {
+    ($step:ident) => {
+        $step!(0);
+        $step!(1);
+        $step!(2);
+        $step!(3);
+        $step!(4);
+        $step!(5);
+        $step!(6);
+        $step!(7);
+        $step!(8);
+        $step!(9);
+        $step!(10);
+        $step!(11);
+        $step!(12);
+        $step!(13);
+        $step!(14);
+        $step!(15);
+        $step!(16);
+        $step!(17);
+        $step!(18);
+        $step!(19);
+        $step!(20);
+        $step!(21);
+        $step!(22);
+        $step!(23);
+        $step!(24);
+        $step!(25);
+        $step!(26);
+        $step!(27);
+        $step!(28);
+        $step!(29);
+        $step!(30);
+        $step!(31);
+        $step!(32);
+        $step!(33);
+        $step!(34);
+        $step!(35);
+        $step!(36);
+        $step!(37);
+        $step!(38);
+        $step!(39);
+        $step!(40);
+        $step!(41);
+        $step!(42);
+        $step!(43);
+        $step!(44);
+        $step!(45);
+        $step!(46);
+        $step!(47);
+        $step!(48);
+        $step!(49);
+        $step!(50);
+        $step!(51);
+        $step!(52);
+        $step!(53);
+        $step!(54);
+        $step!(55);
+        $step!(56);
+        $step!(57);
+        $step!(58);
+        $step!(59);
+        $step!(60);
+        $step!(61);
+        $step!(62);
+        $step!(63);
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{INIT, K, S, word};
     use std::arch::x86_64::*;
 
-    /// 16 one-block digests in the lanes of 512-bit vectors.
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn avx512(blocks: &[[u8; 64]; 16], out: &mut [[u8; 16]; 16]) {
-        // Lane i reads word w of block i at byte offset 64·i + 4·w.
-        let base = _mm512_setr_epi32(
-            0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240,
-        );
-        let p = blocks.as_ptr().cast::<i32>();
-        let mut m = [_mm512_setzero_si512(); 16];
-        for (w, mw) in m.iter_mut().enumerate() {
-            let idx = _mm512_add_epi32(base, _mm512_set1_epi32(w as i32));
-            // SAFETY: every index is inside the 1024-byte `blocks` array.
-            *mw = unsafe { _mm512_i32gather_epi32::<4>(idx, p) };
-        }
-        let [a0, b0, c0, d0] = INIT.map(|x| _mm512_set1_epi32(x as i32));
-        let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
-        for i in 0..64 {
-            let f = match i / 16 {
-                // F = (b & c) | (!b & d), G = (b & d) | (c & !d), H = b ^ c ^ d, I = c ^ (b | !d):
-                // each one ternary-logic instruction (truth tables over (b, c, d)).
-                0 => _mm512_ternarylogic_epi32::<0xCA>(b, c, d),
-                1 => _mm512_ternarylogic_epi32::<0xE4>(b, c, d),
-                2 => _mm512_ternarylogic_epi32::<0x96>(b, c, d),
-                _ => _mm512_ternarylogic_epi32::<0x39>(b, c, d),
-            };
-            let t = _mm512_add_epi32(
-                _mm512_add_epi32(a, f),
-                _mm512_add_epi32(m[word(i)], _mm512_set1_epi32(K[i] as i32)),
-            );
-            let t = _mm512_rolv_epi32(t, _mm512_set1_epi32(S[i / 16][i % 4] as i32));
-            a = d;
-            d = c;
-            c = b;
-            b = _mm512_add_epi32(b, t);
-        }
-        let mut words = [[0u32; 16]; 4];
-        for (dst, (v, v0)) in words.iter_mut().zip([(a, a0), (b, b0), (c, c0), (d, d0)]) {
-            // SAFETY: `dst` is 64 bytes.
-            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), _mm512_add_epi32(v, v0)) };
-        }
-        for (lane, o) in out.iter_mut().enumerate() {
-            for (j, w) in words.iter().enumerate() {
-                o[4 * j..4 * j + 4].copy_from_slice(&w[lane].to_le_bytes());
-            }
-        }
-    }
-
-    /// One MD5 step `$i` on the 16-lane states `$st` (`[a, b, c, d]` each), written out with
-    /// constant round function, word, additive constant and rotation: as a loop over `i`, the
-    /// compiler kept the step's choices as branches and the state's rotation as register
-    /// moves (twice the instructions of the step itself). `$mk` gives the word plus the
-    /// constant for one state.
+    /// One MD5 step `$i` (a literal, as [`md5_steps`] gives it) on the 16-lane states `$st`
+    /// (`[a, b, c, d]` each); `$mk(i, state)` gives the word plus the constant for one state.
     macro_rules! step512 {
         ($i:literal, [$($st:ident),+], $mk:expr) => {{
             const I: usize = $i;
@@ -429,6 +452,44 @@ mod x86 {
                 $st = [d, _mm512_add_epi32(b, t), b, c];
             )+
         }};
+    }
+
+    /// 16 one-block digests in the lanes of 512-bit vectors.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn avx512(blocks: &[[u8; 64]; 16], out: &mut [[u8; 16]; 16]) {
+        // Lane i reads word w of block i at byte offset 64·i + 4·w.
+        let base = _mm512_setr_epi32(
+            0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240,
+        );
+        let p = blocks.as_ptr().cast::<i32>();
+        let mut m = [_mm512_setzero_si512(); 16];
+        for (w, mw) in m.iter_mut().enumerate() {
+            let idx = _mm512_add_epi32(base, _mm512_set1_epi32(w as i32));
+            // SAFETY: every index is inside the 1024-byte `blocks` array.
+            *mw = unsafe { _mm512_i32gather_epi32::<4>(idx, p) };
+        }
+        let [a0, b0, c0, d0] = INIT.map(|x| _mm512_set1_epi32(x as i32));
+        let mut st = [a0, b0, c0, d0];
+        let mk = |i: usize, _: &[__m512i; 4]| {
+            _mm512_add_epi32(m[word(i)], _mm512_set1_epi32(K[i] as i32))
+        };
+        macro_rules! step {
+            ($i:literal) => {
+                step512!($i, [st], mk)
+            };
+        }
+        md5_steps!(step);
+        let [a, b, c, d] = st;
+        let mut words = [[0u32; 16]; 4];
+        for (dst, (v, v0)) in words.iter_mut().zip([(a, a0), (b, b0), (c, c0), (d, d0)]) {
+            // SAFETY: `dst` is 64 bytes.
+            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), _mm512_add_epi32(v, v0)) };
+        }
+        for (lane, o) in out.iter_mut().enumerate() {
+            for (j, w) in words.iter().enumerate() {
+                o[4 * j..4 * j + 4].copy_from_slice(&w[lane].to_le_bytes());
+            }
+        }
     }
 
     /// 32 digests of 8-byte messages, in the lanes of two 512-bit vectors stepped in turn.
@@ -521,27 +582,31 @@ mod x86 {
         let ones = _mm256_set1_epi32(-1);
         let [a0, b0, c0, d0] = INIT.map(|x| _mm256_set1_epi32(x as i32));
         let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
-        for i in 0..64 {
-            let f = match i / 16 {
-                0 => _mm256_xor_si256(d, _mm256_and_si256(b, _mm256_xor_si256(c, d))),
-                1 => _mm256_xor_si256(c, _mm256_and_si256(d, _mm256_xor_si256(b, c))),
-                2 => _mm256_xor_si256(_mm256_xor_si256(b, c), d),
-                _ => _mm256_xor_si256(c, _mm256_or_si256(b, _mm256_xor_si256(d, ones))),
-            };
-            let t = _mm256_add_epi32(
-                _mm256_add_epi32(a, f),
-                _mm256_add_epi32(m[word(i)], _mm256_set1_epi32(K[i] as i32)),
-            );
-            let s = S[i / 16][i % 4] as i32;
-            let t = _mm256_or_si256(
-                _mm256_sllv_epi32(t, _mm256_set1_epi32(s)),
-                _mm256_srlv_epi32(t, _mm256_set1_epi32(32 - s)),
-            );
-            a = d;
-            d = c;
-            c = b;
-            b = _mm256_add_epi32(b, t);
+        macro_rules! step {
+            ($i:literal) => {{
+                const I: usize = $i;
+                let f = match I / 16 {
+                    0 => _mm256_xor_si256(d, _mm256_and_si256(b, _mm256_xor_si256(c, d))),
+                    1 => _mm256_xor_si256(c, _mm256_and_si256(d, _mm256_xor_si256(b, c))),
+                    2 => _mm256_xor_si256(_mm256_xor_si256(b, c), d),
+                    _ => _mm256_xor_si256(c, _mm256_or_si256(b, _mm256_xor_si256(d, ones))),
+                };
+                // `a + (word + K)` does not wait for `f`.
+                let t = _mm256_add_epi32(
+                    _mm256_add_epi32(
+                        a,
+                        _mm256_add_epi32(m[word(I)], _mm256_set1_epi32(K[I] as i32)),
+                    ),
+                    f,
+                );
+                let t = _mm256_or_si256(
+                    _mm256_slli_epi32::<{ S[I / 16][I % 4] as i32 }>(t),
+                    _mm256_srli_epi32::<{ 32 - S[I / 16][I % 4] as i32 }>(t),
+                );
+                (a, b, c, d) = (d, _mm256_add_epi32(b, t), b, c);
+            }};
         }
+        md5_steps!(step);
         let mut words = [[0u32; 8]; 4];
         for (dst, (v, v0)) in words.iter_mut().zip([(a, a0), (b, b0), (c, c0), (d, d0)]) {
             // SAFETY: `dst` is 32 bytes.
