@@ -419,6 +419,32 @@ mod tests {
     }
 
     #[test]
+    fn workers_wait_for_the_engine_and_every_row_comes_in_order() {
+        // More chunks than the workers keep in flight: they wait for the reader and go on.
+        let rows = (3 * AHEAD_HIGH as u64 + 5) * CHUNK + 3;
+        let one = feed_keys(1, rows, 1);
+        for threads in [2, 3] {
+            assert_eq!(feed_keys(threads, rows, 1), one, "threads {threads}");
+        }
+    }
+
+    #[test]
+    fn a_feed_dropped_early_stops_its_waiting_workers() {
+        let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
+        let sampling = Sampling {
+            first_id: 0,
+            rows: 4 * AHEAD_HIGH as u64 * CHUNK,
+            k: 1,
+            seed: 7,
+        };
+        let mut feed = KeyFeed::new(generator, sampling, 3);
+        assert!(feed.peek().is_some());
+        // Let the workers fill their chunks in flight and wait; the drop must end them.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        drop(feed);
+    }
+
+    #[test]
     fn rest_and_skip_give_the_rows_peek_gives() {
         let rows = 2 * CHUNK + 5;
         let one = feed_keys(1, rows, 1);
