@@ -4,7 +4,8 @@
 //! reference the tests compare against bit for bit.
 //!
 //! Key generators hash one short message per row (8 bytes for `hashed` and `md5-prefix`); the
-//! scalar crate spends ~116 ns per key on this machine, 16 lanes ~7 ns (docs/PERFORMANCE.md).
+//! scalar crate spends ~116 ns per key on this machine, 16 lanes ~7 ns, and the 8-byte kernel's
+//! 32 lanes (two vectors, every step written out) ~3.6 ns (docs/PERFORMANCE.md, session 29).
 
 /// Messages per batch (the widest lane count).
 pub const LANES: usize = 16;
