@@ -267,7 +267,7 @@ impl Clock {
             for (j, (t, &d)) in times[..n].iter_mut().zip(&draws).enumerate() {
                 let id = first + j as u64;
                 *t = match prev {
-                    Some(p) if id % CHUNK != 0 || self.fixed => {
+                    Some(p) if !id.is_multiple_of(CHUNK) || self.fixed => {
                         (u128::from(p) + u128::from(d)).min(MAX_TS) as u64
                     }
                     _ => self.at(id),
