@@ -290,7 +290,8 @@ impl RowKeyGenerator for HashRowKey {
         let mut batch = Batch8::new();
         let mut ids_buf = [0u64; md5x::LANES8];
         #[cfg(target_arch = "x86_64")]
-        let simd = std::arch::is_x86_feature_detected!("avx512bw");
+        let simd = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw");
         self.clock.for_each_block(ids, |first, times| {
             let n = times.len();
             batch.load(n, |j| {
