@@ -233,6 +233,18 @@ impl Clock {
         t.min(MAX_TS) as u64
     }
 
+    /// The time of `id` after `prev`, the time of `id - 1` (if taken): `prev` plus `id`'s
+    /// advance (`draw()`), except where the clock is rebased (a chunk's first id, or no `prev`).
+    #[inline(always)]
+    fn next_time(&self, prev: Option<u64>, id: u64, draw: impl FnOnce() -> u64) -> u64 {
+        match prev {
+            Some(p) if !id.is_multiple_of(CHUNK) || self.fixed => {
+                (u128::from(p) + u128::from(draw())).min(MAX_TS) as u64
+            }
+            _ => self.at(id),
+        }
+    }
+
     /// Calls `f(id, time)` for each id, one draw per id.
     pub fn for_each(&self, ids: Range<u64>, mut f: impl FnMut(u64, u64)) {
         // One draw per row, in the row's loop: drawn in blocks ahead (`advances`), the feed's
@@ -241,12 +253,7 @@ impl Clock {
         let key = self.draw_key();
         let mut prev: Option<u64> = None;
         for id in ids {
-            let t = match prev {
-                Some(p) if id % CHUNK != 0 || self.fixed => {
-                    (u128::from(p) + u128::from(self.advance(key, id))).min(MAX_TS) as u64
-                }
-                _ => self.at(id),
-            };
+            let t = self.next_time(prev, id, || self.advance(key, id));
             prev = Some(t);
             f(id, t);
         }
@@ -266,12 +273,7 @@ impl Clock {
             self.advances(first, &mut draws[..n]);
             for (j, (t, &d)) in times[..n].iter_mut().zip(&draws).enumerate() {
                 let id = first + j as u64;
-                *t = match prev {
-                    Some(p) if !id.is_multiple_of(CHUNK) || self.fixed => {
-                        (u128::from(p) + u128::from(d)).min(MAX_TS) as u64
-                    }
-                    _ => self.at(id),
-                };
+                *t = self.next_time(prev, id, || d);
                 prev = Some(*t);
             }
             f(first, &times[..n]);
