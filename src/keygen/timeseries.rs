@@ -211,7 +211,7 @@ impl Clock {
         while left > 0 {
             let n = left.min(DRAW_BLOCK as u128) as usize;
             self.advances(j, &mut buf[..n]);
-            sum += u128::from(buf[..n].iter().sum::<u64>());
+            sum += buf[..n].iter().map(|&d| u128::from(d)).sum::<u128>();
             j = j.wrapping_add(n as u64);
             left -= n as u128;
         }
