@@ -49,11 +49,18 @@ impl HashRowKey {
 /// The 16-byte key of `id` from its digest's first 4 bytes: 8 lowercase hex characters, then
 /// the id.
 #[inline]
-fn hashed_key(head: [u8; 4], id: u64) -> [u8; 16] {
+fn hashed_key_of_head(head: [u8; 4], id: u64) -> [u8; 16] {
     let mut k = [0u8; 16];
     k[..8].copy_from_slice(&enc::hex4(head));
     k[8..].copy_from_slice(&id.to_be_bytes());
     k
+}
+
+/// The 16-byte `hashed` key of `id` whose 8 hex digits print `code` (its digest head read
+/// big-endian).
+#[inline]
+pub fn hashed_key(code: u32, id: u64) -> [u8; 16] {
+    hashed_key_of_head(code.to_be_bytes(), id)
 }
 
 /// Appends the `hashed` keys of a hashed batch (`ids` in lane order): built on the stack and
@@ -61,7 +68,7 @@ fn hashed_key(head: [u8; 4], id: u64) -> [u8; 16] {
 fn push_hashed(b: &Batch8, ids: &[u64], out: &mut KeyArena) {
     let mut keys = [[0u8; 16]; md5x::LANES8];
     for (i, (&id, k)) in ids.iter().zip(&mut keys).enumerate() {
-        *k = hashed_key(b.head(i), id);
+        *k = hashed_key_of_head(b.head(i), id);
     }
     let base = out.arena.len();
     out.arena
@@ -73,24 +80,51 @@ fn push_hashed(b: &Batch8, ids: &[u64], out: &mut KeyArena) {
         .extend((0..ids.len()).map(|i| u32::from_be_bytes(b.head(i))));
 }
 
-/// [`push_hashed`] for a batch of consecutive ids from `first`, on AVX-512 (BW): 8 keys per
-/// vector, each digest head spread to one nibble per byte and mapped to its hex character by
-/// a byte shuffle, beside its id byte-swapped; 5 % of exact classic's CPU went to the scalar
-/// version's formatting and copies.
+/// Appends to a chunk's `arena` and `ends` (not its codes) the `hashed` keys of consecutive ids
+/// from `first` whose digest heads have the values `codes` ([`hex_digits`] of the keys): the
+/// feed's workers hand over only the codes, and the engine makes the keys here, into buffers
+/// that stay in its own caches (the keys crossing from core to core cost more than making
+/// them again).
+///
+/// [`hex_digits`]: crate::engine::state::routing::hex_digits
+pub fn expand_hashed(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &mut Vec<u32>) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+    {
+        // SAFETY: the CPU has the features (checked above).
+        unsafe { format_hashed_avx512(codes, first, arena, ends) };
+        return;
+    }
+    expand_hashed_scalar(codes, first, arena, ends);
+}
+
+/// [`expand_hashed`] without SIMD.
+fn expand_hashed_scalar(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &mut Vec<u32>) {
+    arena.reserve(16 * codes.len());
+    ends.reserve(codes.len());
+    for (j, &c) in codes.iter().enumerate() {
+        arena.extend_from_slice(&hashed_key(c, first.wrapping_add(j as u64)));
+        ends.push(arena.len() as u32);
+    }
+}
+
+/// The keys of [`expand_hashed`] on AVX-512 (BW): 8 keys per vector, each code spread to
+/// one nibble per byte and mapped to its hex character by a byte shuffle, beside its id
+/// byte-swapped; written straight into the arena's and ends' spare room (staged on the
+/// stack, the copies out were a libc memmove call and a scalar loop per block).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn push_hashed_avx512(heads: &[u32; md5x::LANES8], first: u64, n: usize, out: &mut KeyArena) {
+fn format_hashed_avx512(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &mut Vec<u32>) {
     use std::arch::x86_64::*;
-    // Written straight into the arena's, ends' and codes' spare room (staged on the stack,
-    // the copies out were a libc memmove call and a scalar loop per block: 4 % of exact
-    // classic's CPU).
-    let base = out.arena.len();
-    out.arena.reserve(16 * md5x::LANES8);
-    out.ends.reserve(md5x::LANES8);
-    out.codes.reserve(md5x::LANES8);
-    let keys = out.arena.spare_capacity_mut().as_mut_ptr().cast::<u8>();
-    let ends = out.ends.spare_capacity_mut().as_mut_ptr().cast::<u32>();
-    let codes = out.codes.spare_capacity_mut().as_mut_ptr().cast::<u32>();
+    let n = codes.len();
+    let base = arena.len();
+    // Whole vectors are stored: room for up to 7 keys past the last.
+    arena.reserve(16 * (n + 8));
+    ends.reserve(n + 8);
+    let (arena_vec, ends_vec) = (arena, ends);
+    let keys = arena_vec.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+    let ends = ends_vec.spare_capacity_mut().as_mut_ptr().cast::<u32>();
     // Each end is 16 bytes past the one before, from the arena's length.
     let step_ends = _mm256_setr_epi32(16, 32, 48, 64, 80, 96, 112, 128);
     // SAFETY: a 16-byte array.
@@ -107,23 +141,12 @@ fn push_hashed_avx512(heads: &[u32; md5x::LANES8], first: u64, n: usize, out: &m
         _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11),
         _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15),
     );
-    for v in 0..md5x::LANES8 / 8 {
-        // SAFETY: words 8·v .. 8·v + 8 of a 32-word array.
-        let head = unsafe { _mm256_loadu_si256(heads.as_ptr().add(8 * v).cast()) };
-        // The digest's first 4 bytes read big-endian: the value the 8 digits print.
-        let code = _mm256_shuffle_epi8(
-            head,
-            _mm256_setr_epi8(
-                3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11,
-                10, 9, 8, 15, 14, 13, 12,
-            ),
-        );
-        // SAFETY: words 8·v .. 8·v + 8 of the 32 reserved in `codes` and `ends`.
-        unsafe {
-            _mm256_storeu_si256(codes.add(8 * v).cast(), code);
-            let at = _mm256_set1_epi32((base + 128 * v) as i32);
-            _mm256_storeu_si256(ends.add(8 * v).cast(), _mm256_add_epi32(at, step_ends));
-        }
+    for v in 0..n.div_ceil(8) {
+        let take = (n - 8 * v).min(8);
+        // SAFETY: `take` codes from 8·v on (the rest of the vector zeroed).
+        let code = unsafe {
+            _mm256_maskz_loadu_epi32(((1u16 << take) - 1) as u8, codes.as_ptr().add(8 * v).cast())
+        };
         let x = _mm512_cvtepu32_epi64(code);
         let x = _mm512_or_si512(
             _mm512_slli_epi64::<16>(_mm512_and_si512(x, mask(0xFFFF_0000))),
@@ -143,19 +166,29 @@ fn push_hashed_avx512(heads: &[u32; md5x::LANES8], first: u64, n: usize, out: &m
             lanes,
         );
         let ids = _mm512_shuffle_epi8(ids, reverse);
-        // SAFETY: bytes 128·v .. 128·v + 128 of the 512 reserved in the arena.
+        // SAFETY: keys 8·v .. 8·v + 8 and their ends, within the room reserved above.
         unsafe {
             let at = keys.add(128 * v);
             _mm512_storeu_si512(at.cast(), _mm512_permutex2var_epi64(hex, lo, ids));
             _mm512_storeu_si512(at.add(64).cast(), _mm512_permutex2var_epi64(hex, hi, ids));
+            let end = _mm256_set1_epi32((base + 128 * v) as i32);
+            _mm256_storeu_si256(ends.add(8 * v).cast(), _mm256_add_epi32(end, step_ends));
         }
     }
-    // SAFETY: the first n of each were written above (the lanes past n are spare room).
+    // SAFETY: the first n keys and ends were written above.
     unsafe {
-        out.arena.set_len(base + 16 * n);
-        out.ends.set_len(out.ends.len() + n);
-        out.codes.set_len(out.codes.len() + n);
+        arena_vec.set_len(base + 16 * n);
+        ends_vec.set_len(ends_vec.len() + n);
     }
+}
+
+/// The [`hex_digits`] values of a hashed batch's first `n` heads (the digest's first 4 bytes
+/// read big-endian, as they are printed), appended to `codes`.
+///
+/// [`hex_digits`]: crate::engine::state::routing::hex_digits
+#[inline]
+fn push_codes(heads: &[u32; md5x::LANES8], n: usize, codes: &mut Vec<u32>) {
+    codes.extend(heads[..n].iter().map(|h| h.swap_bytes()));
 }
 
 /// A SIMD MD5 batch as [`batched`] drives it: messages of type `Msg` in, digests by lane out.
@@ -292,7 +325,7 @@ impl RowKeyGenerator for HashRowKey {
                 self.clock
                     .for_each(ids, |id, ts| push(id, Self::input(id, ts)))
             },
-            |id, b, i, f| f(id, &hashed_key(b.head(i), id)),
+            |id, b, i, f| f(id, &hashed_key_of_head(b.head(i), id)),
             f,
         );
     }
@@ -317,8 +350,12 @@ impl RowKeyGenerator for HashRowKey {
             batch.run_heads();
             #[cfg(target_arch = "x86_64")]
             if simd {
+                let from = out.codes.len();
+                push_codes(batch.heads(), n, &mut out.codes);
                 // SAFETY: the CPU has the features (checked above).
-                unsafe { push_hashed_avx512(batch.heads(), first, n, out) };
+                unsafe {
+                    format_hashed_avx512(&out.codes[from..], first, &mut out.arena, &mut out.ends)
+                };
                 return;
             }
             for (j, slot) in ids_buf[..n].iter_mut().enumerate() {
@@ -327,6 +364,20 @@ impl RowKeyGenerator for HashRowKey {
             push_hashed(&batch, &ids_buf[..n], out);
         });
     }
+    fn codes_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) -> bool {
+        out.hashed_from = Some(ids.start);
+        let mut batch = Batch8::new();
+        self.clock.for_each_block(ids, |first, times| {
+            let n = times.len();
+            batch.load(n, |j| {
+                let id = first + j as u64;
+                ((id as u32).swap_bytes(), (times[j] as u32).swap_bytes())
+            });
+            batch.run_heads();
+            push_codes(batch.heads(), n, &mut out.codes);
+        });
+        true
+    }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         batched(
             Batch8::new(),
@@ -334,7 +385,7 @@ impl RowKeyGenerator for HashRowKey {
                 self.clock
                     .for_ids(ids.iter().copied(), |id, ts| push(id, Self::input(id, ts)))
             },
-            |id, b, i, f| f(id, &hashed_key(b.head(i), id)),
+            |id, b, i, f| f(id, &hashed_key_of_head(b.head(i), id)),
             f,
         );
     }
@@ -520,6 +571,36 @@ mod tests {
     use super::super::testutil::*;
     use super::*;
     use crate::keynotation::{to_hex, to_string_binary};
+
+    /// A chunk of codes only, made into keys (SIMD where the CPU has it, and the scalar
+    /// path), holds the keys and codes `keys_into_arena` writes; over ranges that do not
+    /// fill whole vectors, and at the last ids there are.
+    #[test]
+    fn codes_made_into_keys_equal_the_keys() {
+        let g = build_toml("[[generator]]\nname='h'\nkind='hashed'\n").unwrap();
+        for ids in [1..1000, 0..1, 5..13, u64::MAX - 40..u64::MAX] {
+            let mut want = KeyArena::default();
+            g.inner.keys_into_arena(ids.clone(), &mut want);
+            let mut compact = KeyArena::default();
+            assert!(g.inner.codes_into_arena(ids.clone(), &mut compact));
+            assert_eq!(compact.hashed_from, Some(ids.start));
+            assert!(compact.arena.is_empty() && compact.ends.is_empty());
+            assert_eq!(compact.codes, want.codes);
+            assert_eq!(compact.rows(), want.rows());
+            let (mut arena, mut ends) = (b"xy".to_vec(), vec![2]);
+            expand_hashed(&compact.codes, ids.start, &mut arena, &mut ends);
+            let (mut arena2, mut ends2) = (b"xy".to_vec(), vec![2]);
+            expand_hashed_scalar(&compact.codes, ids.start, &mut arena2, &mut ends2);
+            for (a, e) in [(&arena, &ends), (&arena2, &ends2)] {
+                assert_eq!(&a[2..], &want.arena[..], "{ids:?}");
+                let shifted: Vec<u32> = want.ends.iter().map(|&x| x + 2).collect();
+                assert_eq!(&e[1..], &shifted[..], "{ids:?}");
+            }
+        }
+        // Other generators hand over keys.
+        let seq = build_toml("[[generator]]\nname='s'\nkind='sequential'\n").unwrap();
+        assert!(!seq.inner.codes_into_arena(0..10, &mut KeyArena::default()));
+    }
 
     // Mirrors HashRowKeyGenerator.nextId(): MD5Hash.getMD5AsHex(Bytes.add(lowU, lowT))
     // .substring(0, 8) followed by Bytes.toBytes(currentId).

@@ -77,6 +77,14 @@ pub trait RowKeyGenerator: Send + Sync {
         self.keys_into(ids, &mut |id, key| out.push(id, key));
     }
 
+    /// Where the generator's keys are `hashed`'s (8 hex digits of a value, then the 8-byte
+    /// id): the values of consecutive ids into `out.codes` only, `out.hashed_from` set to
+    /// the first id, and true ([`KeyArena::hashed_from`]). False (nothing written) for
+    /// every other generator.
+    fn codes_into_arena(&self, _ids: Range<u64>, _out: &mut KeyArena) -> bool {
+        false
+    }
+
     /// True when distinct ids always give distinct keys (the key carries the id whole): a
     /// flush then looks only for the rows it keeps instead of sorting every row. A wrong
     /// `true` gives wrong store files; the default is `false`.
@@ -240,6 +248,10 @@ pub struct KeyArena {
     pub regions: Vec<u32>,
     /// The routing table's epoch `regions` were found with.
     pub epoch: u64,
+    /// Set where the chunk holds only codes ([`RowKeyGenerator::codes_into_arena`]): the
+    /// first row's id, each row's key being its code's 8 lowercase hex digits then its id
+    /// (`hashed`'s keys; `arena` and `ends` empty until `hashed::expand_hashed` makes them).
+    pub hashed_from: Option<u64>,
     /// Each row's heat map bucket, where the worker found them: valid only while as long as
     /// `ends`.
     pub heat: Vec<u32>,
@@ -254,6 +266,16 @@ impl KeyArena {
         self.regions.clear();
         self.heat.clear();
         self.bad = None;
+        self.hashed_from = None;
+    }
+
+    /// Rows held (keys, or codes only where [`KeyArena::hashed_from`] is set).
+    pub fn rows(&self) -> usize {
+        if self.hashed_from.is_some() {
+            self.codes.len()
+        } else {
+            self.ends.len()
+        }
     }
 
     /// Appends the key of `id`, remembering `id` if HBase would reject the key.

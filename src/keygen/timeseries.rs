@@ -312,7 +312,9 @@ impl Clock {
                 j = end;
             }
             debug_assert!(times[..n].iter().enumerate().all(|(j, &t)| {
-                t == self.at(first + j as u64) || self.fixed || (first + j as u64) % CHUNK != 0
+                t == self.at(first + j as u64)
+                    || self.fixed
+                    || !(first + j as u64).is_multiple_of(CHUNK)
             }));
             f(first, &times[..n]);
             first += n as u64;
@@ -553,7 +555,13 @@ mod tests {
             (0, 1 << 60, false),
         ] {
             let c = Clock::new(11, start, step, fixed);
-            for ids in [1..3000, CHUNK - 40..CHUNK + 70, 0..32, 5..6, 2 * CHUNK..2 * CHUNK + 33] {
+            for ids in [
+                1..3000,
+                CHUNK - 40..CHUNK + 70,
+                0..32,
+                5..6,
+                2 * CHUNK..2 * CHUNK + 33,
+            ] {
                 let mut want = Vec::new();
                 c.for_each(ids.clone(), |_, t| want.push(t));
                 let mut got = Vec::new();
@@ -561,7 +569,10 @@ mod tests {
                     assert_eq!(first, ids.start + got.len() as u64);
                     got.extend_from_slice(times);
                 });
-                assert_eq!(got, want, "start {start} step {step} fixed {fixed} ids {ids:?}");
+                assert_eq!(
+                    got, want,
+                    "start {start} step {step} fixed {fixed} ids {ids:?}"
+                );
             }
         }
     }

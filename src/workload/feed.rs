@@ -11,6 +11,7 @@ use crossbeam::channel::{Receiver, Sender};
 
 use super::scale::Sampling;
 use crate::diag::InputError;
+use crate::keygen::hashed::expand_hashed;
 use crate::keygen::{Generator, KeyArena};
 
 /// Emulated rows generated per key chunk.
@@ -18,25 +19,30 @@ pub const CHUNK: u64 = 16_384;
 
 /// Fills `out` with the keys of chunk `c` (its buffers reused: fresh ones would page-fault on
 /// every chunk).
+/// `codes_only`: a generator that can hands over only its keys' codes (a worker's chunk, made
+/// into keys by the engine: [`KeyArena::hashed_from`]).
 fn make(
     generator: &Generator,
     sampling: Sampling,
     c: u64,
     out: &mut KeyArena,
+    codes_only: bool,
 ) -> Result<(), InputError> {
     let n = sampling.emulated();
     let from = c * CHUNK;
     let to = (from + CHUNK).min(n);
     out.clear();
-    out.arena.reserve(((to - from) * 24) as usize);
-    out.ends.reserve((to - from) as usize);
     if sampling.k == 1 {
         // Exact mode: consecutive ids, so the generator's streaming path applies.
-        let first = sampling.first_id + from;
-        generator
-            .inner
-            .keys_into_arena(first..sampling.first_id + to, out);
+        let ids = sampling.first_id + from..sampling.first_id + to;
+        if !(codes_only && generator.inner.codes_into_arena(ids.clone(), out)) {
+            out.arena.reserve(((to - from) * 24) as usize);
+            out.ends.reserve((to - from) as usize);
+            generator.inner.keys_into_arena(ids, out);
+        }
     } else {
+        out.arena.reserve(((to - from) * 24) as usize);
+        out.ends.reserve((to - from) as usize);
         // Sampled ids, a few at a time so hashing generators can batch them (`keys_of`).
         let mut ids = [0u64; 64];
         let mut b = from;
@@ -175,7 +181,7 @@ impl KeyFeed {
                                 *made += 1;
                             }
                             let mut chunk = back_rx.try_recv().unwrap_or_default();
-                            let made = make(&generator, sampling, c, &mut chunk).map(|()| {
+                            let made = make(&generator, sampling, c, &mut chunk, true).map(|()| {
                                 let latest = router.lock().clone();
                                 if let Some(r) = latest {
                                     let mut regions = std::mem::take(&mut chunk.regions);
@@ -329,7 +335,7 @@ impl KeyFeed {
         }
         let c = self.next_chunk;
         match &mut self.workers {
-            None => make(&self.generator, self.sampling, c, &mut self.chunk)?,
+            None => make(&self.generator, self.sampling, c, &mut self.chunk, false)?,
             Some(w) => {
                 let made = loop {
                     if let Some(made) = w.pending.remove(&c) {
@@ -351,8 +357,23 @@ impl KeyFeed {
                     mine.drained.notify_one();
                 }
                 drop(left);
-                let fresh = made?;
-                let used = std::mem::replace(&mut self.chunk, fresh);
+                let mut fresh = made?;
+                let used = match fresh.hashed_from {
+                    // Codes only: the keys are made here, into the chunk this thread read
+                    // last (its buffers in this core's caches), and the worker's chunk goes
+                    // back with that one's codes, regions and heat buffers.
+                    Some(first) => {
+                        let own = &mut self.chunk;
+                        own.clear();
+                        std::mem::swap(&mut own.codes, &mut fresh.codes);
+                        std::mem::swap(&mut own.regions, &mut fresh.regions);
+                        std::mem::swap(&mut own.heat, &mut fresh.heat);
+                        own.epoch = fresh.epoch;
+                        expand_hashed(&own.codes, first, &mut own.arena, &mut own.ends);
+                        fresh
+                    }
+                    None => std::mem::replace(&mut self.chunk, fresh),
+                };
                 let _ = w.back.send(used);
             }
         }
@@ -388,6 +409,7 @@ mod tests {
     use crate::keygen::testutil::build_toml;
 
     const SEQUENTIAL: &str = "[[generator]]\nname = \"g\"\nkind = \"sequential\"\n";
+    const HASHED: &str = "[[generator]]\nname = \"h\"\nkind = \"hashed\"\n";
 
     fn feed_keys(threads: usize, rows: u64, k: u64) -> Vec<(u64, Vec<u8>)> {
         let generator = Arc::new(build_toml(SEQUENTIAL).expect("generator"));
@@ -416,6 +438,27 @@ mod tests {
         let sampled = feed_keys(1, rows * 5, 5);
         assert_eq!(sampled.len() as u64, rows);
         assert_eq!(feed_keys(2, rows * 5, 5), sampled);
+    }
+
+    /// `hashed` chunks cross from the workers as codes only and are made into keys on the
+    /// reading thread: the same rows as made in place, for any thread count.
+    #[test]
+    fn hashed_rows_from_codes_equal_the_keys_made_in_place() {
+        let generator = Arc::new(build_toml(HASHED).expect("generator"));
+        let keys = |threads: usize| {
+            let sampling = exact(2 * CHUNK + 100, 5);
+            let mut feed = KeyFeed::new(generator.clone(), sampling, threads);
+            let mut out = Vec::new();
+            while let Some((b, key)) = feed.peek() {
+                out.push((b, key.to_vec()));
+                feed.advance();
+            }
+            out
+        };
+        let one = keys(1);
+        assert_eq!(one.len() as u64, 2 * CHUNK + 100);
+        assert_eq!(keys(2), one);
+        assert_eq!(keys(3), one);
     }
 
     #[test]

@@ -20,10 +20,10 @@ use std::sync::Arc;
 
 use crate::engine::policy;
 use crate::engine::queue::NS_PER_MS;
+use crate::engine::recorder::Recorder;
 use crate::engine::state::memstore::{ArenaRows, Put};
 use crate::engine::state::prefetch;
 use crate::engine::state::region::RegionState;
-use crate::engine::recorder::Recorder;
 use crate::engine::state::routing::{RoutingTable, hex_digits};
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::workload::feed::KeyFeed;

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::keygen::KeyArena;
+use crate::keygen::hashed::hashed_key;
 use crate::workload::feed::ChunkRouter;
 
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
@@ -631,6 +632,19 @@ impl ChunkRouter for RouteSnapshot {
     fn route(&self, keys: &KeyArena, regions: &mut Vec<u32>, heat: &mut Vec<u32>) {
         regions.clear();
         heat.clear();
+        if let Some(first) = keys.hashed_from {
+            // Codes only: a key is made (on the stack) only where a start shares its slot.
+            regions.reserve(keys.codes.len());
+            for (j, &c) in keys.codes.iter().enumerate() {
+                let code = (u64::from(c), true);
+                let key = || hashed_key(c, first.wrapping_add(j as u64));
+                regions.push(self.table.route_built_lazy(code, key) as u32);
+                if let Some(h) = &self.heat {
+                    heat.push(h.route_built_lazy(code, key) as u32);
+                }
+            }
+            return;
+        }
         regions.reserve(keys.ends.len());
         let coded = keys.codes.len() == keys.ends.len();
         let mut start = 0;
@@ -866,6 +880,17 @@ impl RoutingTable {
             return self.entries[i].1;
         }
         self.entries[self.search(key, p)].1
+    }
+
+    /// [`RoutingTable::route_built`] for a key opening with 8 hex digits of value `code.0`,
+    /// made by `key` only where a start shares its hex slot.
+    #[inline]
+    fn route_built_lazy(&self, code: (u64, bool), key: impl Fn() -> [u8; 16]) -> usize {
+        if let Some(id) = self.hex.get(code.0) {
+            return id;
+        }
+        let k = key();
+        self.route_built(&k, prefix8(&k), code)
     }
 
     /// The live region holding `key`, leaving the caches alone.
@@ -1357,6 +1382,19 @@ mod tests {
                         let key = &chunk.arena[i * 16..(i + 1) * 16];
                         proptest::prop_assert_eq!(r as usize, t.locate(key));
                     }
+                }
+                // Codes only (`hashed` chunks from the workers): keys made where slots are
+                // shared.
+                let compact = KeyArena {
+                    codes: codes.clone(),
+                    hashed_from: Some(0),
+                    ..KeyArena::default()
+                };
+                snap.route(&compact, &mut out, &mut Vec::new());
+                proptest::prop_assert_eq!(out.len(), keys.len());
+                for (i, &r) in out.iter().enumerate() {
+                    let key = &chunk.arena[i * 16..(i + 1) * 16];
+                    proptest::prop_assert_eq!(r as usize, t.locate(key));
                 }
                 let mut starts = KeyArena::default();
                 for (i, (start, _)) in t.entries().iter().enumerate() {
