@@ -229,15 +229,26 @@ impl SortScratch {
         // A region's rows share its key range's leading bits: the buckets take the d bits
         // after them (on the top bits, a region among 200 left all its rows in 1 bucket of
         // 200, and the buckets' sorts were most of the flush).
+        // Both bounds in one pass (a flush's codes outgrow the L2 cache: each pass streams
+        // them from further out).
         let (mut lo, mut hi) = (u32::MAX, 0);
         for &part in parts {
-            lo = part.iter().fold(lo, |m, &c| m.min(c));
-            hi = part.iter().fold(hi, |m, &c| m.max(c));
+            for &c in part {
+                lo = lo.min(c);
+                hi = hi.max(c);
+            }
         }
         let common = (lo ^ hi).leading_zeros();
         let size = 1usize << d;
-        // The shared bits shifted out (as u64: all 32 may be shared), the next d kept.
-        let bucket = |c: u32| ((u64::from(c) << common) as u32 >> (32 - d)) as usize & (size - 1);
+        // The d bits after the shared ones: the code less its shared bits (`base`), shifted
+        // so that its top d bits are kept (fewer than d bits left: shifted up instead).
+        let base = if common == 32 { lo } else { lo & !(u32::MAX >> common) };
+        let rest = 32 - common;
+        let (down, up) = (rest.saturating_sub(d), d.saturating_sub(rest));
+        let bucket = |c: u32| (((c - base) >> down) << up) as usize;
+        debug_assert!(parts.iter().flat_map(|p| p.iter()).all(|&c| {
+            bucket(c) == ((u64::from(c) << common) as u32 >> (32 - d)) as usize & (size - 1)
+        }));
         self.counts.clear();
         self.counts.resize(size + 1, 0);
         let counts = &mut self.counts[..size + 1];
