@@ -81,12 +81,10 @@ fn push_hashed(b: &Batch8, ids: &[u64], out: &mut KeyArena) {
 }
 
 /// Appends to a chunk's `arena` and `ends` (not its codes) the `hashed` keys of consecutive ids
-/// from `first` whose digest heads have the values `codes` ([`hex_digits`] of the keys): the
+/// from `first` whose digest heads have the values `codes` (the keys' `hex_digits`): the
 /// feed's workers hand over only the codes, and the engine makes the keys here, into buffers
 /// that stay in its own caches (the keys crossing from core to core cost more than making
 /// them again).
-///
-/// [`hex_digits`]: crate::engine::state::routing::hex_digits
 pub fn expand_hashed(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &mut Vec<u32>) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f")
@@ -182,10 +180,8 @@ fn format_hashed_avx512(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &m
     }
 }
 
-/// The [`hex_digits`] values of a hashed batch's first `n` heads (the digest's first 4 bytes
+/// The `hex_digits` values of a hashed batch's first `n` heads (the digest's first 4 bytes
 /// read big-endian, as they are printed), appended to `codes`.
-///
-/// [`hex_digits`]: crate::engine::state::routing::hex_digits
 #[inline]
 fn push_codes(heads: &[u32; md5x::LANES8], n: usize, codes: &mut Vec<u32>) {
     codes.extend(heads[..n].iter().map(|h| h.swap_bytes()));
