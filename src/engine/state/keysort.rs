@@ -159,7 +159,7 @@ impl SortScratch {
     pub(crate) fn select_every_fixed<'k>(
         &mut self,
         keys: FixedKeys<'_>,
-        codes: Option<ChunksRef<'_, u32>>,
+        codes: Option<(ChunksRef<'_, u32>, CodeBounds)>,
         step: usize,
         key: impl Fn(usize) -> &'k [u8],
     ) {
@@ -167,6 +167,8 @@ impl SortScratch {
         let n = keys.rows();
         let step = step.max(1);
         let eligible = len >= 8 && n >= SELECT_MIN && step > 1;
+        let bounds = codes.map(|(_, b)| b);
+        let codes = codes.map(|(c, _)| c);
         let mut parts: Vec<&[u32]> = codes.iter().flat_map(|c| c.iter()).collect();
         let mut coded: usize = parts.iter().map(|p| p.len()).sum();
         let kept = codes.is_some() && coded <= n;
@@ -195,9 +197,10 @@ impl SortScratch {
             let hex = keys
                 .runs_from(coded)
                 .all(|run| push_codes(run, len, |c| tail.push(c)));
+            let known = bounds.filter(|_| kept).map(|b| (b, parts.len()));
             parts.push(&tail);
             // Sorted keys take the one-pass sort, as below.
-            if hex && !self.select_coded(&parts, step, &key) {
+            if hex && !self.select_coded(&parts, known, step, &key) {
                 self.tail = tail;
                 return;
             }
@@ -221,6 +224,7 @@ impl SortScratch {
     fn select_coded<'k>(
         &mut self,
         parts: &[&[u32]],
+        known: Option<(CodeBounds, usize)>,
         step: usize,
         key: impl Fn(usize) -> &'k [u8],
     ) -> bool {
@@ -229,15 +233,23 @@ impl SortScratch {
         // A region's rows share its key range's leading bits: the buckets take the d bits
         // after them (on the top bits, a region among 200 left all its rows in 1 bucket of
         // 200, and the buckets' sorts were most of the flush).
-        // Both bounds in one pass (a flush's codes outgrow the L2 cache: each pass streams
-        // them from further out).
-        let (mut lo, mut hi) = (u32::MAX, 0);
-        for &part in parts {
+        // The codes' bounds: those of the first parts as the memstore kept them (`known`),
+        // the rest in one pass (a flush's codes outgrow the L2 cache: a pass streams them
+        // from further out).
+        let (mut b, from) = known.unwrap_or_default();
+        for &part in &parts[from..] {
             for &c in part {
-                lo = lo.min(c);
-                hi = hi.max(c);
+                b.add(c);
             }
         }
+        debug_assert!(
+            parts
+                .iter()
+                .flat_map(|p| p.iter())
+                .all(|&c| b.lo <= c && c <= b.hi)
+        );
+        debug_assert!(known.is_none() || parts.iter().flat_map(|p| p.iter()).any(|&c| c == b.lo));
+        let (lo, hi) = (b.lo, b.hi);
         let common = (lo ^ hi).leading_zeros();
         let size = 1usize << d;
         // The d bits after the shared ones: the code less its shared bits (`base`), shifted
@@ -493,6 +505,31 @@ fn pick<'k>(
 
 /// Below this many rows [`SortScratch::select_every`] sorts them all.
 const SELECT_MIN: usize = 4096;
+
+/// The least and greatest of some codes (`lo > hi`: none yet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CodeBounds {
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl Default for CodeBounds {
+    fn default() -> CodeBounds {
+        CodeBounds {
+            lo: u32::MAX,
+            hi: 0,
+        }
+    }
+}
+
+impl CodeBounds {
+    /// Widens them to take `c`.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, c: u32) {
+        self.lo = self.lo.min(c);
+        self.hi = self.hi.max(c);
+    }
+}
 
 /// Bits a row index below `n` needs (at least 1).
 fn index_bits(n: usize) -> u32 {
@@ -780,9 +817,12 @@ mod tests {
             if let Some(codes) = codes {
                 // Every row's code, or the first rows' (the rest read from the arena).
                 for m in [codes.len(), codes.len() / 3] {
+                    // Their bounds, as a memstore keeps them.
+                    let mut bounds = CodeBounds::default();
+                    codes[..m].iter().for_each(|&c| bounds.add(c));
                     let mut s = SortScratch::default();
                     let kept = ChunksRef::flat(&codes[..m]);
-                    s.select_every_fixed(flat, Some(kept), step, |i| keys[i].as_slice());
+                    s.select_every_fixed(flat, Some((kept, bounds)), step, |i| keys[i].as_slice());
                     let got: Vec<Vec<u8>> =
                         s.out.iter().map(|&i| keys[i as usize].clone()).collect();
                     assert_eq!(got, want, "coded {m}, step {step}, {} keys", keys.len());
@@ -806,7 +846,7 @@ mod tests {
                         tail: &kept_tail,
                     };
                     let mut s = SortScratch::default();
-                    s.select_every_fixed(split, Some(kept), step, |i| keys[i].as_slice());
+                    s.select_every_fixed(split, Some((kept, bounds)), step, |i| keys[i].as_slice());
                     let got: Vec<Vec<u8>> =
                         s.out.iter().map(|&i| keys[i as usize].clone()).collect();
                     assert_eq!(got, want, "chunked, coded {m}, step {step}");

@@ -8,7 +8,7 @@
 use std::mem::MaybeUninit;
 
 use super::chunks::Chunks;
-use super::keysort::{FixedKeys, SortScratch, keep_every, push_codes};
+use super::keysort::{CodeBounds, FixedKeys, SortScratch, keep_every, push_codes};
 use super::prefetch;
 use super::routing::{hex_digits, prefix8};
 use super::storefile::Extra;
@@ -50,6 +50,9 @@ pub struct Memstore {
     /// (cheap where few rows take that path, and nothing spent where flushes are small). In
     /// chunks of as many rows as `keys`'.
     codes: Chunks<u32>,
+    /// The least and greatest of `codes` (kept as they go in, where the rows are at hand: a
+    /// flush's pass over them for their bounds streamed them from memory).
+    code_bounds: CodeBounds,
     /// A key did not open with 8 hex digits: no codes until cleared.
     uncoded: bool,
     /// `codes` covers every row held (the next pushed row's code goes straight in).
@@ -194,12 +197,16 @@ impl Memstore {
                 16 => self.extend_keys::<16>(rows, at),
                 _ => self.extend_keys::<0>(rows, at),
             }
+            let mut bounds = self.code_bounds;
             // SAFETY: each one-element group is written.
             unsafe {
                 self.codes.extend_groups(at.len(), 1, |k, c| {
-                    c[0].write(rows.codes[at[k] as usize]);
+                    let v = rows.codes[at[k] as usize];
+                    bounds.add(v);
+                    c[0].write(v);
                 });
             }
+            self.code_bounds = bounds;
             self.held += at.len();
         } else {
             for &i in at {
@@ -246,6 +253,7 @@ impl Memstore {
         self.held += 1;
         if code.1 & self.whole {
             self.codes.push(code.0 as u32);
+            self.code_bounds.add(code.0 as u32);
         } else if !self.uncoded && self.held > CODE_FROM {
             self.code_rest();
         }
@@ -258,14 +266,18 @@ impl Memstore {
     #[inline(never)]
     fn code_rest(&mut self) {
         let keys = fixed_view(&self.keys, self.key_len, self.shift);
-        let codes = &mut self.codes;
-        let hex = keys
-            .runs_from(codes.len())
-            .all(|run| push_codes(run, keys.len, |c| codes.push(c)));
+        let (codes, bounds) = (&mut self.codes, &mut self.code_bounds);
+        let hex = keys.runs_from(codes.len()).all(|run| {
+            push_codes(run, keys.len, |c| {
+                codes.push(c);
+                bounds.add(c);
+            })
+        });
         self.whole = hex;
         if !hex {
             self.uncoded = true;
             self.codes.clear();
+            self.code_bounds = CodeBounds::default();
         }
     }
 
@@ -390,6 +402,7 @@ impl Memstore {
         self.mixed.clear();
         self.ends.clear();
         self.codes.clear();
+        self.code_bounds = CodeBounds::default();
         self.uncoded = false;
         self.whole = false;
         self.key_len = 0;
@@ -434,7 +447,7 @@ impl Memstore {
             if distinct {
                 let step = step_of(self.held);
                 if self.key_len != MIXED {
-                    let codes = (!self.uncoded).then(|| self.codes.view());
+                    let codes = (!self.uncoded).then(|| (self.codes.view(), self.code_bounds));
                     s.select_every_fixed(self.fixed_keys(), codes, step, |i| self.key(i));
                 } else {
                     self.fill_prefixes(s);
