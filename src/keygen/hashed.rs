@@ -38,6 +38,24 @@ impl HashRowKey {
         input
     }
 
+    /// Calls `f(first, n, batch)` for blocks of consecutive `ids`, `batch` holding the digest
+    /// heads of the `n` ids from `first` ([`Batch8::heads`]): the clock's times a block at a
+    /// time, each block's MD5 inputs loaded as words (the low halves of id and time,
+    /// big-endian) into one batch.
+    #[inline]
+    fn heads_by_block(&self, ids: Range<u64>, mut f: impl FnMut(u64, usize, &Batch8)) {
+        let mut batch = Batch8::new();
+        self.clock.for_each_block(ids, |first, times| {
+            let n = times.len();
+            batch.load(n, |j| {
+                let id = first + j as u64;
+                ((id as u32).swap_bytes(), (times[j] as u32).swap_bytes())
+            });
+            batch.run_heads();
+            f(first, n, &batch);
+        });
+    }
+
     /// The key of `id` at clock time `ts`.
     #[inline]
     pub fn write(id: u64, ts: u64, out: &mut Vec<u8>) {
@@ -330,20 +348,12 @@ impl RowKeyGenerator for HashRowKey {
         true
     }
     fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
-        // The feed's hottest loop: the clock's times a block at a time, each block's MD5
-        // inputs loaded as words (the low halves of id and time, big-endian) into one batch.
-        let mut batch = Batch8::new();
+        // The feed's hottest loop (`heads_by_block`), the keys formatted 8 per vector.
         let mut ids_buf = [0u64; md5x::LANES8];
         #[cfg(target_arch = "x86_64")]
         let simd = std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw");
-        self.clock.for_each_block(ids, |first, times| {
-            let n = times.len();
-            batch.load(n, |j| {
-                let id = first + j as u64;
-                ((id as u32).swap_bytes(), (times[j] as u32).swap_bytes())
-            });
-            batch.run_heads();
+        self.heads_by_block(ids, |first, n, batch| {
             #[cfg(target_arch = "x86_64")]
             if simd {
                 let from = out.codes.len();
@@ -357,20 +367,13 @@ impl RowKeyGenerator for HashRowKey {
             for (j, slot) in ids_buf[..n].iter_mut().enumerate() {
                 *slot = first + j as u64;
             }
-            push_hashed(&batch, &ids_buf[..n], out);
+            push_hashed(batch, &ids_buf[..n], out);
         });
     }
     fn codes_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) -> bool {
         out.hashed_from = Some(ids.start);
-        let mut batch = Batch8::new();
-        self.clock.for_each_block(ids, |first, times| {
-            let n = times.len();
-            batch.load(n, |j| {
-                let id = first + j as u64;
-                ((id as u32).swap_bytes(), (times[j] as u32).swap_bytes())
-            });
-            batch.run_heads();
-            push_codes(batch.heads(), n, &mut out.codes);
+        self.heads_by_block(ids, |_, n, batch| {
+            push_codes(batch.heads(), n, &mut out.codes)
         });
         true
     }
