@@ -269,15 +269,6 @@ impl KeyArena {
         self.hashed_from = None;
     }
 
-    /// Rows held (keys, or codes only where [`KeyArena::hashed_from`] is set).
-    pub fn rows(&self) -> usize {
-        if self.hashed_from.is_some() {
-            self.codes.len()
-        } else {
-            self.ends.len()
-        }
-    }
-
     /// Appends the key of `id`, remembering `id` if HBase would reject the key.
     #[inline]
     pub fn push(&mut self, id: u64, key: &[u8]) {
