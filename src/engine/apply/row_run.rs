@@ -151,6 +151,28 @@ struct RowCost {
     wal: u64,
 }
 
+/// Takes a row arriving at `at` into its region's and server's slots, as `land` and
+/// `land_on_server` would: the write path's bandwidth (the client runs ahead of the server by
+/// its buffer, then waits) and the counters. Returns the wait, or `None` where it would reach
+/// `boundary` (the next slice or read batch): then nothing is taken and the row ends the run,
+/// landing through `write.rs`, which rolls the slice or reads first. Shared by the fast loop
+/// and the general step.
+#[inline(always)]
+fn take_row(slot: &mut RegionSlot, sslot: &mut ServerSlot, at: u64, boundary: u64) -> Option<u64> {
+    let until = sslot.busy_ns.max(at) + sslot.cost_ns;
+    let wait = until.saturating_sub(at + CLIENT_LAG_NS);
+    if at + wait >= boundary {
+        return None;
+    }
+    sslot.busy_ns = until;
+    sslot.rows += 1;
+    sslot.idle |= slot.idle;
+    slot.room -= 1;
+    slot.rows += 1;
+    slot.last_ns = at;
+    Some(wait)
+}
+
 /// What [`FastRows::run`] reads, constant over a run.
 struct FastRows<'a> {
     keys: &'a ArenaRows<'a>,
@@ -220,18 +242,10 @@ impl FastRows<'_> {
             if sslot.stamp != self.stamp || sslot.rows >= sslot.limit {
                 break;
             }
-            let until = sslot.busy_ns.max(at) + sslot.cost_ns;
-            let wait = until.saturating_sub(at + CLIENT_LAG_NS);
-            if at + wait >= self.boundary {
+            let Some(wait) = take_row(slot, sslot, at, self.boundary) else {
                 break;
-            }
-            sslot.busy_ns = until;
-            sslot.rows += 1;
-            sslot.idle |= slot.idle;
+            };
             throttled += wait;
-            slot.room -= 1;
-            slot.rows += 1;
-            slot.last_ns = at;
             (now, frac) = (at + wait, t as u32);
             landed.push(region as u32);
             if let Some(h) = heat.as_deref_mut() {
@@ -462,22 +476,10 @@ impl Engine {
                     break;
                 }
             }
-            // The write path's bandwidth: the client runs ahead of the server by its buffer,
-            // then waits (`land_on_server`). A wait into the next slice or read batch ends the
-            // run: that row lands through `write.rs`, which rolls the slice or reads first.
-            let until = sslot.busy_ns.max(at) + sslot.cost_ns;
-            let wait = until.saturating_sub(at + CLIENT_LAG_NS);
-            if at + wait >= boundary {
+            let Some(wait) = take_row(&mut region_slots[region], sslot, at, boundary) else {
                 break;
-            }
-            sslot.busy_ns = until;
+            };
             throttled += wait;
-            sslot.rows += 1;
-            sslot.idle |= idle;
-            let slot = &mut region_slots[region];
-            slot.room -= 1;
-            slot.rows += 1;
-            slot.last_ns = at;
             (now, frac) = (at + wait, t as u32);
             landed.push(region as u32);
             if let Some(h) = &mut heat {
