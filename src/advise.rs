@@ -25,6 +25,7 @@ use crate::config::SplitPolicy;
 use crate::diag::{InputError, SourceText};
 use crate::engine;
 use crate::engine::policy::split::threshold_for;
+use crate::engine::policy::write::GlobalMarks;
 use crate::engine::state::cell;
 use crate::keygen::keyfile::KeyFile;
 use crate::keygen::{FieldDist, GeneratorKind, GeneratorSpec};
@@ -128,8 +129,11 @@ pub struct SizingInput {
     pub initial_size: u64,
     /// RegionServer heap.
     pub heap_bytes: u64,
-    /// Global memstore fraction of the heap.
-    pub global_memstore: f64,
+    /// A server's global memstore (its high mark, `GlobalMarks::of`), bytes.
+    pub global_memstore_bytes: u64,
+    /// The fraction of the heap that gave it (`None`: an absolute
+    /// `hbase.regionserver.global.memstore.size`).
+    pub global_memstore_fraction: Option<f64>,
     /// Memstore flush size.
     pub flush_size: u64,
     /// Column families.
@@ -200,12 +204,13 @@ pub fn region_count(i: &SizingInput) -> RegionCount {
     }
     // The guide's starting point: regions per RS whose memstores all fit at flush size.
     let fams = i.families.max(1);
-    let start = (i.heap_bytes as f64 * i.global_memstore) / (i.flush_size.max(1) * fams) as f64;
+    let start = i.global_memstore_bytes as f64 / (i.flush_size.max(1) * fams) as f64;
+    let global = match i.global_memstore_fraction {
+        Some(f) => format!("heap {} × {f:.2}", format_bytes(i.heap_bytes)),
+        None => format!("global memstore {}", format_bytes(i.global_memstore_bytes)),
+    };
     lines.push(format!(
-        "check: memstore starting point = heap {} × {:.2} / (flush {} × {}) = {:.0} regions \
-         per server",
-        format_bytes(i.heap_bytes),
-        i.global_memstore,
+        "check: memstore starting point = {global} / (flush {} × {}) = {:.0} regions per server",
         format_bytes(i.flush_size),
         crate::units::count_of(u128::from(fams), "family", "families"),
         start
@@ -874,7 +879,11 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         max_filesize: st.max_filesize,
         initial_size: st.increasing_initial_size,
         heap_bytes: s.cluster.heap_bytes,
-        global_memstore: f64::from(st.global_memstore_fraction),
+        global_memstore_bytes: GlobalMarks::of(st, s.cluster.heap_bytes).high,
+        global_memstore_fraction: match st.global_memstore_bytes {
+            Some(_) => None,
+            None => Some(f64::from(st.global_memstore_fraction)),
+        },
         flush_size: st.flush_size,
         families: s.table.families.len() as u64,
     });
@@ -1515,7 +1524,8 @@ mod tests {
             max_filesize: 10 << 30,
             initial_size: 256 << 20,
             heap_bytes: 16 << 30,
-            global_memstore: 0.4,
+            global_memstore_bytes: (16u64 << 30) * 2 / 5,
+            global_memstore_fraction: Some(0.4),
             flush_size: 128 << 20,
             families: 1,
         }
@@ -1548,6 +1558,25 @@ mod tests {
         let r = region_count(&sizing(10_000 * G, 10, SplitPolicy::ConstantSize));
         assert_eq!(r.regions, 2000);
         assert!(r.warnings.iter().any(|w| w.contains("starting point")));
+    }
+
+    /// An absolute `hbase.regionserver.global.memstore.size` sets the starting point, whatever
+    /// the heap (`MemorySizeUtil.getGlobalMemStoreSize`).
+    #[test]
+    fn memstore_starting_point_follows_an_absolute_global_memstore() {
+        const G: u128 = 1 << 30;
+        let mut i = sizing(10_000 * G, 10, SplitPolicy::ConstantSize);
+        i.global_memstore_bytes = 1 << 30;
+        i.global_memstore_fraction = None;
+        let r = region_count(&i);
+        assert_eq!(r.memstore_start, 8.0);
+        assert!(
+            r.lines
+                .iter()
+                .any(|l| l.contains("global memstore 1.00 GiB")),
+            "{:?}",
+            r.lines
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! of the planned scenario; `check` prints them, `run` and `advise` refuse on them.
 
 use crate::diag::InputError;
+use crate::engine::policy::write::GlobalMarks;
 use crate::keygen::GeneratorSpec;
 use crate::scenario::{EventAction, Presplit, Scenario};
 use crate::units::{format_bytes, thousands};
@@ -421,9 +422,7 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
     // Memstores: about a flush size per region (rows are held until the flush that writes them
     // ends), within the global memstore of every server; each emulated row there stands for
     // `scale` real rows.
-    let global = s.settings.global_memstore_bytes.unwrap_or(
-        (s.cluster.heap_bytes as f64 * f64::from(s.settings.global_memstore_fraction)) as u64,
-    );
+    let global = GlobalMarks::of(&s.settings, s.cluster.heap_bytes).high;
     let memstore_bytes = (u128::from(global) * u128::from(servers))
         .min(u128::from(regions) * u128::from(s.settings.flush_size));
     let real_row = if inputs.row_heap > 0 {
@@ -671,12 +670,7 @@ pub fn check_heap(s: &Scenario, row_heap: u64) -> Result<(), InputError> {
         .max(1)
         .saturating_mul(MIN_GLOBAL_MEMSTORE_ROWS)
         .min(st.flush_size.max(1));
-    let low_of = |heap: u64| {
-        let high = st
-            .global_memstore_bytes
-            .unwrap_or((heap as f64 * f64::from(st.global_memstore_fraction)) as u64);
-        (high as f64 * f64::from(st.global_memstore_lower_limit)) as u64
-    };
+    let low_of = |heap: u64| GlobalMarks::of(st, heap).low;
     if low_of(s.cluster.heap_bytes) >= need {
         return Ok(());
     }

@@ -6,17 +6,6 @@ use crate::keygen::rng::splitmix64;
 
 use super::queue::NS_PER_S;
 
-/// The global memstore limits of a server with `heap` bytes: the high mark
-/// (`hbase.regionserver.global.memstore.size` × heap, or an absolute size) at which writes
-/// block, and the low mark (`…lower.limit` × high) from which flushes are forced.
-pub(crate) fn global_memstore_limits(settings: &Settings, heap: u64) -> (u64, u64) {
-    let high = settings
-        .global_memstore_bytes
-        .unwrap_or((heap as f64 * settings.global_memstore_fraction as f64) as u64);
-    let low = (high as f64 * settings.global_memstore_lower_limit as f64) as u64;
-    (high, low)
-}
-
 /// HDFS's default block size (`dfs.blocksize`), which HBase doubles for the WAL's block size.
 pub(crate) const HDFS_BLOCK_SIZE: u64 = 128 << 20;
 
@@ -57,21 +46,6 @@ pub(crate) fn jitter_draw(seed: u64, id: usize, reopened_at_ns: Option<u64>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn limits_follow_the_fractions_or_the_absolute_size() {
-        let mut s = crate::engine::policy::balancer::test_settings();
-        s.global_memstore_fraction = 0.4;
-        s.global_memstore_lower_limit = 0.75;
-        s.global_memstore_bytes = None;
-        assert_eq!(global_memstore_limits(&s, 1000), (400, 300));
-        s.global_memstore_bytes = Some(200);
-        assert_eq!(global_memstore_limits(&s, 1000), (200, 150));
-        // The fraction is a Java float: 0.95 × 400 truncates to 379, as HBase's long cast does.
-        s.global_memstore_bytes = None;
-        s.global_memstore_lower_limit = 0.95;
-        assert_eq!(global_memstore_limits(&s, 1000), (400, 379));
-    }
 
     /// `AbstractFSWAL`'s constructor and `calculateMaxLogFiles`: 256 MB × 0.5 = 128 MB rolls; a
     /// 16 GB heap's 6.4 GB global memstore gives max(32, ⌊12.8 GB / 128 MB⌋) = 102 files.

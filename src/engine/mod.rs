@@ -122,8 +122,8 @@ struct Config {
     flush_bw: u64,
     compaction_bw: u64,
     transition_ns: u64,
-    global_high: u64,
-    global_low: u64,
+    /// The servers' global memstore marks (`policy::write::GlobalMarks`).
+    global: policy::write::GlobalMarks,
     /// RegionServer JVM heap, bytes.
     heap_bytes: u64,
     /// Wall-clock time of day at simulated 0, ms after midnight (`workload.start_time`).
@@ -612,7 +612,7 @@ impl Engine {
             })
             .collect();
         let heap = scenario.cluster.heap_bytes;
-        let (global_high, global_low) = derived::global_memstore_limits(s, heap);
+        let global = policy::write::GlobalMarks::of(s, heap);
         let wal_roll = derived::wal_roll_size(s);
         let cfg = Config {
             distinct_keys: generator.inner.distinct_keys(),
@@ -640,14 +640,13 @@ impl Engine {
                 .cluster
                 .region_transition_ms
                 .saturating_mul(NS_PER_MS),
-            global_high,
-            global_low,
+            global,
             heap_bytes: heap,
             day_start_ms: u64::from(w.start_minute) * 60_000,
             seed: scenario.seed,
             scale,
             wal_roll,
-            wal_max_logs: derived::wal_max_logs(s, global_high, wal_roll),
+            wal_max_logs: derived::wal_max_logs(s, global.high, wal_roll),
             draws: policy::variability::Draws::new(scenario.seed, scenario.cluster.variability),
         };
         let servers = (0..scenario.cluster.regionservers)

@@ -3,7 +3,9 @@
 //! until their buffers are full of held-back mutations (`AsyncProcess`, `BufferedMutatorImpl`).
 
 use crate::engine::Engine;
+use crate::engine::policy;
 use crate::engine::policy::client::{self, Refusal, RetryOutcome};
+use crate::engine::policy::write::Admission;
 use crate::engine::queue::Event;
 use crate::engine::state::client::Held;
 use crate::engine::state::region::RegionState;
@@ -70,13 +72,11 @@ impl Engine {
     /// Why `region` would refuse a mutation now, if it would.
     pub(crate) fn refusal(&self, region: usize) -> Option<Refusal> {
         let r = &self.state.regions[region];
-        if r.state != RegionState::Open {
-            Some(Refusal::Offline)
-        } else if r.memstore_heap() > self.cfg.settings.blocking_memstore_size {
-            Some(Refusal::TooBusy)
-        } else {
-            None
-        }
+        policy::write::refusal(
+            r.state == RegionState::Open,
+            r.memstore_heap(),
+            self.cfg.settings.blocking_memstore_size,
+        )
     }
 
     /// The retry of `region`'s held-back mutations: the client relocates each row (the region
@@ -115,15 +115,20 @@ impl Engine {
             at += len as usize;
             let p = prefix8(key);
             let r = self.route(key, p);
-            let refused = self.refusal(r);
-            // A server above its global memstore limit would block the retry in its handlers
-            // (`reclaimMemStoreMemory`): the rows wait for the next retry instead.
-            let server_full = self.state.servers[self.state.regions[r].server].memstore_heap
-                >= self.cfg.global_high;
-            if refused.is_some() || server_full || self.state.regions[r].client_held {
-                // Refused where it goes now, or queued behind that region's held rows.
-                self.hold(r, key, weight, refused.unwrap_or(h.why));
-                continue;
+            match self.admission(r) {
+                Admission::Take => {}
+                // Refused where it goes now.
+                Admission::Refused(why) => {
+                    self.hold(r, key, weight, why);
+                    continue;
+                }
+                // Queued behind that region's held rows; or its server is at the global high
+                // mark and would block the retry in its handlers (`reclaimMemStoreMemory`):
+                // the rows wait for the next retry instead.
+                Admission::BehindHeld | Admission::Blocked => {
+                    self.hold(r, key, weight, h.why);
+                    continue;
+                }
             }
             self.rec.stats.retried_rows += weight;
             self.rec.stats.last_retry_accept_ns = self.now;

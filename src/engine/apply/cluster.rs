@@ -7,6 +7,7 @@
 use std::collections::VecDeque;
 
 use crate::engine::derived;
+use crate::engine::policy;
 use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
 use crate::engine::policy::compaction::CompactionConfig;
 use crate::engine::policy::normalizer::{self, NormMerge, NormPlan, NormRegion, NormSplit};
@@ -270,13 +271,7 @@ impl Engine {
                 as_: OpenedAs::Reopened,
             },
         );
-        // HRegionServer.postOpenDeployTasks: compact stores with references or too many files.
-        for st in 0..self.state.regions[region].stores.len() {
-            let s = &self.state.regions[region].stores[st];
-            if s.has_references() || s.files.len() >= self.cfg.compaction.min_files {
-                self.request_compaction(region, st);
-            }
-        }
+        self.compact_opened(region);
         if self.state.regions[region].active_heap() > self.cfg.settings.flush_size {
             self.request_flush(region, crate::engine::decision::FlushWhy::Size);
         }
@@ -923,8 +918,7 @@ impl Engine {
     fn apply_settings(&mut self, settings: crate::config::Settings) {
         self.cfg.compaction = CompactionConfig::from_settings(&settings);
         // Global memstore limits follow the new fractions (the heap is the scenario's).
-        (self.cfg.global_high, self.cfg.global_low) =
-            derived::global_memstore_limits(&settings, self.cfg.heap_bytes);
+        self.cfg.global = policy::write::GlobalMarks::of(&settings, self.cfg.heap_bytes);
         self.cfg.settings = settings;
         for id in self.state.live_ids().collect::<Vec<_>>() {
             if self.state.regions[id].state == RegionState::Open {

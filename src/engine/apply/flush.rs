@@ -21,7 +21,7 @@ impl Engine {
     pub(crate) fn global_pressure(&mut self, server: usize) {
         if !policy::flush::pressure_scan_due(
             &self.state.servers[server],
-            self.cfg.global_low,
+            self.cfg.global,
             self.cfg.settings.flusher_count,
         ) {
             return;

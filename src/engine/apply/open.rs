@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::engine::decision::Decision;
 use crate::engine::derived;
 use crate::engine::files::imported_file;
-use crate::engine::policy::compaction;
+use crate::engine::policy::reactions;
 use crate::engine::policy::split::SplitPolicyInstance;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::region::{HeldFile, Region};
@@ -69,27 +69,22 @@ impl Engine {
         }
     }
 
-    /// `HRegionServer.postOpenDeployTasks`: a store that opens needing a compaction (too many
-    /// imported files, or References) asks for one. No split check here: the first flush or
-    /// compaction runs it, as in HBase.
+    /// `HRegionServer.postOpenDeployTasks`: the stores of `region`, just opened, that need a
+    /// compaction ask for one (`policy::reactions::compacts_on_open`). No split check here: the
+    /// first flush or compaction runs it, as in HBase.
+    pub(crate) fn compact_opened(&mut self, region: usize) {
+        for store in 0..self.state.regions[region].stores.len() {
+            let s = &self.state.regions[region].stores[store];
+            if reactions::compacts_on_open(s, &self.cfg.compaction) {
+                self.apply(Decision::Compact { region, store });
+            }
+        }
+    }
+
+    /// The imported regions' stores open (`compact_opened` for each region).
     pub(crate) fn request_imported_compactions(&mut self) {
         for region in 0..self.state.regions.len() {
-            for store in 0..self.state.regions[region].stores.len() {
-                let s = &self.state.regions[region].stores[store];
-                if s.files.is_empty() {
-                    continue;
-                }
-                let infos = compaction::file_infos(s);
-                if s.has_references()
-                    || compaction::needs_compaction(
-                        &infos,
-                        s.compacting_files(),
-                        &self.cfg.compaction,
-                    )
-                {
-                    self.apply(Decision::Compact { region, store });
-                }
-            }
+            self.compact_opened(region);
         }
     }
 }

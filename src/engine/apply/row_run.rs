@@ -19,6 +19,8 @@
 use std::sync::Arc;
 
 use crate::engine::policy;
+use crate::engine::policy::client::Refusal;
+use crate::engine::policy::write::RegionWrite;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::recorder::Recorder;
 use crate::engine::state::memstore::{ArenaRows, Put};
@@ -553,27 +555,16 @@ impl Engine {
     /// already hold rows of the run's key length (`land`, `apply_write`).
     fn region_slot(&self, region: usize, cost: &RowCost, stamp: u32) -> RegionSlot {
         let r = &self.state.regions[region];
-        let s = &self.cfg.settings;
         let fixed = r
             .stores
             .iter()
             .zip(&self.put_per_family)
             .all(|(store, fam)| fam.cells == 0 || store.memstore.takes_fixed(self.put_row_len));
-        let (active, snapshot) = (r.active_heap(), r.snapshot_heap);
         // `request_flush` takes no request while one is queued (not merely delayed) or running.
         let flush_pending = (r.flush_queued && !r.flush_delay_periodic) || r.flushing;
-        let room = if r.state == RegionState::Open
-            && !r.client_held
-            && fixed
-            && (flush_pending || active <= s.flush_size)
-            && active + snapshot <= s.blocking_memstore_size
-        {
-            let to_block = (s.blocking_memstore_size - active - snapshot) / cost.heap + 1;
-            if flush_pending {
-                to_block
-            } else {
-                to_block.min((s.flush_size - active) / cost.heap)
-            }
+        let lim = self.write_limits();
+        let room = if fixed {
+            policy::write::region_rows(RegionWrite::of(r), cost.heap, flush_pending, &lim)
         } else {
             0
         };
@@ -587,12 +578,17 @@ impl Engine {
             at: 0,
             last_ns: 0,
             idle: !r.flush_queued && !r.flushing,
-            // Too busy (above the blocking size), the row's `request_flush` is taken only
-            // where no flush is queued or running: then the row ends the run.
+            // Too busy, the row's `request_flush` is taken only where no flush is queued or
+            // running: then the row ends the run.
             hold: r.client_held
-                && (r.state != RegionState::Open
-                    || r.memstore_heap() <= s.blocking_memstore_size
-                    || !policy::flush::accepts_request(r)),
+                && match policy::write::refusal(
+                    r.state == RegionState::Open,
+                    r.memstore_heap(),
+                    lim.blocking,
+                ) {
+                    Some(Refusal::TooBusy) => !policy::flush::accepts_request(r),
+                    Some(Refusal::Offline) | None => true,
+                },
         }
     }
 
@@ -602,22 +598,9 @@ impl Engine {
     fn server_slot(&self, server: usize, cost: &RowCost, stamp: u32) -> ServerSlot {
         let s = &self.state.servers[server];
         let heap = s.memstore_heap;
-        let below = |mark: u64| mark.saturating_sub(heap + 1) / cost.heap;
-        let to_high = if heap < self.cfg.global_high {
-            below(self.cfg.global_high) + 1
-        } else {
-            0
-        };
-        let below_low = if heap < self.cfg.global_low {
-            below(self.cfg.global_low)
-        } else {
-            0
-        };
-        let to_roll = match self.cfg.wal_roll.checked_sub(s.wal.appended) {
-            Some(left) if cost.wal > 0 => left / cost.wal,
-            Some(_) => u64::MAX,
-            None => 0,
-        };
+        let to_high = self.cfg.global.rows_before_block(heap, cost.heap);
+        let below_low = self.cfg.global.rows_below_low(heap, cost.heap);
+        let to_roll = policy::write::rows_before_roll(s.wal.appended, self.cfg.wal_roll, cost.wal);
         let flushers = self.cfg.settings.flusher_count.max(1) as usize;
         let room = to_high.min(to_roll);
         let handlers_busy = s.flushes_running as usize + s.flush_queue.len() >= flushers;
@@ -766,7 +749,8 @@ impl Engine {
             s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
             s.write_requests += slot.rows * w;
             s.write_bytes += slot.rows * cost.data;
-            let roll = s.wal.append(slot.rows * cost.wal, self.cfg.wal_roll);
+            let roll =
+                policy::write::wal_rolls(s.wal.append(slot.rows * cost.wal), self.cfg.wal_roll);
             debug_assert!(!roll, "a run stops before a WAL roll");
             if let Some(windows) = self.rec.windows.last_mut() {
                 windows[server as usize] += slot.rows * w;

@@ -205,16 +205,8 @@ impl Engine {
                 },
             );
         }
-        // HRegionServer.postOpenDeployTasks: a store with references gets a compaction.
-        for d in [a, b] {
-            for st in 0..nf {
-                if self.state.regions[d].stores[st].has_references()
-                    || self.state.regions[d].stores[st].files.len() >= self.cfg.compaction.min_files
-                {
-                    self.request_compaction(d, st);
-                }
-            }
-        }
+        self.compact_opened(a);
+        self.compact_opened(b);
     }
 }
 

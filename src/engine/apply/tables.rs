@@ -9,6 +9,8 @@
 
 use crate::engine::decision::FlushWhy;
 use crate::engine::policy;
+use crate::engine::policy::client::Refusal;
+use crate::engine::policy::write::{Admission, RegionWrite};
 use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
 use crate::engine::state::cell;
 use crate::engine::state::memstore::Put;
@@ -258,15 +260,19 @@ impl Engine {
         let region = self.state.tables[ti].route(key, prefix8(key));
         let r = &self.state.regions[region];
         let server = r.server;
-        let over_blocking = r.memstore_heap() > self.cfg.settings.blocking_memstore_size;
-        if r.state != RegionState::Open
-            || over_blocking
-            || self.state.servers[server].memstore_heap >= self.cfg.global_high
-        {
-            if over_blocking && r.state == RegionState::Open {
+        let server_heap = self.state.servers[server].memstore_heap;
+        // These writers keep no held-back queue: a refused row waits the client's pause.
+        let view = RegionWrite {
+            held_behind: false,
+            ..RegionWrite::of(r)
+        };
+        let admission = policy::write::admission(view, server_heap, &self.write_limits());
+        if admission != Admission::Take {
+            if admission == Admission::Refused(Refusal::TooBusy) {
                 self.request_flush(region, FlushWhy::Blocking);
             }
-            if self.state.servers[server].memstore_heap >= self.cfg.global_high {
+            // Too busy, the server may be at its high mark as well.
+            if self.cfg.global.blocks(server_heap) {
                 self.global_pressure(server);
             }
             let pause = self.cfg.settings.client.pause_ms.max(1) * NS_PER_MS;
@@ -311,7 +317,7 @@ impl Engine {
         r.policy.record_writes(weight, 0, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
         let idle = !r.flush_queued && !r.flushing;
-        let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
+        let over_flush = policy::write::over_flush_size(active, self.cfg.settings.flush_size);
         let stream = &mut self.tables.streams[ti];
         stream.real_rows += weight;
         stream.server_bytes[server] += data_total;
@@ -324,9 +330,10 @@ impl Engine {
         // `write_requests` stays the designed table's (the servers' write shares); the bytes
         // count for the WAL rate and the disks (`resource_tick`).
         s.write_bytes += data_total;
-        let roll = s
-            .wal
-            .append(weight * self.tables.wal_row, self.cfg.wal_roll);
+        let roll = policy::write::wal_rolls(
+            s.wal.append(weight * self.tables.wal_row),
+            self.cfg.wal_roll,
+        );
         // The server's write path is shared: the designed table's writes queue behind these.
         s.busy_until_ns =
             s.busy_until_ns.max(self.now) + ((data_total as u128 * s.write_fp) >> 32) as u64;
@@ -336,7 +343,11 @@ impl Engine {
         if over_flush {
             self.request_flush(region, FlushWhy::Size);
         }
-        if self.state.servers[server].memstore_heap >= self.cfg.global_low {
+        if self
+            .cfg
+            .global
+            .presses(self.state.servers[server].memstore_heap)
+        {
             self.global_pressure(server);
         }
     }

@@ -5,10 +5,10 @@
 use crate::engine::decision::FlushWhy;
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
+use crate::engine::policy::write::{Admission, RegionWrite, WriteLimits};
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::cell;
 use crate::engine::state::memstore::{Mutation, Put};
-use crate::engine::state::region::RegionState;
 use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
 use crate::keygen::rng::splitmix64;
@@ -104,12 +104,7 @@ impl Engine {
         }
         let p = prefix8(&tk);
         let region = self.route(&tk, p);
-        let r = &self.state.regions[region];
-        if r.state == RegionState::Open
-            && !r.client_held
-            && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
-            && self.state.servers[r.server].memstore_heap < self.cfg.global_high
-        {
+        if self.admission(region) == Admission::Take {
             self.apply_mutation(region, &tk, p, kind, weight);
             self.target_key = tk;
         } else {
@@ -181,7 +176,7 @@ impl Engine {
         r.last_write_ns = Some(self.now);
         r.policy.record_writes(weight, 0, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
-        let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
+        let over_flush = policy::write::over_flush_size(active, self.cfg.settings.flush_size);
         let wal = match kind {
             Mutation::Update => self.wal_row,
             Mutation::Delete => self.wal_delete,
@@ -210,13 +205,7 @@ impl Engine {
         }
         let p = prefix8(key);
         let region = self.route(key, p);
-        let r = &self.state.regions[region];
-        // The common case: open, below the blocking size, server below the high mark.
-        if r.state == RegionState::Open
-            && !r.client_held
-            && r.memstore_heap() <= self.cfg.settings.blocking_memstore_size
-            && self.state.servers[r.server].memstore_heap < self.cfg.global_high
-        {
+        if self.admission(region) == Admission::Take {
             self.apply_write(region, key, p, weight, false, false);
         } else {
             self.write_waiting(region, key, p, weight);
@@ -231,41 +220,52 @@ impl Engine {
     #[inline(never)]
     pub(crate) fn write_waiting(&mut self, mut region: usize, key: &[u8], p: u64, weight: u64) {
         loop {
-            let r = &self.state.regions[region];
-            let server = r.server;
-            let refused = self.refusal(region);
-            if let Some(why) = refused {
-                if why == Refusal::TooBusy {
-                    // HRegion.checkResources requests a flush before it throws.
-                    self.request_flush(region, FlushWhy::Blocking);
+            let why = match self.admission(region) {
+                Admission::Take => break,
+                Admission::Refused(why) => {
+                    if why == Refusal::TooBusy {
+                        // HRegion.checkResources requests a flush before it throws.
+                        self.request_flush(region, FlushWhy::Blocking);
+                    }
+                    why
                 }
-                self.hold(region, key, weight, why);
-                self.stall_while_buffers_full();
-                return;
-            }
-            if self.state.regions[region].client_held {
-                let why = self
+                // Queued behind the region's held rows, for the reason they are held.
+                Admission::BehindHeld => self
                     .state
                     .client
                     .held
                     .get(&region)
-                    .map_or(Refusal::Offline, |h| h.why);
-                self.hold(region, key, weight, why);
-                self.stall_while_buffers_full();
-                return;
-            }
-            if self.state.servers[server].memstore_heap >= self.cfg.global_high {
-                // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
-                self.global_pressure(server);
-                if !self.wait_blocked(server, None) {
-                    break;
+                    .map_or(Refusal::Offline, |h| h.why),
+                Admission::Blocked => {
+                    // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
+                    let server = self.state.regions[region].server;
+                    self.global_pressure(server);
+                    if !self.wait_blocked(server, None) {
+                        break;
+                    }
+                    region = self.route(key, p);
+                    continue;
                 }
-                region = self.route(key, p);
-                continue;
-            }
-            break;
+            };
+            self.hold(region, key, weight, why);
+            self.stall_while_buffers_full();
+            return;
         }
         self.apply_write(region, key, p, weight, false, false);
+    }
+
+    /// The write rules' limits now (the settings change on `set` events).
+    #[inline(always)]
+    pub(crate) fn write_limits(&self) -> WriteLimits {
+        WriteLimits::new(&self.cfg.settings, self.cfg.global)
+    }
+
+    /// Whether `region` takes a row now, and why not (`policy::write::admission`).
+    #[inline(always)]
+    pub(crate) fn admission(&self, region: usize) -> Admission {
+        let r = &self.state.regions[region];
+        let server_heap = self.state.servers[r.server].memstore_heap;
+        policy::write::admission(RegionWrite::of(r), server_heap, &self.write_limits())
     }
 
     /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
@@ -330,7 +330,7 @@ impl Engine {
         let blocked = if too_busy { weight } else { 0 };
         r.policy.record_writes(weight, blocked, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
-        let over_flush = policy::flush::over_flush_size(active, self.cfg.settings.flush_size);
+        let over_flush = policy::write::over_flush_size(active, self.cfg.settings.flush_size);
         let landed = Landed {
             server,
             region,
@@ -366,7 +366,7 @@ impl Engine {
         s.memstore_peak = s.memstore_peak.max(s.memstore_heap);
         s.write_requests += weight;
         s.write_bytes += l.data;
-        let roll = s.wal.append(l.wal, self.cfg.wal_roll);
+        let roll = policy::write::wal_rolls(s.wal.append(l.wal), self.cfg.wal_roll);
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
         s.busy_until_ns =
@@ -393,7 +393,11 @@ impl Engine {
         if l.over_flush {
             self.request_flush(region, FlushWhy::Size);
         }
-        if self.state.servers[server].memstore_heap >= self.cfg.global_low {
+        if self
+            .cfg
+            .global
+            .presses(self.state.servers[server].memstore_heap)
+        {
             self.global_pressure(server);
         }
     }

@@ -471,7 +471,13 @@ pub fn file_infos(store: &Store) -> Vec<FileInfo> {
 
 /// `needsCompaction`: (files − compacting) ≥ min files.
 pub fn needs_compaction(files: &[FileInfo], compacting: usize, cfg: &CompactionConfig) -> bool {
-    files.len().saturating_sub(compacting) >= cfg.min_files
+    needs_compaction_of(files.len(), compacting, cfg)
+}
+
+/// [`needs_compaction`] on counts: a store of `files` files, `compacting` of them in a
+/// compaction.
+pub fn needs_compaction_of(files: usize, compacting: usize, cfg: &CompactionConfig) -> bool {
+    files.saturating_sub(compacting) >= cfg.min_files
 }
 
 /// `RatioBasedCompactionPolicy.shouldPerformMajorCompaction` at `now_ms`.

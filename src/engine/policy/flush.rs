@@ -3,22 +3,19 @@
 
 use std::cmp::Reverse;
 
+use crate::engine::policy::write::GlobalMarks;
 use crate::engine::state::region::{Region, RegionState};
 use crate::engine::state::server::Server;
 use crate::keygen::rng::splitmix64;
 
-/// After a write: the region's memstore is above `hbase.hregion.memstore.flush.size`
-/// (`HRegion.isFlushSize`, on the active segments' heap).
-pub(crate) fn over_flush_size(active_heap: u64, flush_size: u64) -> bool {
-    active_heap > flush_size
-}
-
 /// `MemStoreFlusher.flushOneForGlobalPressure` is worth a scan: the server is at or above the
 /// global low mark, a flush handler is free, and the last scan did not come back empty with
 /// nothing changed since.
-pub(crate) fn pressure_scan_due(server: &Server, global_low: u64, flushers: u32) -> bool {
+pub(crate) fn pressure_scan_due(server: &Server, global: GlobalMarks, flushers: u32) -> bool {
     let busy = server.flushes_running as usize + server.flush_queue.len();
-    server.memstore_heap >= global_low && busy < flushers.max(1) as usize && !server.pressure_futile
+    global.presses(server.memstore_heap)
+        && busy < flushers.max(1) as usize
+        && !server.pressure_futile
 }
 
 /// Why the global pressure flush chose its region (`MemStoreFlusher.flushOneForGlobalPressure`).

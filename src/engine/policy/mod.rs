@@ -14,6 +14,8 @@
 //! - `balancer`, `normalizer` — the master's chores; `procedure` — which master worker runs a
 //!   split, merge or move procedure, and when.
 //! - `wal` — which WAL files go and which regions too many WAL files force to flush;
+//! - `write` — whether a region takes a row now (and why not), and how many rows a region and
+//!   its server take before a flush, a block, global pressure or a WAL roll fires;
 //! - `variability` — the seeded spread of durations and the servers' GC pauses.
 
 pub mod balancer;
@@ -31,3 +33,4 @@ pub mod split_point;
 pub(crate) mod throughput;
 pub(crate) mod variability;
 pub(crate) mod wal;
+pub(crate) mod write;

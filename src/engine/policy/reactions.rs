@@ -6,7 +6,15 @@ use super::compaction::{self, CompactionConfig};
 use super::split_check::{SplitCaller, SplitGate, SplitRequest};
 use crate::engine::decision::Decision;
 use crate::engine::decision::SplitReason;
-use crate::engine::state::region::Region;
+use crate::engine::state::region::{Region, Store};
+
+/// `HRegionServer.postOpenDeployTasks`: a store of a region that just opened (with imported
+/// files, as a daughter, merged, moved or reopened) asks for a compaction when it holds
+/// References or needs one (`HStore.hasReferences() || needsCompaction()`).
+pub(crate) fn compacts_on_open(store: &Store, cfg: &CompactionConfig) -> bool {
+    store.has_references()
+        || compaction::needs_compaction_of(store.files.len(), store.compacting_files(), cfg)
+}
 
 /// What changed in a region's stores.
 #[derive(Debug, Clone, PartialEq, Eq)]

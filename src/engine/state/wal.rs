@@ -37,12 +37,12 @@ pub struct Wal {
 }
 
 impl Wal {
-    /// Appends `bytes` (the per-row hook: a counter). True when the file passed `roll_size`
-    /// and must roll (`AbstractFSWAL.checkLogRoll`: `writer.getLength() > logrollsize`).
+    /// Appends `bytes` (the per-row hook: a counter) and returns the current file's length, for
+    /// the roll rule (`policy::write::wal_rolls`).
     #[inline(always)]
-    pub fn append(&mut self, bytes: u64, roll_size: u64) -> bool {
+    pub fn append(&mut self, bytes: u64) -> u64 {
         self.appended += bytes;
-        self.appended > roll_size
+        self.appended
     }
 
     /// WAL files on disk: the rolled ones not archived, plus the current one.
@@ -64,11 +64,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn append_asks_to_roll_only_past_the_roll_size() {
+    fn append_returns_the_current_file_length() {
         let mut w = Wal::default();
-        assert!(!w.append(100, 200));
-        assert!(!w.append(100, 200), "exactly the roll size does not roll");
-        assert!(w.append(1, 200));
+        assert_eq!(w.append(100), 100);
+        assert_eq!(w.append(1), 101);
         assert_eq!(w.files(), 1);
     }
 }
