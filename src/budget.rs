@@ -47,29 +47,24 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     .expected("a rate that loads the data within 10 years (raise `workload.rate`, or lower `workload.data`)"))
 }
 
-// Per-unit memory constants, measured on this build (release, x86-64) as peak RSS with
-// `/usr/bin/time -f %M` and located with heaptrack (docs/PERFORMANCE.md, "Memory estimate"):
-/// Fixed cost of one run (engine, recorder, key feed, report): tiny runs peak at ~6 MB.
+// Per-unit memory constants, calibrated on release builds against peak RSS and heaptrack; the
+// runs each was taken from are in docs/PERFORMANCE.md, "Memory estimate":
+/// Fixed cost of one run (engine, recorder, key feed, report), rounded up from tiny runs' peak.
 pub const RUN_BASE_BYTES: u64 = 8 << 20;
 /// Per emulated row held in a memstore, besides its key: the arena's growth slack, the
 /// flush sort's buffers (kept per flushing thread at the largest snapshot's size: 36 B a row),
-/// and a hex key's 4-byte order code (`hashed`, `md5-prefix`: 16 B keys at 4 TB exact peaked
-/// at 5.9 GB with the codes, 4.6 GB without). Fixed-length keys need no end offset (mixed
-/// lengths add 4 B a row). Memstores hold at most
-/// the global memstore, and in practice about a flush size per region: 100 M hashed rows at
-/// `--scale 1` over 10 regions peak at 180 MB, 100 M partition rows over 20 regions at 244 MB
-/// (16-byte keys; ~5 M rows held, 36–49 B a row with the key; 12 B a row less than with end
-/// offsets and per-flush sort buffers, which peaked at 237 / 307 MB).
+/// and a hex key's 4-byte order code (`hashed`, `md5-prefix`). Fixed-length keys need no end
+/// offset (mixed lengths add 4 B a row). Memstores hold at most the global memstore, and in
+/// practice about a flush size per region, so the rows held follow the regions.
 pub const ROW_BYTES: u64 = 24;
 /// Store files per region the estimate allows for (a store's files and, while a compaction
 /// runs or the discharger has not yet run, its inputs too).
 pub const FILES_PER_REGION: u64 = 8;
 /// Per store-file key, besides the key: its offset (4 B) and block run (16 B), twice over while
-/// a compaction writes its output beside its inputs: the headline's hashed run (~4 M keys of
-/// 16 B at `--scale` 1,074) peaks at 337 MB, its sequential run (8-byte keys) at 133 MB.
+/// a compaction writes its output beside its inputs.
 pub const FILE_KEY_BYTES: u64 = 40;
-/// Per region (state, routing entry, counters, report row), besides its two boundary keys:
-/// 1 M uniform pre-split regions with 300,000 rows peak at 1.49 GB.
+/// Per region (state, routing entry, counters, report row), besides its two boundary keys
+/// (calibrated on a million uniform pre-split regions).
 pub const REGION_BYTES: u64 = 1_500;
 /// Per sampled key of a sampled pre-split, besides the key (sort entry + arena slack).
 pub const SAMPLE_BYTES: u64 = 24;
@@ -82,9 +77,8 @@ pub const BALANCER_TABLE_SERVERS: u64 = 64;
 /// Per server: load flags, cost terms and region lists' headers (the step-by-step walk of
 /// clusters above the table keeps no per-pair state).
 pub const BALANCER_SERVER_BYTES: u64 = 64;
-/// Emulated rows handled per second of wall clock by one run, a low figure: the headline's
-/// scaled runs handle ~1.7 M a second of CPU (12 M emulated rows in ~7 s), exact runs ~8 M
-/// (100 M hashed rows in 12.6 s) on the reference 2-core machine.
+/// Emulated rows handled per second of wall clock by one run, deliberately low: scaled runs
+/// spend more per row on events than exact runs, and a time estimate should err long.
 pub const ROWS_PER_SECOND: u64 = 2_000_000;
 
 /// The most emulated rows one invocation may handle (all generators): beyond this the run
@@ -186,8 +180,8 @@ impl Term {
 }
 
 /// Memory per memstore row with a `key`-byte key. Beyond [`LONG_KEY`] every byte counts twice
-/// more (measured: 300,000 uniform 32 KB keys at `--scale 1` passed 6.5 GB within 20 s,
-/// unfinished; a flush holds the snapshot's keys and their sorted copy at once).
+/// more: a flush holds the snapshot's keys and their sorted copy at once, and long keys make
+/// those copies the bulk of the memory.
 pub fn row_key_bytes(key: u64) -> u64 {
     ROW_BYTES + key + key.saturating_sub(LONG_KEY).saturating_mul(2)
 }

@@ -346,8 +346,8 @@ pub fn emulate_many(
         let run_opts = engine::RunOptions {
             scale: opts.scale,
             threads: per_run,
-            // Measured on 2 vCPUs: a builder per run helps when runs share the
-            // cores (a finished run's core then serves the others' file work).
+            // A builder per run helps when runs share the cores: a finished
+            // run's core then serves the others' file work.
             builder: threads >= 2,
         };
         let r = engine::run_with_progress(scenarios[v], plan, run_opts, &|p: engine::Progress| {

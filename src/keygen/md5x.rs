@@ -3,9 +3,11 @@
 //! Without either, each message goes through the `md-5` crate, which also serves as the
 //! reference the tests compare against bit for bit.
 //!
-//! Key generators hash one short message per row (8 bytes for `hashed` and `md5-prefix`); the
-//! scalar crate spends ~116 ns per key on this machine, 16 lanes ~7 ns, and the 8-byte kernel's
-//! 32 lanes (two vectors, every step written out) ~3.6 ns (docs/PERFORMANCE.md, session 29).
+//! Key generators hash one short message per row (8 bytes for `hashed` and `md5-prefix`). The
+//! scalar crate runs one message's 64 dependent steps at a time; lanes run many messages' steps
+//! side by side, and the 8-byte kernel (32 lanes in two vectors) writes every step out so that
+//! round function, word and constants are fixed at compile time (per-key costs:
+//! docs/PERFORMANCE.md).
 
 /// Messages per batch (the widest lane count).
 pub const LANES: usize = 16;

@@ -247,9 +247,9 @@ impl Clock {
 
     /// Calls `f(id, time)` for each id, one draw per id.
     pub fn for_each(&self, ids: Range<u64>, mut f: impl FnMut(u64, u64)) {
-        // One draw per row, in the row's loop: drawn in blocks ahead (`advances`), the feed's
-        // keys came 6 % slower (`cargo bench --bench keygen`, keys_into/hashed), the scalar
-        // draw overlapping the hashing that follows it.
+        // One draw per row, in the row's loop: here the scalar draw overlaps the hashing that
+        // follows it, where draws made in blocks ahead (`advances`) are a pass of their own
+        // whose results must be stored and read back.
         let key = self.draw_key();
         let mut prev: Option<u64> = None;
         for id in ids {
@@ -275,7 +275,7 @@ impl Clock {
             // the next rebase) and clamped as it is stored: draws are ≥ 0, so clamping once
             // equals clamping on the way, and a segment adds at most TIME_BLOCK draws below
             // 2^58 to a time at most MAX_TS, inside u64. One add per id in the chain, where
-            // the u128 add and clamp per id were a quarter of the feed's time.
+            // a u128 add and a clamp per id made each id wait on a longer dependent chain.
             if self.step >= 1 << 58 {
                 // (No spec makes such steps: `step_ms` stops at 10^12.)
                 for (j, (t, &d)) in times[..n].iter_mut().zip(&draws).enumerate() {

@@ -2371,7 +2371,7 @@ fn presplit(
                     );
                     return None;
                 }
-                // A map, not a scan: 300,000 keys took minutes comparing each with all before.
+                // A map, not a scan: comparing each key with all before it is quadratic.
                 if let Some(&prev) = seen.get(&b) {
                     ck.err(
                         k.span(),

@@ -34,7 +34,7 @@ use crate::workload::feed::KeyFeed;
 const HELD: u32 = u32::MAX;
 
 /// Regions above which the feed's workers route the rows (below, the lookups stay in the L1
-/// cache: exact classic hashed, 10 regions, spent 4 % more CPU for the same wall time).
+/// cache: routing on the workers only moves cheap lookups to another thread and adds CPU).
 const FEED_ROUTES_ABOVE: usize = 16;
 
 /// Rows landed one by one after a run that took none, before runs are tried again.
@@ -368,13 +368,13 @@ impl Engine {
         let mut taken = 0u64;
         let mut throttled = 0u64;
         // Runs at a coarse scale are often a few rows long: `landed` is pushed to, not sized
-        // to the limit (zeroing it cost the headline 3 % of its time).
+        // to the limit (zeroing it would write the whole buffer for a run of a few rows).
         let (region_slots, server_slots) = (&mut runs.regions[..], &mut runs.servers[..]);
         let landed = &mut runs.landed;
         let ends = &rest.ends[..limit as usize];
         // The common row goes through `fast_rows`, a loop of its own with what it needs in
-        // registers (inlined here, the loop's 25 live values spilled to the stack: 40 % more
-        // of exact classic's time in it). It stops before any row it would not take as it
+        // registers (inlined here, the loop's 25 live values spilled to the stack and every row
+        // reloaded them). It stops before any row it would not take as it
         // is; that row goes through the general step below, which takes it or ends the run.
         let fast = FastRows {
             keys: &keys,
@@ -520,7 +520,7 @@ impl Engine {
         // The heat buckets never change: one table for the whole run. Only for keys opening
         // with hex digits (the routing table built its hex slots): other keys would search the
         // buckets' starts row by row there, where the recorder's bounds cache here answers most
-        // in a compare or two (exact partition keys: 3.8 s became 5.5 s).
+        // in a compare or two.
         let heat = if snapshot.is_hex() && self.rec.heat_buckets.len() > 1 {
             let buckets = &self.rec.heat_buckets;
             let table = self

@@ -2,9 +2,8 @@
 //! never copies what is held, and a flushed memstore's chunks go to a pool (the calling
 //! thread's) that the next memstore to grow takes them from, already paged in.
 //!
-//! One block doubled as it grew: every doubling copied the rows held so far, and the freed
-//! blocks scattered the heap (classic hashed at `--scale 1`: a tenth of the CPU, 430 MB of
-//! RSS for ~200 MB of rows).
+//! One block doubled as it grew: every doubling copied the rows held so far (and paged in the
+//! new block), and the freed blocks scattered the heap, so RSS ran well above the rows held.
 
 use std::cell::RefCell;
 use std::mem::MaybeUninit;
@@ -61,7 +60,7 @@ impl<T: Pooled> Chunks<T> {
 
     /// Appends `n` groups of `unit` elements (`unit` ≤ the chunk size, which is a multiple of
     /// it): `fill(k, group)` writes every element of group `k`, straight into the chunk's
-    /// spare room (zeroing it first cost a pass over cold lines: 4 % of a 4 TB exact run).
+    /// spare room (zeroing it first would be a second pass over lines not yet in the caches).
     /// Each chunk's room is checked once, not once per group.
     ///
     /// # Safety

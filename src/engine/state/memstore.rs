@@ -389,7 +389,7 @@ impl Memstore {
     /// thread's pool). Reuse saves the allocator calls of regrowing small buffers (the
     /// headline's ~100,000 flushes); whole large buffers passed on would stay with a region
     /// whose memstore holds far less, and with thousands of regions at `--scale 1` those idle
-    /// buffers, not the held rows, made the memory (4 TB exact: 5.8 GB).
+    /// buffers, not the held rows, would make up most of the memory.
     pub fn recycle(&mut self) {
         self.clear();
         self.mixed.shrink_to(SPARE_BYTES);

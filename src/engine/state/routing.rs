@@ -301,9 +301,8 @@ const HEX_SHARED: u16 = u16::MAX;
 
 /// Starts up to which [`HexSlots`] resolve 3 characters (4,096 slots, 8 KiB: the first-level
 /// cache keeps them); beyond, 4 (65,536 slots, 128 KiB). 16 starts share 0.4 % of 3-character
-/// slots; the 64 heat buckets would share 1.6 % of them, and those keys' slower lookup cost
-/// more than the larger table's (exact classic hashed, 2 % of its time); 2,000 regions share 3 %
-/// of 4-character slots.
+/// slots; the 64 heat buckets would share 1.6 % of them, and those keys' slower lookup costs
+/// more than the larger table's cache footprint; 2,000 regions share 3 % of 4-character slots.
 const HEX_SMALL: usize = 16;
 
 /// The entry holding keys that open with 8 lowercase hex digits (`hashed`, `md5-prefix`,

@@ -16,10 +16,10 @@
 //!   swapped where even a perfectly balanced store-file cost could not pay for the move cost)
 //!   are skipped with one geometric draw instead of being drawn one by one. Those steps change
 //!   nothing in HBase either, so the walk's law is the same; `skipping` tests hold it to the
-//!   step-by-step loop. In a converged 3,000-region walk about 95 % of steps are skipped.
+//!   step-by-step loop. In a converged walk most steps are of that kind.
 //! * Per-server load sums are updated by delta on each move instead of re-summing the server's
-//!   regions (HBase's `computeCostForRegionServer`); equal up to float rounding, and it keeps
-//!   5000 regions × 20 servers well under a second.
+//!   regions (HBase's `computeCostForRegionServer`); equal up to float rounding, and a move
+//!   costs O(1) instead of O(regions on the two servers).
 
 use std::collections::VecDeque;
 
@@ -385,9 +385,8 @@ struct Walk {
 
 /// Largest cluster, in ordered server pairs, that skips steps with the proposal table (80 bytes
 /// a pair: about 320 KB, i.e. up to 64 servers). The table is rebuilt after every accepted
-/// action, O(servers²); above this size plain steps cost less than the rebuilds save (the 4 TB
-/// headline on 100 servers: 5.8 s of CPU with the table, 3.4 s step by step; on 30 servers
-/// 2.7 s with it, 3.0 s without).
+/// action, O(servers²); above this size plain steps cost less than the rebuilds save (the
+/// crossover lies between 30 and 100 servers: docs/history/PERFORMANCE-LOG.md, "Scaling").
 const FULL_TABLE_PAIRS: usize = 1 << 12;
 
 /// Fills `guide` for the running totals `c` (non-decreasing): `guide[j]` is the number of
