@@ -83,6 +83,7 @@ fn exact(c: &mut Criterion) {
                                 scale: Some(1),
                                 threads,
                                 builder: threads > 2,
+                                reference: false,
                             },
                         )
                         .expect("run"),
@@ -112,6 +113,7 @@ fn headline(c: &mut Criterion) {
                             scale: None,
                             threads: 2,
                             builder: true,
+                            reference: false,
                         },
                     )
                     .expect("run"),

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-use hbase_emu::engine::state::Router;
+use hbase_emu::engine::ingest::route::Router;
 use hbase_emu::engine::state::memstore::{Memstore, Put};
 use hbase_emu::engine::state::storefile::{self, CellShape, FileFormat, HFileBuilder, StoreFile};
 use hbase_emu::keygen::{self, BuildContext, GeneratorSpec};
@@ -51,12 +51,12 @@ fn routing(c: &mut Criterion) {
     for kind in ["hashed", "sequential", "partition"] {
         let ks = keys(kind);
         for n in [10usize, 200, 2048] {
-            let mut router = Router::new(&starts(&ks, n));
+            let mut router = Router::over(&starts(&ks, n));
             group.bench_with_input(BenchmarkId::new(kind, n), &ks, |b, ks| {
                 b.iter(|| {
                     let mut sum = 0usize;
                     for k in ks {
-                        sum += router.route(k);
+                        sum += router.route_key(k);
                     }
                     black_box(sum)
                 })

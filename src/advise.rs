@@ -1447,6 +1447,7 @@ fn emulate_all(
         scale: Some(k),
         threads: per_run,
         builder: per_run > 2,
+        reference: false,
     };
     let run_one = |(sc, p): (Scenario, plan::RunPlan)| -> Result<RunJson, InputError> {
         let r = engine::run(&sc, p, opts)?;

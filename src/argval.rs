@@ -103,6 +103,11 @@ pub struct EmulationArgs {
     /// MemAvailable, or 8 GiB where /proc/meminfo cannot be read).
     #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = memory_arg)]
     pub max_memory: Option<u64>,
+    /// Run on the reference engine: the same model without its speed-ups (rows one at a
+    /// time, each key made on its own, routing by binary search, flushes by the standard
+    /// sort). Many times slower; its report is byte-identical, a check on a figure you doubt.
+    #[arg(long)]
+    pub reference: bool,
 }
 
 impl EmulationArgs {

@@ -142,6 +142,7 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
         scale: args.emulation.scale,
         threads,
         max_memory: args.emulation.max_memory,
+        reference: args.emulation.reference,
         quiet: args.quiet,
     };
     let refs: Vec<&Scenario> = scenarios.iter().collect();
@@ -246,6 +247,8 @@ pub struct EmulateOptions {
     pub threads: usize,
     /// `--max-memory`.
     pub max_memory: Option<u64>,
+    /// `--reference`: the reference engine.
+    pub reference: bool,
     /// No progress bars or notes on standard error.
     pub quiet: bool,
 }
@@ -349,6 +352,7 @@ pub fn emulate_many(
             // A builder per run helps when runs share the cores: a finished
             // run's core then serves the others' file work.
             builder: threads >= 2,
+            reference: opts.reference,
         };
         let r = engine::run_with_progress(scenarios[v], plan, run_opts, &|p: engine::Progress| {
             if let Some(b) = bar {

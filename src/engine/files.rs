@@ -34,8 +34,17 @@ pub(crate) struct FlushJob {
     pub(crate) scale: u64,
     pub(crate) seq_id: u64,
     pub(crate) now_ms: u64,
-    /// No two rows of the snapshot share a key.
-    pub(crate) distinct: bool,
+    pub(crate) order: KeyOrder,
+}
+
+/// How a flush orders its snapshot's keys: the same order either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyOrder {
+    /// The memstore's fast selection (`distinct`: no two rows of the snapshot share a key, so
+    /// only the kept rows are looked for).
+    Fast { distinct: bool },
+    /// The reference engine's: every key through the standard sort.
+    Plain,
 }
 
 impl FlushJob {
@@ -48,7 +57,7 @@ impl FlushJob {
             self.scale,
             self.seq_id,
             self.now_ms,
-            self.distinct,
+            self.order,
         )
     }
 }
@@ -213,8 +222,7 @@ impl Drop for Builder {
 
 /// Builds the store file of a flush snapshot. Rows are thinned to about one per data block when
 /// an emulated row is smaller than a block, and to at most [`storefile::MAX_FILE_KEYS`], so
-/// store files hold a bounded number of keys (docs/MODEL.md). `distinct`: no two rows share a
-/// key, so only the kept rows are looked for (the same rows as sorting them all).
+/// store files hold a bounded number of keys (docs/MODEL.md), found in `order`.
 pub(crate) fn write_file(
     snap: &Memstore,
     shape: CellShape,
@@ -222,10 +230,10 @@ pub(crate) fn write_file(
     scale: u64,
     seq_id: u64,
     now_ms: u64,
-    distinct: bool,
+    order: KeyOrder,
 ) -> Option<StoreFile> {
     if !snap.extra.is_empty() {
-        return write_with_extra(snap, shape, format, scale, seq_id, now_ms);
+        return write_with_extra(snap, shape, format, scale, seq_id, now_ms, order);
     }
     let row_bytes = snap.data_bytes / snap.rows.max(1) * scale;
     let per_block = (format.block_size / row_bytes.max(1)).max(1) as usize;
@@ -234,7 +242,7 @@ pub(crate) fn write_file(
     // snapshot's rows, rounded (as a compaction's output) so the file's row count is within
     // half a row per kept key of the snapshot's.
     let thin = |n: usize| per_block.max(n.div_ceil(storefile::MAX_FILE_KEYS));
-    let file = snap.with_sorted_every(distinct, thin, |n, kept_rows| {
+    let build = |n: usize, kept_rows: &[u32]| {
         let first = *kept_rows.first()?;
         let kept = kept_rows.len() as u64;
         let real = n as u64 * scale;
@@ -245,7 +253,11 @@ pub(crate) fn write_file(
             b.append(snap.key(i as usize));
         }
         b.finish()
-    })?;
+    };
+    let file = match order {
+        KeyOrder::Fast { distinct } => snap.with_sorted_every(distinct, thin, build),
+        KeyOrder::Plain => snap.with_plain_sorted_every(thin, build),
+    }?;
     Some(StoreFile {
         cells: snapshot_times(snap, now_ms),
         ..StoreFile::new(Arc::new(file), seq_id, now_ms)
@@ -273,8 +285,9 @@ fn write_with_extra(
     scale: u64,
     seq_id: u64,
     now_ms: u64,
+    order: KeyOrder,
 ) -> Option<StoreFile> {
-    let file = snap.with_sorted_unique(|order| {
+    let build = |order: &[u32]| {
         let mut keys: Vec<&[u8]> = order.iter().map(|&i| snap.key(i as usize)).collect();
         let real = keys.len() as u64 * scale;
         for k in snap.touched_range().into_iter().flatten() {
@@ -295,7 +308,11 @@ fn write_with_extra(
         let mut f = b.finish()?;
         f.set_counts(real, snap.extra);
         Some(f)
-    })?;
+    };
+    let file = match order {
+        KeyOrder::Fast { .. } => snap.with_sorted_unique(build),
+        KeyOrder::Plain => build(&snap.plain_sorted_unique()),
+    }?;
     Some(StoreFile {
         cells: snapshot_times(snap, now_ms),
         ..StoreFile::new(Arc::new(file), seq_id, now_ms)
@@ -449,7 +466,16 @@ mod tests {
             columns: 1,
         };
         let format = storefile::test_format();
-        let f = write_file(&snap, shape, format, 1, 9, 0, false).expect("rows");
+        let f = write_file(
+            &snap,
+            shape,
+            format,
+            1,
+            9,
+            0,
+            KeyOrder::Fast { distinct: false },
+        )
+        .expect("rows");
         assert!(f.file.emulated_rows() <= storefile::MAX_FILE_KEYS);
         let kept = f.file.emulated_rows() as u64;
         assert!(f.rows().abs_diff(n) <= kept / 2, "{} of {n}", f.rows());
@@ -460,7 +486,7 @@ mod tests {
         for i in 0..500u64 {
             small.add(&i.to_be_bytes(), put, 0, 0);
         }
-        let g = write_file(&small, shape, format, 1, 9, 0, false).expect("rows");
+        let g = write_file(&small, shape, format, 1, 9, 0, KeyOrder::Plain).expect("rows");
         assert_eq!(g.file.emulated_rows(), 8);
         assert!(g.rows().abs_diff(500) <= 4, "{}", g.rows());
     }

@@ -16,6 +16,7 @@ mod decision;
 mod derived;
 mod files;
 mod history;
+pub mod ingest;
 pub mod policy;
 mod queue;
 mod recorder;
@@ -35,6 +36,7 @@ use crate::workload::heat::heat_buckets;
 use crate::workload::reads::ReadState;
 use crate::workload::scale::{self, Sampling};
 
+use ingest::route::{Router, hex_digits, prefix8};
 use policy::compaction::CompactionConfig;
 use policy::split::SplitPolicyInstance;
 use policy::split_point;
@@ -43,9 +45,6 @@ use state::cell::{self, HeapLayout};
 use state::compaction::ActiveCompaction;
 use state::memstore::Memstore;
 use state::region::Region;
-use state::routing::{
-    BoundsCache, HexSlots, RoutingTable, StartIndex, hex_digits, prefix8, second8,
-};
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
@@ -77,6 +76,10 @@ pub struct RunOptions {
     /// Build flush files and compaction outputs on a thread of their own (the RegionServers'
     /// file work). Does not change the result.
     pub builder: bool,
+    /// Run the same model on the reference engine: rows one at a time, each key made on its
+    /// own, routed by a binary search over the routing table, flushes sorted with the
+    /// standard sort (`engine::ingest`). Slow; must give the same report byte for byte.
+    pub reference: bool,
 }
 
 /// Timeline sample period: about a hundredth of the run (the load at the offered rate, or
@@ -103,6 +106,8 @@ struct Config {
     /// The designed table's new rows never share a key (`RowKeyGenerator::distinct_keys`):
     /// its flushes need not sort every row (`SortScratch::select_every`).
     distinct_keys: bool,
+    /// The reference engine runs (`RunOptions::reference`).
+    reference: bool,
     layout: HeapLayout,
     value_len: u64,
     qualifier_len: u64,
@@ -138,6 +143,19 @@ struct Config {
     draws: policy::variability::Draws,
     /// The time-range scans the report prices (`[client] scan_windows`), ms.
     scan_windows_ms: Vec<u64>,
+}
+
+impl Config {
+    /// How flushes of table `table`'s regions order their keys.
+    fn key_order(&self, table: u16) -> files::KeyOrder {
+        if self.reference {
+            files::KeyOrder::Plain
+        } else {
+            files::KeyOrder::Fast {
+                distinct: self.distinct_keys && table == 0,
+            }
+        }
+    }
 }
 
 /// Which rows update or delete a row written before: a row whose seeded draw (a pure function
@@ -378,25 +396,37 @@ impl Engine {
         let generator = Arc::new(plan.generator);
         let mut engine = Engine::new(scenario, &plan.regions, k, generator.clone(), sampling);
         engine.scale_guard = guard;
-        engine.rec.heat_buckets = heat_buckets(&generator, w.first_id, w.rows);
-        engine.rec.heat_prefix = engine.rec.heat_buckets.iter().map(|k| prefix8(k)).collect();
-        engine.rec.heat_second = engine.rec.heat_buckets.iter().map(|k| second8(k)).collect();
-        engine.rec.heat_index = StartIndex::build(&engine.rec.heat_prefix);
-        let shared = engine.rec.heat_index.shared_bits();
-        engine.rec.heat_cache.clear(shared);
+        engine
+            .rec
+            .set_heat_buckets(heat_buckets(&generator, w.first_id, w.rows));
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
         if opts.builder {
             engine.builder = Some(Builder::start());
         }
+        if opts.reference {
+            engine.use_reference();
+        }
         engine.regions_initial = engine.state.routing.len();
         // Pre-split regions may already cover every server.
         engine.track_hosting();
-        engine.feed = Some(Box::new(KeyFeed::new(
-            generator,
-            sampling,
-            opts.threads.max(1),
-        )));
+        engine.feed = Some(Box::new(if opts.reference {
+            KeyFeed::plain(generator, sampling)
+        } else {
+            KeyFeed::new(generator, sampling, opts.threads.max(1))
+        }));
         engine
+    }
+
+    /// Runs the model without the ingest layer's speed-ups: rows one at a time, routed by
+    /// searching the tables, flushes ordered by the standard sort (`RunOptions::reference`).
+    fn use_reference(&mut self) {
+        self.cfg.reference = true;
+        self.runs.enabled = false;
+        self.state.routing.set_plain(true);
+        for t in &mut self.state.tables {
+            t.set_plain(true);
+        }
+        self.rec.heat.set_plain(true);
     }
 
     /// Does the next thing in simulated time: handles one event that is due before the next
@@ -616,6 +646,7 @@ impl Engine {
         let wal_roll = derived::wal_roll_size(s);
         let cfg = Config {
             distinct_keys: generator.inner.distinct_keys(),
+            reference: false,
             compaction: CompactionConfig::from_settings(s),
             settings: s.clone(),
             shapes,
@@ -656,13 +687,13 @@ impl Engine {
             cfg,
             state: State {
                 regions: Vec::new(),
-                routing: RoutingTable::new(),
+                routing: Router::new(),
                 tables: Vec::new(),
                 servers,
                 compactions: std::collections::BTreeMap::new(),
                 client: Default::default(),
                 procedure_workers: Vec::new(),
-                placement_epoch: 0,
+                placement_changes: 0,
                 by_server: Default::default(),
             },
             now: 0,
@@ -677,12 +708,8 @@ impl Engine {
                 window_end: 0,
                 samples: Vec::new(),
                 heat_buckets: Vec::new(),
-                heat_index: StartIndex::default(),
-                heat_hex: HexSlots::default(),
-                heat_prefix: Vec::new(),
-                heat_second: Vec::new(),
+                heat: Router::over(&[Vec::new()]),
                 heat_writes: Vec::new(),
-                heat_cache: BoundsCache::default(),
                 sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s, w.duration_ms),
                 heat_end: 0,
                 heat_reads: Vec::new(),
@@ -897,7 +924,7 @@ impl Engine {
         self.feed = None;
         self.finish_lineage();
         let tables = self.table_results(regions_initial);
-        let routing = std::mem::replace(&mut self.state.routing, RoutingTable::new());
+        let routing = std::mem::replace(&mut self.state.routing, Router::new());
         let mut all: Vec<Option<Region>> = std::mem::take(&mut self.state.regions)
             .into_iter()
             .map(Some)

@@ -1,10 +1,8 @@
 //! The recorder: counters, hotspot windows, the key heatmap, timeline samples, and the history
 //! of what happened to each region and to the cluster.
 
+use crate::engine::ingest::route::Router;
 use crate::engine::queue::Event;
-use crate::engine::state::routing::{
-    BoundsCache, HexSlots, StartIndex, entry_bounds, second8, start_le,
-};
 use crate::engine::{Engine, RunStats, Sample, ServerSample, SplitRecord, WINDOW_NS};
 use crate::engine::{EventDetail, EventRecord, Happening, HistoryEntry, ServerAt};
 
@@ -30,19 +28,11 @@ pub(crate) struct Recorder {
     pub(crate) samples: Vec<Sample>,
     /// Start keys of the key-heatmap buckets.
     pub(crate) heat_buckets: Vec<Vec<u8>>,
-    /// `prefix8` of each heat bucket's start (integer compares first, as for routing).
-    pub(crate) heat_prefix: Vec<u64>,
-    /// `second8` of each heat bucket's start.
-    pub(crate) heat_second: Vec<u64>,
-    /// The byte-alphabet index over `heat_prefix` (as the routing table's).
-    pub(crate) heat_index: StartIndex,
-    /// Buckets by 4 hex characters (as the routing table's).
-    pub(crate) heat_hex: HexSlots,
+    /// The heat buckets as a routing table (bucket `i` is entry `i`), with the write path's
+    /// indexes and caches: each row's bucket is found as its region is.
+    pub(crate) heat: Router,
     /// Real writes per heat slice per bucket.
     pub(crate) heat_writes: Vec<Vec<u64>>,
-    /// Buckets of the last writes, by key prefix (sequential keys stay in one bucket for long
-    /// runs; salted keys keep one per bucket of salt).
-    pub(crate) heat_cache: BoundsCache,
     /// Timeline sample / heat slice length, ns.
     pub(crate) sample_ns: u64,
     /// End of the current heat slice, ns.
@@ -52,52 +42,20 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
-    /// [`Recorder::heat_bucket`] for a key whose `hex_digits` are `code`: a key opening with 8
-    /// hex digits is looked up by its first 4 characters.
+    /// The heat buckets starting at `starts` (none: one bucket of every key).
+    pub(crate) fn set_heat_buckets(&mut self, starts: Vec<Vec<u8>>) {
+        self.heat = if starts.is_empty() {
+            Router::over(&[Vec::new()])
+        } else {
+            Router::over(&starts)
+        };
+        self.heat_buckets = starts;
+    }
+
+    /// The heat bucket holding `key`, whose `prefix8` is `p` and `hex_digits` are `code`.
     #[inline(always)]
     pub(crate) fn heat_bucket_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {
-        if code.1 {
-            let prefixes = &self.heat_prefix;
-            if let Some(j) = self
-                .heat_hex
-                .get_or_build(code.0, || HexSlots::build(prefixes, |i| i))
-            {
-                return j;
-            }
-        }
-        self.heat_bucket(key, p)
-    }
-
-    /// The heat bucket holding `key`, whose `prefix8` is `p`.
-    #[inline]
-    fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
-        let index = &self.heat_index;
-        if let Some(j) = self.heat_cache.get_or(p, key, |p| index.sole(p)) {
-            return j;
-        }
-        self.heat_bucket_slow(key, p)
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn heat_bucket_slow(&mut self, key: &[u8], p: u64) -> usize {
-        let b = &self.heat_buckets;
-        if b.len() <= 1 {
-            // One bucket (or none: writes then count in slot 0): every key.
-            self.heat_cache.put(p, 0, u128::MAX, 0);
-            return 0;
-        }
-        // The byte-alphabet index, then integer compares on the first and second 8 bytes; full
-        // compares only among buckets sharing 16 bytes with the key.
-        let q = second8(key);
-        let j = self.heat_index.find(p, &self.heat_prefix, |i| {
-            start_le(&b[i], self.heat_second[i], key, q)
-        });
-        // As for routing: prefixes strictly between the bucket's bounds' imply the key is inside.
-        // The bounds' prefixes from the flat copy (the keys themselves are separate allocations).
-        let (lo, hi) = entry_bounds(&self.heat_prefix, &self.heat_second, j);
-        self.heat_cache.put(p, lo, hi, j);
-        j
+        self.heat.route_coded(key, p, code)
     }
 }
 
@@ -134,10 +92,7 @@ impl Engine {
 
     /// The heat bucket holding `key`, leaving the write path's cache alone.
     pub(crate) fn heat_bucket_uncached(&self, key: &[u8]) -> usize {
-        self.rec
-            .heat_buckets
-            .partition_point(|s| s.as_slice() <= key)
-            .saturating_sub(1)
+        self.rec.heat.locate(key)
     }
 
     /// Records every server's state (a timeline sample) and schedules the next one while

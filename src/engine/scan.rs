@@ -23,7 +23,7 @@ use crate::keygen::{RowKeyGenerator, ScanLocality};
 use crate::workload::scale::Sampling;
 
 use super::RegionResult;
-use super::state::Router;
+use super::ingest::route::Router;
 
 /// Keys computed per priced scan at most: a larger window is sampled evenly (one emulated row
 /// drawn from each run of n, standing for the real rows of that run).
@@ -218,7 +218,7 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
     // The write path's router over the final regions: its bounds cache keeps each prefix's
     // (salt bucket's, entity's) current region, as it does for the rows while they are written.
     let starts: Vec<Vec<u8>> = inp.regions.iter().map(|r| r.start.clone()).collect();
-    let mut router = Router::new(&starts);
+    let mut router = Router::over(&starts);
     // Groups in first-seen order, found by prefix, each collecting (region, rows) runs, summed
     // into a map once at the end.
     let mut found: Vec<Seen> = Vec::new();
@@ -238,7 +238,7 @@ fn place(inp: &ScanInputs<'_>, locality: ScanLocality, skip: u64) -> Placed {
             }),
         };
         last_group = Some(gi);
-        let r = router.route(key);
+        let r = router.route_key(key);
         let w = weight(i);
         let runs = &mut found[gi].runs;
         match runs.last_mut() {

@@ -19,6 +19,7 @@ fn run_one(s: &Scenario) -> RunResult {
             scale: Some(1),
             threads: 1,
             builder: false,
+            reference: false,
         },
     )
     .unwrap_or_else(|e| panic!("{e}"))
@@ -31,6 +32,7 @@ fn exact_engine(s: &Scenario) -> crate::engine::Engine {
         scale: Some(1),
         threads: 1,
         builder: false,
+        reference: false,
     };
     crate::engine::Engine::start(s, plan, opts)
 }

@@ -19,6 +19,7 @@ fn run_with(s: &Scenario, threads: usize) -> RunResult {
             scale: None,
             threads,
             builder: threads > 2,
+            reference: false,
         },
     )
     .unwrap_or_else(|e| panic!("{e}"))

@@ -17,6 +17,7 @@ fn engine(s: &Scenario) -> Engine {
         scale: Some(1),
         threads: 1,
         builder: false,
+        reference: false,
     };
     Engine::start(s, plan, opts)
 }

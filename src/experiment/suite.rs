@@ -88,6 +88,7 @@ pub fn test(args: &TestArgs) -> Result<bool, ScenarioErrors> {
         scale: args.emulation.scale,
         threads,
         max_memory: args.emulation.max_memory,
+        reference: args.emulation.reference,
         quiet: true,
     };
     let started = Instant::now();

@@ -388,6 +388,7 @@ fn run_points(
             scale: args.emulation.scale,
             threads: per_run,
             builder: threads >= 2,
+            reference: false,
         };
         // Reduced to figures at once: a point's runs are not all held in memory.
         let r = engine::run(s, plan, opts).map(|r| {

@@ -64,6 +64,26 @@ fn make(
     Ok(())
 }
 
+/// [`make`] for the reference engine: each key of chunk `c` on its own, through the
+/// generator's checked path.
+fn make_plain(
+    generator: &Generator,
+    sampling: Sampling,
+    c: u64,
+    out: &mut KeyArena,
+) -> Result<(), InputError> {
+    let from = c * CHUNK;
+    let to = (from + CHUNK).min(sampling.emulated());
+    out.clear();
+    let mut key = Vec::new();
+    for b in from..to {
+        let id = sampling.id(b);
+        generator.key_checked(id, &mut key)?;
+        out.push(id, &key);
+    }
+    Ok(())
+}
+
 /// Routes a chunk's rows to regions as the engine's routing table stood at one epoch: the
 /// feed's workers call it on the chunks they make, so that the write path reads each row's
 /// region instead of looking it up on the engine's thread.
@@ -144,6 +164,9 @@ pub struct KeyFeed {
     row: usize,
     start: usize,
     workers: Option<Workers>,
+    /// Each key made on its own through the generator's checked path, with none of its batch
+    /// hooks (the reference engine).
+    plain: bool,
     /// A key the generator could not make: the feed stops there.
     error: Option<InputError>,
 }
@@ -222,8 +245,17 @@ impl KeyFeed {
             row: 0,
             start: 0,
             workers,
+            plain: false,
             error: None,
         }
+    }
+
+    /// A feed for the reference engine: on the caller's thread, each key made on its own
+    /// through `Generator::key_checked`.
+    pub fn plain(generator: Arc<Generator>, sampling: Sampling) -> KeyFeed {
+        let mut feed = KeyFeed::new(generator, sampling, 1);
+        feed.plain = true;
+        feed
     }
 
     /// The next row's emulated index and key, without consuming it. `None`: all rows fed, or
@@ -335,6 +367,7 @@ impl KeyFeed {
         }
         let c = self.next_chunk;
         match &mut self.workers {
+            None if self.plain => make_plain(&self.generator, self.sampling, c, &mut self.chunk)?,
             None => make(&self.generator, self.sampling, c, &mut self.chunk, false)?,
             Some(w) => {
                 let made = loop {

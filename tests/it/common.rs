@@ -47,6 +47,7 @@ pub fn run_exact(path: &str, text: &str) -> engine::RunResult {
         scale: Some(1),
         threads: 1,
         builder: false,
+        reference: false,
     };
     engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -65,6 +66,7 @@ pub fn small_report() -> Report {
                 scale: Some(4),
                 threads: 1,
                 builder: false,
+                reference: false,
             };
             engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"))
         })

@@ -27,6 +27,7 @@ fn run(s: &Scenario, threads: usize, scale: Option<u64>) -> Vec<RunResult> {
                     scale,
                     threads,
                     builder: threads > 2,
+                    reference: false,
                 },
             )
             .unwrap_or_else(|e| panic!("{e}"))

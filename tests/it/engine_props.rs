@@ -100,7 +100,7 @@ proptest! {
         let s = scenario::load_source(src).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let spec = &s.generators[0];
         let p = plan::plan_run(&s, spec).map_err(|e| TestCaseError::fail(format!("{e}")))?;
-        let r = engine::run(&s, p, RunOptions { scale: c.scale, threads: 1, builder: false }).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let r = engine::run(&s, p, RunOptions { scale: c.scale, threads: 1, builder: false, reference: false }).map_err(|e| TestCaseError::fail(format!("{e}")))?;
 
         // Regions tile the key space.
         prop_assert!(r.regions[0].start.is_empty());
@@ -155,7 +155,7 @@ proptest! {
         let src = SourceText::from_string("prop.toml", text.clone());
         let s = scenario::load_source(src).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let p = plan::plan_run(&s, &s.generators[0]).map_err(|e| TestCaseError::fail(format!("{e}")))?;
-        let mut e = Engine::start(&s, p, RunOptions { scale: c.scale, threads: 1, builder: false });
+        let mut e = Engine::start(&s, p, RunOptions { scale: c.scale, threads: 1, builder: false, reference: false });
         // The engine checks after every event (also those handled while a write waits); the
         // loop checks after every row.
         e.check_invariants_each_event(true);
@@ -176,9 +176,24 @@ proptest! {
         let s = scenario::load_source(src).map_err(|e| TestCaseError::fail(format!("{e}")))?;
         let json = |threads| {
             let p = plan::plan_run(&s, &s.generators[0]).expect("plan");
-            let r = engine::run(&s, p, RunOptions { scale: c.scale, threads, builder: threads > 2 }).expect("run");
+            let r = engine::run(&s, p, RunOptions { scale: c.scale, threads, builder: threads > 2, reference: false }).expect("run");
             report::build(&s, &[r]).to_json()
         };
         prop_assert_eq!(json(1), json(3));
+    }
+
+    /// The reference engine (no runs of rows, keys made one by one, routing by binary search,
+    /// flushes by the standard sort) reports what the fast engine reports, byte for byte.
+    #[test]
+    fn the_reference_engine_reports_what_the_fast_one_does(c in case()) {
+        let text = scenario_text(&c);
+        let src = SourceText::from_string("prop.toml", text.clone());
+        let s = scenario::load_source(src).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let json = |reference| {
+            let p = plan::plan_run(&s, &s.generators[0]).expect("plan");
+            let r = engine::run(&s, p, RunOptions { scale: c.scale, threads: 2, builder: false, reference }).expect("run");
+            report::build(&s, &[r]).to_json()
+        };
+        prop_assert_eq!(json(false), json(true), "{}", text);
     }
 }

@@ -220,6 +220,7 @@ fn run_report(text: &str) -> hbase_emu::report::run::RunJson {
         scale: Some(1),
         threads: 1,
         builder: false,
+        reference: false,
     };
     let r = hbase_emu::engine::run(&s, p, opts).unwrap();
     hbase_emu::report::run::build(&s, &[r]).runs.remove(0)

@@ -48,6 +48,7 @@ fn run(table: &str, generator: &str, hbase: &str) -> RunJson {
         scale: Some(1),
         threads: 1,
         builder: false,
+        reference: false,
     };
     let r = hbase_emu::engine::run(&s, p, opts).unwrap_or_else(|e| panic!("{e}"));
     hbase_emu::report::run::build(&s, &[r]).runs.remove(0)

@@ -59,6 +59,7 @@ fn run_with(s: &Scenario, threads: usize) -> RunResult {
         scale: Some(16),
         threads,
         builder: threads > 1,
+        reference: false,
     };
     engine::run(s, p, opts).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -70,6 +71,7 @@ fn run_checked(s: &Scenario) -> RunResult {
         scale: Some(16),
         threads: 1,
         builder: false,
+        reference: false,
     };
     let mut e = Engine::start(s, p, opts);
     e.check_invariants_each_event(true);

@@ -171,6 +171,7 @@ fn stepped(text: &str) -> (u64, u64, RunResult) {
         scale: Some(1),
         threads: 1,
         builder: false,
+        reference: false,
     };
     let mut e = Engine::start(&s, p, opts);
     let mut events = 0u64;
@@ -290,6 +291,7 @@ fn duration_reached_with_rows_unwritten_is_an_error() {
         scale: Some(1),
         threads: 1,
         builder: false,
+        reference: false,
     };
     let err = hbase_emu::engine::run(&s, p, opts).expect_err("rows left at the end");
     assert!(err.to_string().contains("workload.duration"), "{err}");
@@ -313,6 +315,7 @@ fn ttl_scenario_region_count_rises_levels_off_and_merges_simple_region_normalize
                 scale: None,
                 threads: 1,
                 builder: false,
+                reference: false,
             },
         )
         .unwrap_or_else(|e| panic!("{e}"));

@@ -21,6 +21,7 @@ fn run(s: &Scenario, threads: usize) -> Vec<RunResult> {
                 scale: None,
                 threads,
                 builder: threads > 2,
+                reference: false,
             };
             engine::run(s, p, opts).unwrap_or_else(|e| panic!("{e}"))
         })

@@ -3,13 +3,13 @@
 //! until their buffers are full of held-back mutations (`AsyncProcess`, `BufferedMutatorImpl`).
 
 use crate::engine::Engine;
+use crate::engine::ingest::route::prefix8;
 use crate::engine::policy;
 use crate::engine::policy::client::{self, Refusal, RetryOutcome};
 use crate::engine::policy::write::Admission;
 use crate::engine::queue::Event;
 use crate::engine::state::client::Held;
 use crate::engine::state::region::RegionState;
-use crate::engine::state::routing::prefix8;
 
 /// A loader gives rows up after their operation failed this many times in a row.
 pub(crate) const MAX_RESUBMITS: u32 = 3;

@@ -256,7 +256,7 @@ impl Engine {
         let r = &mut self.state.regions[region];
         r.server = to;
         r.state = RegionState::Open;
-        self.state.placement_epoch += 1;
+        self.state.placement_changes += 1;
         self.state.servers[to].online_regions += 1;
         if let Some(m) = self.dyn_.out.moves.get_mut(record) {
             m.to = to;

@@ -176,7 +176,7 @@ impl Engine {
                 scale,
                 seq_id: self.file_seq,
                 now_ms: self.now / NS_PER_MS,
-                distinct: cfg.distinct_keys && r.table == 0,
+                order: cfg.key_order(r.table),
             };
             let file = match self.builder.as_mut() {
                 Some(b) => match b.submit_flush(job) {
@@ -328,7 +328,7 @@ impl Engine {
                 cfg.scale,
                 self.file_seq,
                 self.now / NS_PER_MS,
-                cfg.distinct_keys && r.table == 0,
+                cfg.key_order(r.table),
             ) {
                 self.rec.stats.flushed_file_bytes += file.length();
                 store.files.push(HeldFile {

@@ -18,6 +18,7 @@
 
 use std::sync::Arc;
 
+use crate::engine::ingest::route::{Router, hex_digits};
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::policy::write::RegionWrite;
@@ -26,7 +27,6 @@ use crate::engine::recorder::Recorder;
 use crate::engine::state::memstore::{ArenaRows, Put};
 use crate::engine::state::prefetch;
 use crate::engine::state::region::RegionState;
-use crate::engine::state::routing::{RoutingTable, hex_digits};
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::workload::feed::KeyFeed;
 
@@ -71,7 +71,7 @@ pub(crate) struct RowRuns {
     pub(crate) routed_total: [u64; 2],
     /// The heat map's buckets as a routing table with hex slots, for the feed's workers
     /// (built at the first [`KeyFeed::publish`] of a table with hex slots).
-    heat_table: Option<Arc<RoutingTable>>,
+    heat_table: Option<Arc<Router>>,
 }
 
 impl Default for RowRuns {
@@ -213,7 +213,7 @@ impl FastRows<'_> {
         servers: &mut [ServerSlot],
         landed: &mut Vec<u32>,
         mut heat: Option<&mut [u64]>,
-        routing: &mut RoutingTable,
+        routing: &mut Router,
         rec: &mut Recorder,
     ) {
         let Some(step) = self.step else {
@@ -526,7 +526,7 @@ impl Engine {
             let table = self
                 .runs
                 .heat_table
-                .get_or_insert_with(|| Arc::new(RoutingTable::frozen(buckets, true)));
+                .get_or_insert_with(|| Arc::new(Router::frozen(buckets, true)));
             Some(table.clone())
         } else {
             None

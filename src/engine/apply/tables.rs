@@ -8,6 +8,7 @@
 //! and row number), each of the run's K real rows (`--scale`), the designed table's row shape.
 
 use crate::engine::decision::FlushWhy;
+use crate::engine::ingest::route::{Router, prefix8};
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::policy::write::{Admission, RegionWrite};
@@ -15,7 +16,6 @@ use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
 use crate::engine::state::cell;
 use crate::engine::state::memstore::Put;
 use crate::engine::state::region::RegionState;
-use crate::engine::state::routing::{RoutingTable, prefix8};
 use crate::engine::{Engine, FamilyPut, TableResult};
 use crate::keygen::rng::splitmix64;
 use crate::scenario::tables::OtherTable;
@@ -118,7 +118,7 @@ impl Engine {
         let mut next = self.state.routing.len();
         for (i, o) in others.iter().enumerate() {
             let t = (i + 1) as u16;
-            self.state.tables.push(RoutingTable::new());
+            self.state.tables.push(Router::new());
             let mut starts = Vec::new();
             if let Some(imp) = &o.imported {
                 // As imported: each region on its server (one server list for every import).

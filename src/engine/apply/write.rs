@@ -3,13 +3,13 @@
 //! `MemStoreFlusher.reclaimMemStoreMemory`), metered by the server's write bandwidth.
 
 use crate::engine::decision::FlushWhy;
+use crate::engine::ingest::route::hex_digits;
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::policy::write::{Admission, RegionWrite, WriteLimits};
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::state::cell;
 use crate::engine::state::memstore::{Mutation, Put};
-use crate::engine::state::routing::hex_digits;
 use crate::engine::{CLIENT_LAG_NS, Engine, FamilyPut, prefix8};
 use crate::keygen::rng::splitmix64;
 

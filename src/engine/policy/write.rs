@@ -206,7 +206,9 @@ pub(crate) fn rows_before_roll(appended: u64, roll_size: u64, row_wal: u64) -> u
     if wal_rolls(appended, roll_size) {
         0
     } else {
-        (roll_size - appended).checked_div(row_wal).unwrap_or(u64::MAX)
+        (roll_size - appended)
+            .checked_div(row_wal)
+            .unwrap_or(u64::MAX)
     }
 }
 

@@ -138,8 +138,8 @@ impl State {
         // The per-server lists, when they claim to be current, group the routing table.
         if self.by_server.built_for
             == Some((
-                self.routing_epoch(),
-                self.placement_epoch,
+                self.routing_changes(),
+                self.placement_changes,
                 self.servers.len(),
             ))
         {

@@ -10,8 +10,8 @@ use std::mem::MaybeUninit;
 use super::chunks::Chunks;
 use super::keysort::{CodeBounds, FixedKeys, SortScratch, keep_every, push_codes};
 use super::prefetch;
-use super::routing::{hex_digits, prefix8};
 use super::storefile::Extra;
+use crate::engine::ingest::route::{hex_digits, prefix8};
 
 /// What one emulated row adds to a store, in real units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -463,6 +463,28 @@ impl Memstore {
         })
     }
 
+    /// The reference engine's [`Memstore::with_sorted_unique`]: every row's index through the
+    /// standard sort by key, equal keys once.
+    pub fn plain_sorted_unique(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.held as u32).collect();
+        order.sort_by(|&a, &b| self.key(a as usize).cmp(self.key(b as usize)));
+        order.dedup_by(|a, b| self.key(*a as usize) == self.key(*b as usize));
+        order
+    }
+
+    /// The reference engine's [`Memstore::with_sorted_every`]: the standard sort's order,
+    /// every `step_of(distinct keys)`-th row kept.
+    pub fn with_plain_sorted_every<R>(
+        &self,
+        step_of: impl FnOnce(usize) -> usize,
+        f: impl FnOnce(usize, &[u32]) -> R,
+    ) -> R {
+        let mut order = self.plain_sorted_unique();
+        let n = order.len();
+        keep_every(&mut order, step_of(n));
+        f(n, &order)
+    }
+
     /// The rows' prefixes for the key sort ([`SortScratch::sort_unique`]), then the sort.
     fn sort_unique(&self, s: &mut SortScratch) {
         self.fill_prefixes(s);
@@ -774,6 +796,43 @@ mod tests {
     /// `DefaultMemStore` snapshot order (`CellComparator`: unsigned bytes, newest of equal rows
     /// kept once) holds for fixed-length keys without end offsets, for a memstore that turns to
     /// mixed lengths after fixed ones, and on the 16-bit radix path (more than 65,536 rows).
+    /// The reference engine's standard sort keeps the rows the fast selection keeps: every
+    /// `step`-th distinct key, in order, for fixed-length hex keys (coded), other fixed-length
+    /// keys and keys of mixed lengths, with and without repeats.
+    #[test]
+    fn the_plain_sort_keeps_what_the_fast_selection_keeps() {
+        let put = Put {
+            rows: 1,
+            cells: 1,
+            data_bytes: 10,
+            heap_bytes: 10,
+        };
+        let keys_of = |kind: u64, i: u64| -> Vec<u8> {
+            let h = crate::keygen::rng::splitmix64(i % 5_000);
+            match kind {
+                0 => format!("{:08x}{:08}", h as u32, i % 5_000).into_bytes(),
+                1 => h.to_be_bytes().to_vec(),
+                _ => h.to_be_bytes()[..1 + (h % 8) as usize].to_vec(),
+            }
+        };
+        for kind in 0..3 {
+            let mut m = Memstore::default();
+            for i in 0..6_000u64 {
+                m.add(&keys_of(kind, i), put, 0, 0);
+            }
+            let ids = |m: &Memstore, order: &[u32]| -> Vec<Vec<u8>> {
+                order.iter().map(|&i| m.key(i as usize).to_vec()).collect()
+            };
+            let plain = ids(&m, &m.plain_sorted_unique());
+            assert_eq!(plain, m.with_sorted_unique(|o| ids(&m, o)), "kind {kind}");
+            for step in [1, 3, 64] {
+                let fast = m.with_sorted_every(false, |_| step, |n, o| (n, ids(&m, o)));
+                let slow = m.with_plain_sorted_every(|_| step, |n, o| (n, ids(&m, o)));
+                assert_eq!(fast, slow, "kind {kind}, step {step}");
+            }
+        }
+    }
+
     #[test]
     fn fixed_length_keys_and_the_large_radix_match_a_full_sort() {
         let put = Put {

@@ -10,27 +10,26 @@ pub(crate) mod keysort;
 pub mod memstore;
 pub(crate) mod prefetch;
 pub mod region;
-pub(crate) mod routing;
+pub mod routing;
 pub mod server;
 pub mod storefile;
 pub mod wal;
 
 use std::collections::BTreeMap;
 
+use crate::engine::ingest::route::Router;
 use compaction::ActiveCompaction;
 use region::Region;
-pub use routing::Router;
-use routing::RoutingTable;
 use server::Server;
 
 /// Everything the policies look at and the appliers change.
 pub(crate) struct State {
     /// Every region ever opened, by id (creation order); split and merged ones are retired.
     pub(crate) regions: Vec<Region>,
-    /// Live regions by start key, with the write path's caches.
-    pub(crate) routing: RoutingTable,
-    /// The other tables' routing tables (`tables[t - 1]` for table `t`, `Region::table`).
-    pub(crate) tables: Vec<RoutingTable>,
+    /// Live regions by start key (`routing::RoutingTable`), behind the write path's router.
+    pub(crate) routing: Router,
+    /// The other tables' (`tables[t - 1]` for table `t`, `Region::table`).
+    pub(crate) tables: Vec<Router>,
     /// RegionServers, by index.
     pub(crate) servers: Vec<Server>,
     /// Running compactions by token (the token is also in `Store::running`).
@@ -39,9 +38,9 @@ pub(crate) struct State {
     pub(crate) client: client::ClientState,
     /// The master's procedure workers: when each is next free, ns.
     pub(crate) procedure_workers: Vec<u64>,
-    /// Bumped whenever a live region changes server (`move_done`): with the routing table's
-    /// epoch, it tells when `by_server` is stale.
-    pub(crate) placement_epoch: u64,
+    /// Bumped whenever a live region changes server (`move_done`): with the routing tables'
+    /// changes, it tells when `by_server` is stale.
+    pub(crate) placement_changes: u64,
     /// Live regions grouped by the server they are assigned to, in key order: a cache for the
     /// per-server scans (global memstore pressure, WAL rolls), which would otherwise walk every
     /// region of the cluster for one server's.
@@ -51,7 +50,7 @@ pub(crate) struct State {
 /// Live regions per server (see `State::by_server`), rebuilt on demand by `State::regions_on`.
 #[derive(Debug, Default)]
 pub(crate) struct ByServer {
-    /// (routing epoch, placement epoch, servers) the lists were built for.
+    /// (routing changes, placement changes, servers) the lists were built for.
     pub(super) built_for: Option<(u64, u64, usize)>,
     /// Region ids per server, in key order.
     lists: Vec<Vec<usize>>,
@@ -71,21 +70,21 @@ impl State {
     pub(crate) fn live_ids(&self) -> impl Iterator<Item = usize> + '_ {
         self.routing
             .ids()
-            .chain(self.tables.iter().flat_map(RoutingTable::ids))
+            .chain(self.tables.iter().flat_map(|t| t.ids()))
     }
 
     /// Live regions of the whole cluster.
     pub(crate) fn live_count(&self) -> usize {
-        self.routing.len() + self.tables.iter().map(RoutingTable::len).sum::<usize>()
+        self.routing.len() + self.tables.iter().map(|t| t.len()).sum::<usize>()
     }
 
-    /// Changes so far to any table's routing (each table's epoch only grows).
-    pub(crate) fn routing_epoch(&self) -> u64 {
-        self.routing.epoch() + self.tables.iter().map(RoutingTable::epoch).sum::<u64>()
+    /// Changes so far to any table's routing (each table's count only grows).
+    pub(crate) fn routing_changes(&self) -> u64 {
+        self.routing.changes() + self.tables.iter().map(|t| t.changes()).sum::<u64>()
     }
 
     /// The routing table of `table` (`Region::table`).
-    pub(crate) fn routing_of(&mut self, table: u16) -> &mut RoutingTable {
+    pub(crate) fn routing_of(&mut self, table: u16) -> &mut Router {
         match table {
             0 => &mut self.routing,
             t => &mut self.tables[usize::from(t) - 1],
@@ -97,8 +96,8 @@ impl State {
     /// the same order.
     pub(crate) fn regions_on(&mut self, server: usize) -> &[usize] {
         let key = (
-            self.routing_epoch(),
-            self.placement_epoch,
+            self.routing_changes(),
+            self.placement_changes,
             self.servers.len(),
         );
         let b = &mut self.by_server;
@@ -110,7 +109,7 @@ impl State {
             let ids = self
                 .routing
                 .ids()
-                .chain(self.tables.iter().flat_map(RoutingTable::ids));
+                .chain(self.tables.iter().flat_map(|t| t.ids()));
             for id in ids {
                 b.lists[self.regions[id].server].push(id);
             }

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use super::routing::prefix8;
+use crate::engine::ingest::route::prefix8;
 
 pub mod fake_key;
 pub mod hfile;
