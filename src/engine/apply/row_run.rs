@@ -18,13 +18,14 @@
 
 use std::sync::Arc;
 
+use crate::engine::ingest::memkeys::ArenaRows;
 use crate::engine::ingest::route::{Router, hex_digits};
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::policy::write::RegionWrite;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::recorder::Recorder;
-use crate::engine::state::memstore::{ArenaRows, Put};
+use crate::engine::state::memstore::Put;
 use crate::engine::state::prefetch;
 use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
@@ -682,7 +683,7 @@ impl Engine {
             let r = &mut self.state.regions[region as usize];
             for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
                 if fam.cells != 0 {
-                    store.memstore.extend_fixed(keys, rows);
+                    store.memstore.keys_mut().extend_fixed(keys, rows);
                 }
             }
         }

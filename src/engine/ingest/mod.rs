@@ -3,9 +3,17 @@
 //!
 //! - `route` — finding a row's region: the routing table's indexes and caches, its frozen
 //!   copies for the feed's workers, the heat map's buckets, and a plain mode that only
-//!   searches the table (the reference engine).
+//!   searches the table (the reference engine);
+//! - `chunks` — the memstores' key storage in pooled fixed-size chunks;
+//! - `memkeys` — a memstore's keys, stored for the flush to order (`state::memstore` keeps
+//!   the accounting);
+//! - `keysort` — a flush's key order: radix sort over 8-byte prefixes and the coded
+//!   selection of the rows a store file keeps.
 //!
 //! What is here must leave the model's answers unchanged: the reference engine runs the same
 //! model without it, and the tests hold the two to the same reports byte for byte.
 
+pub(crate) mod chunks;
+pub(crate) mod keysort;
+pub(crate) mod memkeys;
 pub mod route;

@@ -2,11 +2,9 @@
 //! and the cells and files they hold. Only `apply/` changes it.
 
 pub mod cell;
-pub(crate) mod chunks;
 pub(crate) mod client;
 pub(crate) mod compaction;
 mod invariants;
-pub(crate) mod keysort;
 pub mod memstore;
 pub(crate) mod prefetch;
 pub mod region;

@@ -2,8 +2,8 @@
 //! keys once. Linear in the rows for the common shapes: keys that arrive sorted cost one pass,
 //! and other keys are radix-sorted on their 8-byte prefix, compressed to the bits that vary.
 
+use crate::engine::ingest::chunks::ChunksRef;
 use crate::engine::ingest::route::{hex_digits, prefix8};
-use crate::engine::state::chunks::ChunksRef;
 
 /// The sort's buffers, kept from flush to flush by the caller (a sort allocates nothing once
 /// they are large enough).
