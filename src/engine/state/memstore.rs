@@ -5,13 +5,11 @@
 //! Rows are kept as emulated keys in chunks (no allocation per row, no copy as they grow); a
 //! flush sorts them.
 
-use std::mem::MaybeUninit;
-
 use super::chunks::Chunks;
 use super::keysort::{CodeBounds, FixedKeys, SortScratch, keep_every, push_codes};
-use super::prefetch;
 use super::routing::{hex_digits, prefix8};
 use super::storefile::Extra;
+use crate::kernel::prefetch;
 
 /// What one emulated row adds to a store, in real units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,14 +196,11 @@ impl Memstore {
                 _ => self.extend_keys::<0>(rows, at),
             }
             let mut bounds = self.code_bounds;
-            // SAFETY: each one-element group is written.
-            unsafe {
-                self.codes.extend_groups(at.len(), 1, |k, c| {
-                    let v = rows.codes[at[k] as usize];
-                    bounds.add(v);
-                    c[0].write(v);
-                });
-            }
+            self.codes.extend_groups::<_, 1>(at.len(), 1, |k| {
+                let v = rows.codes[at[k] as usize];
+                bounds.add(v);
+                [v]
+            });
             self.code_bounds = bounds;
             self.held += at.len();
         } else {
@@ -225,22 +220,9 @@ impl Memstore {
     /// The keys of rows `at`, `N` bytes each (0: any length, copied as a slice).
     #[inline(always)]
     fn extend_keys<const N: usize>(&mut self, rows: &ArenaRows<'_>, at: &[u32]) {
-        let len = rows.len;
-        // SAFETY: each group (`len` bytes) takes a whole key of that length (`ArenaRows::key`;
-        // `write_copy_of_slice` panics on any other).
-        unsafe {
-            self.keys.extend_groups(at.len(), len, |k, dst| {
-                let key = rows.key(at[k] as usize);
-                if N > 0
-                    && let Ok(fixed) = <&mut [MaybeUninit<u8>; N]>::try_from(&mut *dst)
-                    && let Ok(key) = <&[u8; N]>::try_from(key)
-                {
-                    *fixed = key.map(MaybeUninit::new);
-                } else {
-                    dst.write_copy_of_slice(key);
-                }
-            });
-        }
+        // Each group (`len` bytes) takes a whole key of that length (`ArenaRows::key`).
+        self.keys
+            .extend_groups::<_, N>(at.len(), rows.len, |k| rows.key(at[k] as usize));
     }
 
     /// One row of [`Memstore::extend_fixed`]: its key, and its code where codes are kept (read

@@ -8,7 +8,6 @@ pub(crate) mod compaction;
 mod invariants;
 pub(crate) mod keysort;
 pub mod memstore;
-pub(crate) mod prefetch;
 pub mod region;
 pub(crate) mod routing;
 pub mod server;
