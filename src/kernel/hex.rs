@@ -17,10 +17,10 @@ impl Avx512 {
     }
 }
 
-/// [`Avx512::hashed_keys`]: 8 keys per vector, each code spread to
-/// one nibble per byte and mapped to its hex character by a byte shuffle, beside its id
-/// byte-swapped; written straight into the arena's and ends' spare room (staged on the
-/// stack, the copies out were a libc memmove call and a scalar loop per block).
+/// [`Avx512::hashed_keys`]: 8 keys per vector, each code spread to one nibble per byte and
+/// mapped to its hex character by a byte shuffle, beside its id byte-swapped; written straight
+/// into the arena's and ends' spare room (staged on the stack, the copies out were a libc
+/// memmove call and a scalar loop per block).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 fn hashed_keys(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &mut Vec<u32>) {
