@@ -2,17 +2,30 @@
 //! arguments) run them, and `experiment::suite` runs `test`; nothing else imports this module.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::argval::EmulationArgs;
 use crate::argval::{count_arg, sample_keys_arg, seed_arg};
 
+/// `--version`: the package's version and the kernels this host runs (`kernel::describe`).
+fn version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        format!(
+            "{} (kernels: {})",
+            env!("CARGO_PKG_VERSION"),
+            crate::kernel::describe()
+        )
+    })
+}
+
 /// hbase-emu: see how an HBase table's regions grow, split and spread before you load it.
 #[derive(Debug, Parser)]
 #[command(
     name = "hbase-emu",
-    version,
+    version = version(),
     about = "Emulate how HBase 2.x regions grow, split and spread over RegionServers",
     long_about = "hbase-emu emulates what HBase 2.x does with a table's writes: rowkey layout, pre-split keys, \
                   region size and RegionServer count.\n\nWith no command it runs the built-in headline \

@@ -1,4 +1,5 @@
 //! The `hbase-emu` binary: parse flags, run a command, render errors, set the exit code.
+#![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 
@@ -8,6 +9,13 @@ use hbase_emu::cli::{Cli, Command};
 use hbase_emu::commands;
 
 fn main() -> ExitCode {
+    // Before anything runs (`--version` included): a mistyped kernel choice is a usage error,
+    // not the default.
+    if let Err(e) = hbase_emu::kernel::from_env() {
+        let e = hbase_emu::diag::InputError::new(e.to_string());
+        eprint!("{}", hbase_emu::diag::escape_controls(&e.render()));
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     // Ok(false): the work was done but an expectation failed (exit 1).
     let result = match cli.command {

@@ -105,11 +105,8 @@ fn push_hashed(b: &Batch8, ids: &[u64], out: &mut KeyArena) {
 /// them again).
 pub fn expand_hashed(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &mut Vec<u32>) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-    {
-        // SAFETY: the CPU has the features (checked above).
-        unsafe { format_hashed_avx512(codes, first, arena, ends) };
+    if let Some(t) = crate::kernel::active().avx512() {
+        t.hashed_keys(codes, first, arena, ends);
         return;
     }
     expand_hashed_scalar(codes, first, arena, ends);
@@ -122,79 +119,6 @@ fn expand_hashed_scalar(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &m
     for (j, &c) in codes.iter().enumerate() {
         arena.extend_from_slice(&hashed_key(c, first.wrapping_add(j as u64)));
         ends.push(arena.len() as u32);
-    }
-}
-
-/// The keys of [`expand_hashed`] on AVX-512 (BW): 8 keys per vector, each code spread to
-/// one nibble per byte and mapped to its hex character by a byte shuffle, beside its id
-/// byte-swapped; written straight into the arena's and ends' spare room (staged on the
-/// stack, the copies out were a libc memmove call and a scalar loop per block).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn format_hashed_avx512(codes: &[u32], first: u64, arena: &mut Vec<u8>, ends: &mut Vec<u32>) {
-    use std::arch::x86_64::*;
-    let n = codes.len();
-    let base = arena.len();
-    // Whole vectors are stored: room for up to 7 keys past the last.
-    arena.reserve(16 * (n + 8));
-    ends.reserve(n + 8);
-    let (arena_vec, ends_vec) = (arena, ends);
-    let keys = arena_vec.spare_capacity_mut().as_mut_ptr().cast::<u8>();
-    let ends = ends_vec.spare_capacity_mut().as_mut_ptr().cast::<u32>();
-    // Each end is 16 bytes past the one before, from the arena's length.
-    let step_ends = _mm256_setr_epi32(16, 32, 48, 64, 80, 96, 112, 128);
-    // SAFETY: a 16-byte array.
-    let digits =
-        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(b"0123456789abcdef".as_ptr().cast()) });
-    // Reverses each 8-byte lane (the spread puts the first character in the top byte).
-    let reverse = _mm512_broadcast_i32x4(_mm_setr_epi8(
-        7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
-    ));
-    let mask = |m: u64| _mm512_set1_epi64(m as i64);
-    let lanes = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    // Keys 0..4 and 4..8 of a vector: (hex, id) pairs from the hex and id vectors.
-    let (lo, hi) = (
-        _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11),
-        _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15),
-    );
-    for v in 0..n.div_ceil(8) {
-        let take = (n - 8 * v).min(8);
-        // SAFETY: `take` codes from 8·v on (the rest of the vector zeroed).
-        let code = unsafe {
-            _mm256_maskz_loadu_epi32(((1u16 << take) - 1) as u8, codes.as_ptr().add(8 * v).cast())
-        };
-        let x = _mm512_cvtepu32_epi64(code);
-        let x = _mm512_or_si512(
-            _mm512_slli_epi64::<16>(_mm512_and_si512(x, mask(0xFFFF_0000))),
-            _mm512_and_si512(x, mask(0xFFFF)),
-        );
-        let x = _mm512_or_si512(
-            _mm512_slli_epi64::<8>(_mm512_and_si512(x, mask(0x0000_FF00_0000_FF00))),
-            _mm512_and_si512(x, mask(0x0000_00FF_0000_00FF)),
-        );
-        let x = _mm512_or_si512(
-            _mm512_slli_epi64::<4>(_mm512_and_si512(x, mask(0x00F0_00F0_00F0_00F0))),
-            _mm512_and_si512(x, mask(0x000F_000F_000F_000F)),
-        );
-        let hex = _mm512_shuffle_epi8(_mm512_shuffle_epi8(digits, x), reverse);
-        let ids = _mm512_add_epi64(
-            _mm512_set1_epi64(first.wrapping_add(8 * v as u64) as i64),
-            lanes,
-        );
-        let ids = _mm512_shuffle_epi8(ids, reverse);
-        // SAFETY: keys 8·v .. 8·v + 8 and their ends, within the room reserved above.
-        unsafe {
-            let at = keys.add(128 * v);
-            _mm512_storeu_si512(at.cast(), _mm512_permutex2var_epi64(hex, lo, ids));
-            _mm512_storeu_si512(at.add(64).cast(), _mm512_permutex2var_epi64(hex, hi, ids));
-            let end = _mm256_set1_epi32((base + 128 * v) as i32);
-            _mm256_storeu_si256(ends.add(8 * v).cast(), _mm256_add_epi32(end, step_ends));
-        }
-    }
-    // SAFETY: the first n keys and ends were written above.
-    unsafe {
-        arena_vec.set_len(base + 16 * n);
-        ends_vec.set_len(ends_vec.len() + n);
     }
 }
 
@@ -351,17 +275,13 @@ impl RowKeyGenerator for HashRowKey {
         // The feed's hottest loop (`heads_by_block`), the keys formatted 8 per vector.
         let mut ids_buf = [0u64; md5x::LANES8];
         #[cfg(target_arch = "x86_64")]
-        let simd = std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw");
+        let simd = crate::kernel::active().avx512();
         self.heads_by_block(ids, |first, n, batch| {
             #[cfg(target_arch = "x86_64")]
-            if simd {
+            if let Some(t) = simd {
                 let from = out.codes.len();
                 push_codes(batch.heads(), n, &mut out.codes);
-                // SAFETY: the CPU has the features (checked above).
-                unsafe {
-                    format_hashed_avx512(&out.codes[from..], first, &mut out.arena, &mut out.ends)
-                };
+                t.hashed_keys(&out.codes[from..], first, &mut out.arena, &mut out.ends);
                 return;
             }
             for (j, slot) in ids_buf[..n].iter_mut().enumerate() {
@@ -571,11 +491,15 @@ mod tests {
     use super::*;
     use crate::keynotation::{to_hex, to_string_binary};
 
-    /// A chunk of codes only, made into keys (SIMD where the CPU has it, and the scalar
-    /// path), holds the keys and codes `keys_into_arena` writes; over ranges that do not
-    /// fill whole vectors, and at the last ids there are.
+    /// A chunk of codes only, made into keys (on every kernel set the CPU runs, and the
+    /// scalar path), holds the keys and codes `keys_into_arena` writes; over ranges that do
+    /// not fill whole vectors, and at the last ids there are.
     #[test]
     fn codes_made_into_keys_equal_the_keys() {
+        crate::kernel::for_each_runnable(|_| codes_made_into_keys_equal_the_keys_on());
+    }
+
+    fn codes_made_into_keys_equal_the_keys_on() {
         let g = build_toml("[[generator]]\nname='h'\nkind='hashed'\n").unwrap();
         for ids in [1..1000, 0..1, 5..13, u64::MAX - 40..u64::MAX] {
             let mut want = KeyArena::default();

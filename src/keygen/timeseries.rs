@@ -30,98 +30,6 @@ const DRAW_BLOCK: usize = 64;
 /// Ids per block of [`Clock::for_each_block`] (one [`super::md5x::Batch8`]).
 pub const TIME_BLOCK: usize = 32;
 
-/// Draws on AVX-512, 8 per vector: [`rng::draw_keyed`] then [`rng::below32`], written out so
-/// that only splitmix's two multiplies take the slow 64-bit `vpmullq`. The counter's product
-/// steps by `8·C` per vector instead of a multiply, and `below32`'s products of two 32-bit
-/// halves are `vpmuludq` (the compiler made all five `vpmullq` from the scalar loop).
-#[cfg(target_arch = "x86_64")]
-mod simd {
-    use super::rng;
-    use std::arch::x86_64::*;
-
-    /// Draws of ids `from + 8·v + 0..8`, vector `v` of a walk from `from`.
-    #[derive(Clone, Copy)]
-    struct Draws {
-        counter: __m512i,
-        stride: __m512i,
-        key: __m512i,
-        step: __m512i,
-    }
-
-    impl Draws {
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512dq")]
-        fn new(key: u64, step: u64, from: u64) -> Draws {
-            let lanes: [u64; 8] =
-                std::array::from_fn(|j| from.wrapping_add(j as u64).wrapping_mul(rng::COUNTER_MUL));
-            Draws {
-                // SAFETY: an 8-word array.
-                counter: unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) },
-                stride: _mm512_set1_epi64(rng::COUNTER_MUL.wrapping_mul(8) as i64),
-                key: _mm512_set1_epi64(key as i64),
-                step: _mm512_set1_epi64(step as i64),
-            }
-        }
-
-        /// The next 8 draws.
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512dq")]
-        fn next(&mut self) -> __m512i {
-            let z = _mm512_add_epi64(
-                _mm512_xor_si512(self.counter, self.key),
-                _mm512_set1_epi64(rng::GOLDEN as i64),
-            );
-            let z = _mm512_mullo_epi64(
-                _mm512_xor_si512(z, _mm512_srli_epi64::<30>(z)),
-                _mm512_set1_epi64(rng::MIX1 as i64),
-            );
-            let z = _mm512_mullo_epi64(
-                _mm512_xor_si512(z, _mm512_srli_epi64::<27>(z)),
-                _mm512_set1_epi64(rng::MIX2 as i64),
-            );
-            let w = _mm512_xor_si512(z, _mm512_srli_epi64::<31>(z));
-            // below32: ((w >> 32)·n + ((w mod 2^32)·n >> 32)) >> 32, each product 32 × 32 bits.
-            let hi = _mm512_mul_epu32(_mm512_srli_epi64::<32>(w), self.step);
-            let lo = _mm512_srli_epi64::<32>(_mm512_mul_epu32(w, self.step));
-            self.counter = _mm512_add_epi64(self.counter, self.stride);
-            _mm512_srli_epi64::<32>(_mm512_add_epi64(hi, lo))
-        }
-    }
-
-    /// `out[i]` = the draw of id `from + i`.
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn advances(key: u64, step: u64, from: u64, out: &mut [u64]) {
-        let mut draws = Draws::new(key, step, from);
-        let mut chunks = out.chunks_exact_mut(8);
-        for c in &mut chunks {
-            // SAFETY: 8 words.
-            unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), draws.next()) };
-        }
-        let rest = chunks.into_remainder();
-        if !rest.is_empty() {
-            let mut last = [0u64; 8];
-            // SAFETY: an 8-word array.
-            unsafe { _mm512_storeu_si512(last.as_mut_ptr().cast(), draws.next()) };
-            rest.copy_from_slice(&last[..rest.len()]);
-        }
-    }
-
-    /// The sum of the draws of ids `from .. from + n` (the last vector masked to its ids).
-    #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) fn sum(key: u64, step: u64, from: u64, n: u64) -> u64 {
-        let mut draws = Draws::new(key, step, from);
-        let mut acc = _mm512_setzero_si512();
-        for _ in 0..n / 8 {
-            acc = _mm512_add_epi64(acc, draws.next());
-        }
-        let rest = (n % 8) as u32;
-        if rest > 0 {
-            acc = _mm512_mask_add_epi64(acc, ((1u32 << rest) - 1) as u8, acc, draws.next());
-        }
-        _mm512_reduce_add_epi64(acc) as u64
-    }
-}
-
 /// A per-row clock in ms: pure function of `(seed, id)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clock {
@@ -158,14 +66,16 @@ impl Clock {
     }
 
     /// `out[i] = advance(from + i)`. Each draw is a pure function of its id, so they are drawn
-    /// side by side in SIMD lanes where AVX-512 is present (8 per instruction, the multiplies
-    /// being 64-bit); the scalar loop elsewhere.
+    /// side by side in SIMD lanes where the AVX-512 kernels run (`kernel::clock`, 8 per
+    /// instruction); the scalar loop elsewhere.
     fn advances(&self, from: u64, out: &mut [u64]) {
         let key = self.draw_key();
         #[cfg(target_arch = "x86_64")]
-        if !self.fixed && self.step < 1 << 32 && std::arch::is_x86_feature_detected!("avx512dq") {
-            // SAFETY: the CPU has the features the function is compiled for (checked above).
-            unsafe { simd::advances(key, self.step, from, out) };
+        if !self.fixed
+            && self.step < 1 << 32
+            && let Some(t) = crate::kernel::active().avx512()
+        {
+            t.clock_draws(key, self.step, from, out);
             return;
         }
         for (i, o) in out.iter_mut().enumerate() {
@@ -196,13 +106,10 @@ impl Clock {
             && self.step < 1 << 32
             && to >= from
             && to - from < 1 << 31
-            && std::arch::is_x86_feature_detected!("avx512dq")
+            && let Some(t) = crate::kernel::active().avx512()
         {
             // Below 2^31 draws of under 2^32 each: the sum fits the lanes' 64 bits.
-            // SAFETY: the CPU has the features the function is compiled for (checked above).
-            return u128::from(unsafe {
-                simd::sum(self.draw_key(), self.step, from, to - from + 1)
-            });
+            return u128::from(t.clock_sum(self.draw_key(), self.step, from, to - from + 1));
         }
         let mut buf = [0u64; DRAW_BLOCK];
         let mut sum = 0u128;
@@ -521,11 +428,15 @@ mod tests {
     use super::super::testutil::*;
     use super::*;
 
-    /// The block draws (SIMD lanes where the CPU has AVX-512) equal one draw at a time
+    /// The block draws (on every kernel set the CPU runs) equal one draw at a time
     /// (`nextInt(step)` of the row's counter), for steps below and above 2^32, fixed steps,
     /// any start and block length.
     #[test]
     fn draw_sums_equal_the_single_draws_summed() {
+        crate::kernel::for_each_runnable(|_| draw_sums_equal_the_single_draws_summed_on());
+    }
+
+    fn draw_sums_equal_the_single_draws_summed_on() {
         for (seed, step) in [(9, 1000), (u64::MAX, (1 << 32) - 1), (3, 1_000_000_000_000)] {
             let c = Clock::new(seed, 0, step, false);
             for from in [0, 5, CHUNK - 3, u64::MAX - 1030] {
@@ -545,6 +456,10 @@ mod tests {
     /// for fixed and huge steps, and clamped alike near the largest time.
     #[test]
     fn block_times_equal_the_id_by_id_times() {
+        crate::kernel::for_each_runnable(|_| block_times_equal_the_id_by_id_times_on());
+    }
+
+    fn block_times_equal_the_id_by_id_times_on() {
         let near_max = i64::MAX as u64 - 5_000;
         for (start, step, fixed) in [
             (0, 1000, false),
@@ -579,6 +494,10 @@ mod tests {
 
     #[test]
     fn block_draws_equal_single_draws() {
+        crate::kernel::for_each_runnable(|_| block_draws_equal_single_draws_on());
+    }
+
+    fn block_draws_equal_single_draws_on() {
         for (seed, step, fixed) in [
             (9, 1000, false),
             (1, 1, false),

@@ -19,6 +19,10 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Report {
     /// Schema version.
     pub schema_version: u32,
+    /// The kernel set that ran (`kernel::Kernels::name`): it changes speed, never a figure.
+    /// `None` in reports written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernels: Option<String>,
     /// The scenario.
     pub scenario: ScenarioJson,
     /// One per generator.
@@ -862,6 +866,7 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
     let s = &scenario.settings;
     Report {
         schema_version: SCHEMA_VERSION,
+        kernels: Some(crate::kernel::active().name().to_string()),
         scenario: ScenarioJson {
             name: scenario.name.clone(),
             path: scenario.source.path.display().to_string(),

@@ -16,6 +16,7 @@ mod hardening;
 mod html_browser;
 mod import;
 mod input_errors;
+mod kernels;
 mod keygen_props;
 mod limits;
 mod policies_props;

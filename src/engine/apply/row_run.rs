@@ -26,9 +26,9 @@ use crate::engine::policy::write::RegionWrite;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::recorder::Recorder;
 use crate::engine::state::memstore::Put;
-use crate::engine::state::prefetch;
 use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
+use crate::kernel::{self, prefetch};
 use crate::workload::feed::KeyFeed;
 
 /// [`RowRuns::landed`] of a row held back for the client's retry.
@@ -63,8 +63,8 @@ pub(crate) struct RowRuns {
     /// The landed rows' positions in the run, grouped by region (the touched regions' order),
     /// each region's in row order.
     by_region: Vec<u32>,
-    /// Per region, where its next position goes in `by_region` (valid for touched regions).
-    cursors: Vec<u32>,
+    /// Puts the landed rows' positions into `by_region`.
+    placement: kernel::buf::Placement,
     /// Rows held back inside runs so far (for tests: that runs took that path).
     pub(crate) held_total: u64,
     /// Rows of runs whose regions the feed's workers found, and rows of runs routed here (no
@@ -89,7 +89,7 @@ impl Default for RowRuns {
             held_keys: Vec::new(),
             landed: Vec::new(),
             by_region: Vec::new(),
-            cursors: Vec::new(),
+            placement: kernel::buf::Placement::default(),
             held_total: 0,
             routed_total: [0; 2],
             heat_table: None,
@@ -628,42 +628,23 @@ impl Engine {
     /// with hundreds of regions, a row's memstore is a cache miss the loop would wait on, where
     /// here each region's rows follow one another.
     fn push_run_keys(&mut self, runs: &mut RowRuns, keys: &ArenaRows<'_>) {
+        // The landed rows' positions grouped by region: a counting sort's placement, its
+        // cursors in a dense array of their own (not the 56-byte slots) and the positions
+        // written into spare room, not zeroed first. Then each slot points at its range's end.
+        let regions = &runs.regions;
+        runs.placement.place(
+            &mut runs.by_region,
+            &runs.landed,
+            HELD,
+            &runs.touched_regions,
+            |region| regions[region as usize].rows,
+        );
         let mut at = 0u32;
         for &region in &runs.touched_regions {
             let slot = &mut runs.regions[region as usize];
-            slot.at = at;
             at += slot.rows as u32;
+            slot.at = at;
         }
-        // Each landed row's position at its region's cursor: the cursors in a dense array of
-        // their own (not the 56-byte slots), and the positions written into spare room (each
-        // exactly once: the regions' row counts sum to `at`), not zeroed first.
-        runs.cursors.resize(runs.regions.len(), 0);
-        for &region in &runs.touched_regions {
-            runs.cursors[region as usize] = runs.regions[region as usize].at;
-        }
-        runs.by_region.clear();
-        runs.by_region.reserve(at as usize);
-        let out = &mut runs.by_region.spare_capacity_mut()[..at as usize];
-        let cursors = &mut runs.cursors[..];
-        for (i, &region) in runs.landed.iter().enumerate() {
-            if region != HELD {
-                let c = &mut cursors[region as usize];
-                out[*c as usize].write(i as u32);
-                *c += 1;
-            }
-        }
-        // Each region's cursor ran from its start through exactly its rows, and the regions'
-        // ranges tile `0..at`: every position was written once.
-        let mut tiled = true;
-        for &region in &runs.touched_regions {
-            let slot = &mut runs.regions[region as usize];
-            let end = runs.cursors[region as usize];
-            tiled &= u64::from(end) == u64::from(slot.at) + slot.rows;
-            slot.at = end;
-        }
-        assert!(tiled, "a run's rows by region do not match their counts");
-        // SAFETY: the `at` positions were written (checked above).
-        unsafe { runs.by_region.set_len(at as usize) };
         for (j, &region) in runs.touched_regions.iter().enumerate() {
             // Each region's struct, memstore and tail are a chain of loads, cold with hundreds
             // of regions: the next regions' are asked for while this one's keys go in.

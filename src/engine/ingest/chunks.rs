@@ -6,7 +6,8 @@
 //! new block), and the freed blocks scattered the heap, so RSS ran well above the rows held.
 
 use std::cell::RefCell;
-use std::mem::MaybeUninit;
+
+use crate::kernel;
 
 /// Bytes of free chunks a thread's pool keeps, per element type: more than one flushed
 /// memstore's worth on the shipped scenarios (~20 MB at `--scale 1` with 100-byte rows).
@@ -59,33 +60,25 @@ impl<T: Pooled> Chunks<T> {
     }
 
     /// Appends `n` groups of `unit` elements (`unit` ≤ the chunk size, which is a multiple of
-    /// it): `fill(k, group)` writes every element of group `k`, straight into the chunk's
-    /// spare room (zeroing it first would be a second pass over lines not yet in the caches).
-    /// Each chunk's room is checked once, not once per group.
-    ///
-    /// # Safety
-    /// `fill` writes every element of the group it is given: the chunk then holds them.
+    /// it), group `k` being the `unit` elements `group(k)` gives, copied straight into the
+    /// chunk's spare room (zeroing it first would be a second pass over lines not yet in the
+    /// caches) by [`kernel::buf::extend_groups`] (whose `N` this passes on). Each chunk's room
+    /// is checked once, not once per group.
     #[inline]
-    pub unsafe fn extend_groups(
+    pub fn extend_groups<S: AsRef<[T]>, const N: usize>(
         &mut self,
         n: usize,
         unit: usize,
-        mut fill: impl FnMut(usize, &mut [MaybeUninit<T>]),
-    ) {
+        mut group: impl FnMut(usize) -> S,
+    ) where
+        T: Copy,
+    {
         let mut k = 0;
         while k < n {
             let cap = self.cap;
             let tail = self.room(unit);
-            let old = tail.len();
-            let fit = ((cap - old) / unit).min(n - k);
-            tail.reserve(fit * unit);
-            let spare = &mut tail.spare_capacity_mut()[..fit * unit];
-            for (j, group) in spare.chunks_exact_mut(unit).enumerate() {
-                fill(k + j, group);
-            }
-            // SAFETY: `fill` wrote every element of the `fit * unit` after `old` (the
-            // caller's promise).
-            unsafe { tail.set_len(old + fit * unit) };
+            let fit = ((cap - tail.len()) / unit).min(n - k);
+            kernel::buf::extend_groups::<T, S, N>(tail, fit, unit, |j| group(k + j));
             k += fit;
         }
     }
@@ -273,16 +266,13 @@ mod tests {
         let mut next = 0u32;
         for n in [0, 1, 5, 2, 7, 13] {
             let mut groups = 0;
-            // SAFETY: each group is written whole.
-            unsafe {
-                c.extend_groups(n, 3, |k, g| {
-                    assert_eq!(k, groups, "groups in order");
-                    assert_eq!(g.len(), 3);
-                    g.write_copy_of_slice(&[next, next + 1, next + 2]);
-                    next += 3;
-                    groups += 1;
-                })
-            };
+            c.extend_groups::<_, 0>(n, 3, |k| {
+                assert_eq!(k, groups, "groups in order");
+                let g = [next, next + 1, next + 2];
+                next += 3;
+                groups += 1;
+                g
+            });
             assert_eq!(groups, n);
         }
         let held: Vec<u32> = c.view().iter().flatten().copied().collect();

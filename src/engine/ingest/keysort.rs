@@ -309,24 +309,20 @@ impl SortScratch {
         let run = &mut self.run[..size];
         let marks = &self.marks[..size.div_ceil(64)];
         #[cfg(target_arch = "x86_64")]
-        let simd = std::arch::is_x86_feature_detected!("avx512f");
+        let simd = crate::kernel::active().avx512();
         for &part in parts {
             let mut part = part;
             #[cfg(target_arch = "x86_64")]
-            if simd {
+            if let Some(t) = simd {
                 let whole = part.len() / 16 * 16;
-                // SAFETY: the CPU has AVX-512F (checked above); `run`'s kept buckets have
-                // room in `packed_tmp` for their rows, as the scalar loop's.
-                unsafe {
-                    copy_marked(
-                        &part[..whole],
-                        i,
-                        (base, down, up),
-                        marks,
-                        run,
-                        &mut self.packed_tmp,
-                    )
-                };
+                t.copy_marked(
+                    &part[..whole],
+                    i,
+                    (base, down, up),
+                    marks,
+                    run,
+                    &mut self.packed_tmp,
+                );
                 i += whole as u64;
                 part = &part[whole..];
             }
@@ -413,64 +409,6 @@ impl SortScratch {
             }
             self.out
                 .push(pick(bucket, target - lo, idx_bits, &mut group, &key));
-        }
-    }
-}
-
-/// [`SortScratch::select_coded`]'s copy pass over `codes` (a multiple of 16, the first one
-/// row `i0`) on AVX-512: 16 rows' buckets at once, their bits in `marks` gathered, and only
-/// the rows of marked buckets (about one in six) copied one by one. Tested by the selection's
-/// property tests, which run it where the CPU has AVX-512.
-///
-/// # Safety
-/// The CPU has AVX-512F; every bucket `((c - base) >> down) << up` of `codes` is below
-/// `run.len()` and `64 · marks.len()`, and each marked bucket's room in `out` holds its rows.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn copy_marked(
-    codes: &[u32],
-    i0: u64,
-    (base, down, up): (u32, u32, u32),
-    marks: &[u64],
-    run: &mut [u32],
-    out: &mut [u64],
-) {
-    use std::arch::x86_64::*;
-    let (vbase, vdown, vup) = (
-        _mm512_set1_epi32(base as i32),
-        _mm_cvtsi32_si128(down as i32),
-        _mm_cvtsi32_si128(up as i32),
-    );
-    let (five, low5, one) = (
-        _mm_cvtsi32_si128(5),
-        _mm512_set1_epi32(31),
-        _mm512_set1_epi32(1),
-    );
-    // The marks as 32-bit words (little-endian: bit b is bit b % 32 of word b / 32).
-    let words = marks.as_ptr().cast::<i32>();
-    let (mut cs, mut bs) = ([0u32; 16], [0u32; 16]);
-    for (k, chunk) in codes.chunks_exact(16).enumerate() {
-        // SAFETY: 16 words.
-        let v = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
-        let b = _mm512_sll_epi32(_mm512_srl_epi32(_mm512_sub_epi32(v, vbase), vdown), vup);
-        // SAFETY: each bucket's word is within `marks` (the caller's promise).
-        let w = unsafe { _mm512_i32gather_epi32::<4>(_mm512_srl_epi32(b, five), words) };
-        let bit = _mm512_srlv_epi32(w, _mm512_and_si512(b, low5));
-        let mut m = _mm512_test_epi32_mask(bit, one);
-        if m == 0 {
-            continue;
-        }
-        // SAFETY: 16-word arrays.
-        unsafe {
-            _mm512_storeu_si512(cs.as_mut_ptr().cast(), v);
-            _mm512_storeu_si512(bs.as_mut_ptr().cast(), b);
-        }
-        while m != 0 {
-            let j = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let at = &mut run[bs[j] as usize];
-            out[*at as usize] = (u64::from(cs[j]) << 32) | (i0 + (16 * k + j) as u64);
-            *at += 1;
         }
     }
 }
@@ -789,8 +727,12 @@ mod tests {
     }
 
     /// `select_every` on distinct keys, as row indices, and the reference's every `step`-th;
-    /// for keys of one length, `select_every_fixed` too.
+    /// for keys of one length, `select_every_fixed` too: on every kernel set the CPU runs.
     fn check_select(keys: &[Vec<u8>], step: usize) {
+        crate::kernel::for_each_runnable(|_| check_select_on(keys, step));
+    }
+
+    fn check_select_on(keys: &[Vec<u8>], step: usize) {
         let mut s = SortScratch::default();
         s.prefixes.extend(keys.iter().map(|k| prefix8(k)));
         s.select_every(step, |i| keys[i].as_slice());

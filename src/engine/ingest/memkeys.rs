@@ -8,12 +8,10 @@
 //! by instead of reading every key again. The reference engine orders the same keys with the
 //! standard sort ([`MemKeys::plain_sorted_unique`]); the tests hold the two to the same rows.
 
-use std::mem::MaybeUninit;
-
 use super::chunks::Chunks;
 use super::keysort::{CodeBounds, FixedKeys, SortScratch, keep_every, push_codes};
 use super::route::{hex_digits, prefix8};
-use crate::engine::state::prefetch;
+use crate::kernel::prefetch;
 
 /// The most arena capacity a recycled memstore keeps ([`MemKeys::shrink`]).
 pub const SPARE_BYTES: usize = 256 << 10;
@@ -145,14 +143,11 @@ impl MemKeys {
                 _ => self.extend_keys::<0>(rows, at),
             }
             let mut bounds = self.code_bounds;
-            // SAFETY: each one-element group is written.
-            unsafe {
-                self.codes.extend_groups(at.len(), 1, |k, c| {
-                    let v = rows.codes[at[k] as usize];
-                    bounds.add(v);
-                    c[0].write(v);
-                });
-            }
+            self.codes.extend_groups::<_, 1>(at.len(), 1, |k| {
+                let v = rows.codes[at[k] as usize];
+                bounds.add(v);
+                [v]
+            });
             self.code_bounds = bounds;
             self.held += at.len();
         } else {
@@ -166,22 +161,9 @@ impl MemKeys {
     /// The keys of rows `at`, `N` bytes each (0: any length, copied as a slice).
     #[inline(always)]
     fn extend_keys<const N: usize>(&mut self, rows: &ArenaRows<'_>, at: &[u32]) {
-        let len = rows.len;
-        // SAFETY: each group (`len` bytes) takes a whole key of that length (`ArenaRows::key`;
-        // `write_copy_of_slice` panics on any other).
-        unsafe {
-            self.keys.extend_groups(at.len(), len, |k, dst| {
-                let key = rows.key(at[k] as usize);
-                if N > 0
-                    && let Ok(fixed) = <&mut [MaybeUninit<u8>; N]>::try_from(&mut *dst)
-                    && let Ok(key) = <&[u8; N]>::try_from(key)
-                {
-                    *fixed = key.map(MaybeUninit::new);
-                } else {
-                    dst.write_copy_of_slice(key);
-                }
-            });
-        }
+        // Each group (`len` bytes) takes a whole key of that length (`ArenaRows::key`).
+        self.keys
+            .extend_groups::<_, N>(at.len(), rows.len, |k| rows.key(at[k] as usize));
     }
 
     /// One row of [`MemKeys::extend_fixed`]: its key, and its code where codes are kept (read

@@ -4,9 +4,9 @@
 //! bytes, heap size = per-cell heap (see `cell.rs`) plus the active segment's fixed overhead.
 //! The rows' keys are kept for the flush to order (`ingest::memkeys`).
 
-use super::prefetch;
 use super::storefile::Extra;
 use crate::engine::ingest::memkeys::MemKeys;
+use crate::kernel::prefetch;
 
 /// What one emulated row adds to a store, in real units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

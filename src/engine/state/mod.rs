@@ -6,7 +6,6 @@ pub(crate) mod client;
 pub(crate) mod compaction;
 mod invariants;
 pub mod memstore;
-pub(crate) mod prefetch;
 pub mod region;
 pub mod routing;
 pub mod server;

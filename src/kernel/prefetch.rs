@@ -1,10 +1,11 @@
-//! Hints to the caches for the write path: where the CPU has them (x86-64), asks for lines the
-//! next rows will touch; elsewhere nothing. A prefetch reads nothing and never faults, whatever
-//! the address, so none of these can change a result.
+//! Hints to the caches for the write path: where the CPU has them (x86-64, whose baseline
+//! includes them: no kernel set switches them off), asks for lines the next rows will touch;
+//! elsewhere nothing. A prefetch reads nothing and never faults, whatever the address, so none
+//! of these can change a result.
 
 /// Asks for the first `lines` cache lines from `v`'s address, for reading.
 #[inline(always)]
-pub(crate) fn read<T>(v: &T, lines: usize) {
+pub fn read<T>(v: &T, lines: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -21,7 +22,7 @@ pub(crate) fn read<T>(v: &T, lines: usize) {
 /// Asks for the line after the one `v`'s next element goes to, for writing: past the capacity
 /// it is dropped like any unneeded prefetch.
 #[inline(always)]
-pub(crate) fn next_write<T>(v: &[T]) {
+pub fn next_write<T>(v: &[T]) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
