@@ -278,8 +278,8 @@ pub struct Engine {
     gc_idle: Vec<Option<u64>>,
     /// The cluster's other tables: their write streams and every table's counters.
     tables: apply::tables::Tables,
-    /// The write path's runs of rows between events (`apply/row_run.rs`).
-    runs: apply::row_run::RowRuns,
+    /// The write path's runs of rows between events (`ingest/runs.rs`).
+    runs: ingest::runs::RowRuns,
 }
 
 /// What one [`Engine::step`] did.
@@ -441,7 +441,7 @@ impl Engine {
             && !self.paused
             && let Some(mut feed) = self.feed.take()
         {
-            // Rows that set nothing off land as a run (`apply/row_run.rs`).
+            // Rows that set nothing off land as a run (`ingest/runs.rs`).
             if let Some(done) = self.land_run(&mut feed) {
                 self.feed = Some(feed);
                 return Ok(Some(Step::Rows { done }));
@@ -557,7 +557,7 @@ impl Engine {
     }
 
     /// Land rows that set nothing off as runs (the default) or one at a time; both leave the
-    /// same state (`apply/row_run.rs`). For tests comparing the two.
+    /// same state (`ingest/runs.rs`). For tests comparing the two.
     pub fn set_row_runs(&mut self, on: bool) {
         self.runs.enabled = on;
     }

@@ -1,7 +1,7 @@
 //! The engine driven one step at a time: every shipped scenario, at a coarse scale, keeps the
 //! state invariants after every event (the engine checks them itself in this mode) and every
 //! hundred rows, a stepped run reports exactly what `engine::run` reports, and landing rows as
-//! runs (`engine/apply/row_run.rs`) reports exactly what landing them one at a time does.
+//! runs (`engine/ingest/runs.rs`) reports exactly what landing them one at a time does.
 
 use std::path::Path;
 

@@ -100,3 +100,47 @@ fn an_unknown_kernel_choice_is_a_usage_error() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// The conformance suite's fourth arm: every shipped scenario, cut to about 20,000 emulated rows
+/// (`--scale`), reports the same bytes on the scalar kernels as on the auto ones (the other arms
+/// run in-process: `engine_step::every_arm_reports_the_same_bytes_on_every_shipped_scenario`).
+#[test]
+fn every_shipped_scenario_reports_the_same_bytes_on_the_scalar_kernels() {
+    let cpu = hbase_emu::kernel::cpu().name();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 7, "{names:?}");
+    for name in &names {
+        let path = dir.join(name);
+        let s = hbase_emu::scenario::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scale = s.workload.rows.div_ceil(20_000).max(1).to_string();
+        let run = |kernels: &str| {
+            let out = common::bin()
+                .env("HBASE_EMU_KERNELS", kernels)
+                .args([
+                    "run",
+                    path.to_str().expect("UTF-8 path"),
+                    "--format",
+                    "json",
+                ])
+                .args(["--scale", &scale, "--threads", "2", "--quiet"])
+                .output()
+                .expect("runs");
+            assert!(
+                out.status.success() || out.status.code() == Some(1),
+                "{name}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8(out.stdout).expect("UTF-8")
+        };
+        assert!(
+            without_kernels(&run("auto"), cpu) == without_kernels(&run("scalar"), "scalar"),
+            "{name}: the scalar kernels' report differs"
+        );
+    }
+}

@@ -10,7 +10,6 @@ mod gc;
 mod open;
 mod reads;
 mod resources;
-pub(crate) mod row_run;
 mod split;
 pub(crate) mod tables;
 mod wal;

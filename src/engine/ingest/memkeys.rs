@@ -128,7 +128,7 @@ impl MemKeys {
     }
 
     /// Appends the keys of rows a run landed here, in their order, leaving the counters to
-    /// `Memstore::add_run`: the write path's runs of rows (`engine/apply/row_run.rs`) count
+    /// `Memstore::add_run`: the write path's runs of rows (`engine/ingest/runs.rs`) count
     /// once per run. Only where [`MemKeys::takes_fixed`] holds. Each row's `code` is its
     /// key's [`hex_digits`] (the value and whether the key opens with 8 hex digits), which the
     /// run had for routing; `(_, false)` also where the run did not read it (the key is then

@@ -7,6 +7,9 @@
 //! - `chunks` — the memstores' key storage in pooled fixed-size chunks;
 //! - `memkeys` — a memstore's keys, stored for the flush to order (`state::memstore` keeps
 //!   the accounting);
+//! - `runs` — runs of rows between events: the write rules' row counts (`policy::write`)
+//!   taken as budgets once per region and server, the rows landed in a tight loop and their
+//!   keys appended a region at a time;
 //! - `keysort` — a flush's key order: radix sort over 8-byte prefixes and the coded
 //!   selection of the rows a store file keeps.
 //!
@@ -17,3 +20,4 @@ pub(crate) mod chunks;
 pub(crate) mod keysort;
 pub(crate) mod memkeys;
 pub mod route;
+pub(crate) mod runs;

@@ -4,7 +4,7 @@
 //! size, the global memstore's high and low marks, a WAL roll). Pure.
 //!
 //! Every way rows land asks these functions: the row-at-a-time path (`apply/write.rs`), runs
-//! of rows (`apply/row_run.rs`), the other tables' writers (`apply/tables.rs`) and the client's
+//! of rows (`ingest/runs.rs`), the other tables' writers (`apply/tables.rs`) and the client's
 //! retries (`apply/client.rs`). The row counts are the admission rules solved for a number of
 //! rows of one size; the tests below hold each to the rule applied row by row.
 
