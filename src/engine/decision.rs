@@ -24,20 +24,6 @@ pub enum FlushWhy {
     GlobalOverFileLimit = 5,
 }
 
-impl FlushWhy {
-    /// The reason a region keeps as `flush_why` (its discriminant).
-    pub(crate) fn from_code(code: u8) -> FlushWhy {
-        match code {
-            0 => FlushWhy::Size,
-            1 => FlushWhy::Blocking,
-            2 => FlushWhy::Global,
-            3 => FlushWhy::Periodic,
-            4 => FlushWhy::Wal,
-            _ => FlushWhy::GlobalOverFileLimit,
-        }
-    }
-}
-
 /// A decision a policy hands to the appliers (`apply::Engine::apply` carries it out).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Decision {

@@ -62,7 +62,7 @@ impl Engine {
         }
         r.flush_delayed = None;
         r.flush_delay_periodic = false;
-        r.flush_why = why as u8;
+        r.flush_why = why;
         self.start_flush(region);
     }
 
@@ -75,7 +75,7 @@ impl Engine {
         r.flush_delayed = None;
         r.flush_delay_periodic = false;
         r.flush_queued = true;
-        r.flush_why = why as u8;
+        r.flush_why = why;
         let server = r.server;
         self.state.servers[server]
             .flush_queue
@@ -95,7 +95,7 @@ impl Engine {
             return;
         }
         r.flush_queued = true;
-        r.flush_why = FlushWhy::Periodic as u8;
+        r.flush_why = FlushWhy::Periodic;
         r.flush_delayed = Some(self.now);
         r.flush_delay_periodic = true;
         let queued = self.now;
@@ -269,7 +269,7 @@ impl Engine {
             }
         }
         let files_now: usize = r.stores.iter().map(|s| s.files.len()).sum();
-        let why = FlushWhy::from_code(r.flush_why);
+        let why = r.flush_why;
         self.rec.stats.wal_forced_flushes += u64::from(why == FlushWhy::Wal);
         self.note(
             region,

@@ -1,6 +1,7 @@
 //! Regions and their stores: the key range, the memstore and store files of each column family,
 //! and the counters the report reads.
 
+use crate::engine::decision::FlushWhy;
 use crate::engine::policy::split::SplitPolicyInstance;
 use crate::engine::state::memstore::Memstore;
 use crate::engine::state::storefile::StoreFile;
@@ -140,8 +141,8 @@ pub struct Region {
     pub opened_ns: u64,
     /// A flush is queued.
     pub flush_queued: bool,
-    /// Why the queued flush was requested (`FlushWhy` code).
-    pub flush_why: u8,
+    /// Why the queued flush was requested.
+    pub flush_why: FlushWhy,
     /// The region's flush entry is off the queue waiting out a delay (a held-back flush's retry,
     /// or the periodic flusher's random delay): the time it was first queued, which its
     /// `FlushRetry` event carries; an entry removed meanwhile leaves that event stale.
@@ -208,7 +209,7 @@ impl Region {
             parent,
             opened_ns,
             flush_queued: false,
-            flush_why: 0,
+            flush_why: FlushWhy::Size,
             flush_delayed: None,
             flush_delay_periodic: false,
             flushing: false,
