@@ -29,6 +29,18 @@ pub fn proptest_config(cases: u32) -> ProptestConfig {
     }
 }
 
+/// The shipped scenarios' file names (`scenarios/*.toml`), sorted.
+pub fn shipped_scenarios() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// Says that test `test` skipped its work and why, on a line of its own that `cargo test` shows
 /// by default: libtest captures `eprintln!` of passing tests, but not writes to the stderr handle.
 pub fn skipped(test: &str, reason: &str) {

@@ -32,21 +32,9 @@ fn opts(s: &Scenario, threads: usize) -> RunOptions {
     }
 }
 
-/// The shipped scenarios' file names, sorted.
-fn shipped_scenarios() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("scenarios/")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn every_shipped_scenario_keeps_the_invariants_step_by_step() {
-    let names = shipped_scenarios();
+    let names = crate::common::shipped_scenarios();
     assert!(names.len() >= 7, "{names:?}");
     for name in &names {
         let mut s = load(name);
@@ -195,7 +183,7 @@ fn reports_by_arm(s: &Scenario, g: usize, o: RunOptions) -> [(&'static str, Stri
 /// every arm, so the ingest layer's speed-ups change no answer.
 #[test]
 fn every_arm_reports_the_same_bytes_on_every_shipped_scenario() {
-    let names = shipped_scenarios();
+    let names = crate::common::shipped_scenarios();
     for name in &names {
         let mut s = load(name);
         s.workload.rows = s.workload.rows.min(MAX_ROWS);

@@ -108,12 +108,7 @@ fn an_unknown_kernel_choice_is_a_usage_error() {
 fn every_shipped_scenario_reports_the_same_bytes_on_the_scalar_kernels() {
     let cpu = hbase_emu::kernel::cpu().name();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .expect("scenarios/")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
+    let names = common::shipped_scenarios();
     assert!(names.len() >= 7, "{names:?}");
     for name in &names {
         let path = dir.join(name);
