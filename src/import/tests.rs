@@ -249,6 +249,22 @@ fn csv_errors_name_line_column_and_field() {
     assert_eq!(e.field.as_deref(), Some("record"));
 }
 
+/// Issue 33: a quoted field shifted the parsed lengths off the raw offsets; with multi-byte
+/// characters after it the span fell inside a character and the snippet panicked.
+#[test]
+fn issue_33_a_quoted_field_then_multibyte_characters_places_the_error_exactly() {
+    let h = "start,end,server,store_bytes,store_files\n";
+    let wide = "é".repeat(100);
+    let text = format!("{h}\"\",\"{wide}\",\"rs,1\",12QB,2\n");
+    let e = csv_table(&text).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.field.as_deref()),
+        (Some(2), Some(4 + 102 + 1 + 6 + 1), Some("store_bytes")),
+        "{e}"
+    );
+    assert!(e.render().contains("12QB"), "{}", e.render());
+}
+
 fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(any::<u8>(), 1..6)
 }
