@@ -324,3 +324,27 @@ fn absurd_store_file_counts_are_errors() {
     assert_eq!(e.line, Some(2));
     assert_eq!(e.field.as_deref(), Some("store_files"));
 }
+
+/// Issue 33: three regions of 8,000 PB added up past 2^64 and printed "7.44 EiB".
+#[test]
+fn issue_33_store_bytes_past_sixteen_eib_are_refused_not_wrapped() {
+    let s = src("start,end,server,store_bytes,store_files\n\
+                 ,a,rs1,8000PB,1\na,b,rs1,8000PB,1\nb,,rs2,8000PB,1\n");
+    let e = csv::parse(&s).unwrap().validate(&s).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_deref()),
+        (Some(4), Some("store_bytes")),
+        "{e}"
+    );
+}
+
+#[test]
+fn store_bytes_without_store_files_are_named_in_a_warning() {
+    let s = src("start,end,server,store_bytes,store_files\n,,rs1,1GB,0\n");
+    let t = csv::parse(&s).unwrap().validate(&s).unwrap();
+    assert!(
+        t.warnings.iter().any(|w| w.contains("no store files")),
+        "{:?}",
+        t.warnings
+    );
+}
