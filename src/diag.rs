@@ -32,29 +32,35 @@ impl SourceText {
     /// scenario).
     pub fn read_at_most(path: &Path, what: &str, limit: u64) -> Result<SourceText, InputError> {
         match read_bounded(path, limit) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => Ok(SourceText {
-                    path: path.to_path_buf(),
-                    text: text.into(),
-                }),
-                Err(e) => {
-                    let at = e.utf8_error().valid_up_to();
-                    let text: Arc<str> = String::from_utf8_lossy(e.as_bytes()).into();
-                    let src = SourceText {
-                        path: path.to_path_buf(),
-                        text,
-                    };
-                    Err(InputError::new(format!("{what} is not valid UTF-8"))
-                        .at(&src, at..at + 1)
-                        .expected("UTF-8 text"))
-                }
-            },
+            Ok(bytes) => Self::from_bytes(path, bytes, what),
             Err(e) => Err(InputError::new(format!("cannot read {what}: {e}"))
                 .in_file(path)
                 .expected(format!(
                     "a readable regular file of at most {}",
                     crate::units::format_bytes(limit)
                 ))),
+        }
+    }
+
+    /// The text of bytes read from `path`; invalid UTF-8 is an error placed at the first bad
+    /// byte (shown lossily). Every file reader goes through here, and so do the fuzz targets.
+    pub fn from_bytes(path: &Path, bytes: Vec<u8>, what: &str) -> Result<SourceText, InputError> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceText {
+                path: path.to_path_buf(),
+                text: text.into(),
+            }),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text: Arc<str> = String::from_utf8_lossy(e.as_bytes()).into();
+                let src = SourceText {
+                    path: path.to_path_buf(),
+                    text,
+                };
+                Err(InputError::new(format!("{what} is not valid UTF-8"))
+                    .at(&src, at..at + 1)
+                    .expected("UTF-8 text"))
+            }
         }
     }
 

@@ -13,6 +13,7 @@ pub mod diag;
 pub mod engine;
 pub mod experiment;
 pub mod hardware;
+pub mod hostile;
 pub mod import;
 pub mod keygen;
 pub mod keynotation;
