@@ -111,7 +111,7 @@ pub fn detect(text: &str) -> Format {
     let t = text.trim_start();
     if t.starts_with('{') || t.starts_with('[') {
         Format::Jmx
-    } else if text.lines().any(list_regions::is_header) {
+    } else if text.lines().any(list_regions::looks_like_header) {
         Format::ListRegions
     } else {
         Format::Csv

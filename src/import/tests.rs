@@ -348,3 +348,42 @@ fn store_bytes_without_store_files_are_named_in_a_warning() {
         t.warnings
     );
 }
+
+/// Issue 33: a `list_regions` listing with one extra column was re-read as CSV and failed there.
+#[test]
+fn issue_33_list_regions_with_an_unknown_column_is_named_as_such() {
+    let text = LIST.replace("LOCALITY |", "LOCALITY | EXTRA |");
+    assert_eq!(detect(&text), Format::ListRegions);
+    let e = list_regions::parse(&src(&text)).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_deref()),
+        (Some(2), Some("header")),
+        "{e}"
+    );
+    assert!(
+        e.problem.contains("`EXTRA` is not a `list_regions` column"),
+        "{e}"
+    );
+}
+
+/// Issue 33: a bad /jmx value was named by its shortened attribute (neither region nor metric
+/// readable) and had no position.
+#[test]
+fn issue_33_jmx_value_errors_name_region_metric_and_place() {
+    let keys_src = src(&fixed_list());
+    let keys = list_regions::parse(&keys_src).unwrap();
+    let text = jmx_dump(
+        "rs1,16020,17",
+        &[("0123456789abcdef0123456789abcdef", 1000, 3)],
+    )
+    .replace("storeFileCount\": 3", "storeFileCount\": \"three\"");
+    let e = jmx::parse(&src(&text), None, &keys, &keys_src).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("beans[1].storeFileCount"), "{e}");
+    assert!(
+        e.problem
+            .contains("region 0123456789abcdef0123456789abcdef"),
+        "{e}"
+    );
+    assert_eq!(e.line, Some(1));
+    assert!(e.column.is_some_and(|c| c > 1), "{e}");
+}
