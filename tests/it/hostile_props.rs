@@ -33,8 +33,8 @@ fn seed_text(reader: &str) -> &'static str {
         }
         "sweep_json" => {
             "{\"schema_version\": 1, \"scenario\": \"s\", \"scenario_md5\": \"m\", \"seed\": 1, \
-             \"scale\": null, \"designs\": [\"a\"], \"keys\": [\"servers\"], \"values\": [[1, 2]], \
-             \"points_total\": 2, \"points\": [{\"index\": 0, \"values\": [1], \"designs\": \
+             \"scale\": null, \"designs\": [\"a\"], \"keys\": [\"servers\"], \"values\": [[1]], \
+             \"points_total\": 1, \"points\": [{\"index\": 0, \"values\": [1], \"designs\": \
              [{\"generator\": \"a\", \"figures\": {\"summary.splits\": 1.5}}]}]}"
         }
         "report_json" => "{\"schema_version\": 1, \"runs\": []}",
