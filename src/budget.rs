@@ -11,21 +11,68 @@ use crate::units::{format_bytes, thousands};
 /// The longest load a run may simulate: beyond this the offered rate is surely a typo (1 B/s).
 pub const MAX_SIMULATED_NS: u128 = 10 * 365 * 24 * 3600 * 1_000_000_000;
 
-/// The least simulated time the load can take: its payload at the fastest rate it is ever
-/// offered (the workload's rate or a later `phase`), ns.
+/// The least simulated time the load can take, ns: its payload at the rates offered, the
+/// workload's until the first `phase` that sets one, each phase's from when it fires (by time
+/// or by rows written) until the next. A slow phase counts for its whole stretch, so a phase at
+/// 1 B/s for the rest of the load is seen here, not after years of simulated time.
 pub fn min_simulated_ns(s: &Scenario) -> u128 {
-    let fastest = s
-        .events
-        .iter()
-        .filter_map(|e| match e.action {
-            EventAction::Phase {
-                rate_bytes_per_s, ..
-            } => rate_bytes_per_s,
-            _ => None,
-        })
-        .fold(s.workload.rate_bytes_per_s, u64::max)
-        .max(1);
-    s.workload.payload_bytes() * 1_000_000_000 / fastest as u128
+    const NS: u128 = 1_000_000_000;
+    let payload = s.workload.payload_bytes();
+    let row_bytes = payload / u128::from(s.workload.rows.max(1));
+    // (fires at ns, or at bytes written; rate).
+    let mut by_time: Vec<(u128, u64)> = Vec::new();
+    let mut by_bytes: Vec<(u128, u64)> = Vec::new();
+    for e in &s.events {
+        if let EventAction::Phase {
+            rate_bytes_per_s: Some(rate),
+            ..
+        } = e.action
+        {
+            match e.trigger {
+                crate::scenario::EventTrigger::Time(ns) => by_time.push((u128::from(ns), rate)),
+                crate::scenario::EventTrigger::Rows(rows) => {
+                    by_bytes.push((u128::from(rows) * row_bytes, rate))
+                }
+            }
+        }
+    }
+    // Stable sorts: of two phases at one moment, the later written wins, as it fires last.
+    by_time.sort_by_key(|p| p.0);
+    by_bytes.sort_by_key(|p| p.0);
+    let (mut t, mut done, mut rate) =
+        (0u128, 0u128, u128::from(s.workload.rate_bytes_per_s.max(1)));
+    let (mut ti, mut bi) = (0, 0);
+    loop {
+        while ti < by_time.len() && by_time[ti].0 <= t {
+            rate = u128::from(by_time[ti].1.max(1));
+            ti += 1;
+        }
+        while bi < by_bytes.len() && by_bytes[bi].0 <= done {
+            rate = u128::from(by_bytes[bi].1.max(1));
+            bi += 1;
+        }
+        // The next stop: the end of the load, the next rows trigger or the next time trigger.
+        let target = by_bytes.get(bi).map_or(payload, |p| p.0.min(payload));
+        let to_target = (target - done.min(target))
+            .saturating_mul(NS)
+            .div_ceil(rate);
+        match by_time.get(ti) {
+            Some(&(at, _)) if at < t.saturating_add(to_target) => {
+                done += (at - t) * rate / NS;
+                t = at;
+            }
+            _ => {
+                t = t.saturating_add(to_target);
+                done = target;
+                if done >= payload {
+                    return t;
+                }
+            }
+        }
+        if t > MAX_SIMULATED_NS {
+            return t;
+        }
+    }
 }
 
 /// Refuses a scenario whose load would take more than [`MAX_SIMULATED_NS`] of simulated time,
@@ -36,15 +83,30 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
         return Ok(());
     }
     let years = ns / (365 * 24 * 3600 * 1_000_000_000);
+    // The slowest rate offered is the one to raise: the workload's, or a phase's (its line).
+    let mut slowest = ("workload.rate".to_string(), s.workload.rate_bytes_per_s);
+    for e in &s.events {
+        if let EventAction::Phase {
+            rate_bytes_per_s: Some(rate),
+            ..
+        } = e.action
+            && rate < slowest.1
+        {
+            slowest = (format!("[[event]] phase rate (line {})", e.line), rate);
+        }
+    }
     Err(InputError::new(format!(
-        "the load would take at least {years} years of simulated time ({} at {}/s, the fastest \
-         rate offered); refused as an estimate before running",
+        "the load would take at least {years} years of simulated time ({} at the rates offered, \
+         the slowest {}/s); refused as an estimate before running",
         crate::units::format_bytes(s.workload.payload_bytes().min(u64::MAX as u128) as u64),
-        crate::units::format_bytes(s.workload.rate_bytes_per_s),
+        crate::units::format_bytes(slowest.1),
     ))
     .in_file(&s.source.path)
-    .field("workload.rate")
-    .expected("a rate that loads the data within 10 years (raise `workload.rate`, or lower `workload.data`)"))
+    .field(slowest.0)
+    .expected(
+        "a rate that loads the data within 10 years (raise `workload.rate` or the slow \
+               `phase` rate, or lower `workload.data`)",
+    ))
 }
 
 // Per-unit memory constants, calibrated on release builds against peak RSS and heaptrack; the
@@ -80,6 +142,11 @@ pub const BALANCER_SERVER_BYTES: u64 = 64;
 /// Emulated rows handled per second of wall clock by one run, deliberately low: scaled runs
 /// spend more per row on events than exact runs, and a time estimate should err long.
 pub const ROWS_PER_SECOND: u64 = 2_000_000;
+
+/// Regions handled per second of wall clock by one run, a low figure: 1 GB of uniform keys into
+/// 200,000 pre-split regions took 4.8 s, into 600,000 took 9.5 s (0.5 s of it the rows) on the
+/// reference 2-core machine, while the estimate said "under a second".
+pub const REGIONS_PER_SECOND: u64 = 40_000;
 
 /// The most emulated rows one invocation may handle (all generators): beyond this the run
 /// would take days; `--scale` or `workload.data` lowers it.
@@ -123,11 +190,14 @@ pub enum Term {
     Timeline,
     /// The balancer's per-server-pair state.
     Balancer,
+    /// Regions opened with data before the load: `[initial]`'s imported regions and every
+    /// `[[other_table]]`'s, each with its files' keys.
+    Tables,
 }
 
 impl Term {
     /// Every term, in report order.
-    pub const ALL: [Term; 7] = [
+    pub const ALL: [Term; 8] = [
         Term::Base,
         Term::MemstoreRows,
         Term::FileKeys,
@@ -135,6 +205,7 @@ impl Term {
         Term::Samples,
         Term::Timeline,
         Term::Balancer,
+        Term::Tables,
     ];
 
     /// Short name, as `check` prints it.
@@ -147,6 +218,7 @@ impl Term {
             Term::Samples => "pre-split samples",
             Term::Timeline => "timeline",
             Term::Balancer => "balancer",
+            Term::Tables => "imported and other tables' regions",
         }
     }
 
@@ -175,6 +247,11 @@ impl Term {
                 "fewer RegionServers or a faster `workload.rate`",
             ),
             Term::Balancer => ("cluster.regionservers", "fewer RegionServers"),
+            Term::Tables => (
+                "[initial] / [[other_table]]",
+                "fewer imported regions (a smaller `[initial]` file) or fewer `[[other_table]]` \
+                 regions",
+            ),
         }
     }
 }
@@ -229,7 +306,7 @@ pub struct RunEstimate {
     /// Splits expected (regions at the end − initial regions).
     pub splits: u64,
     /// Memory per [`Term`], bytes, in [`Term::ALL`] order.
-    pub memory: [u64; 7],
+    pub memory: [u64; 8],
 }
 
 impl RunEstimate {
@@ -249,9 +326,10 @@ impl RunEstimate {
         run.max(self.memory[samples])
     }
 
-    /// Wall-clock seconds on one core.
+    /// Wall-clock seconds on one core: its rows, and its regions (opened, sampled on every
+    /// timeline sample and reported whether written or not).
     pub fn seconds(&self) -> u64 {
-        self.emulated_rows / ROWS_PER_SECOND
+        self.emulated_rows / ROWS_PER_SECOND + self.regions / REGIONS_PER_SECOND
     }
 }
 
@@ -367,10 +445,62 @@ impl Estimate {
 
 /// Timeline samples of a load (`engine::sample_period`: about 100, one at least a second and
 /// at most a minute apart).
-fn timeline_samples(payload: u128, rate: u64) -> u64 {
-    let secs = payload / u128::from(rate.max(1));
+fn timeline_samples(sim_ns: u128) -> u64 {
+    let secs = sim_ns / 1_000_000_000;
     let period = (secs / 100).clamp(1, 60);
     (secs / period + 2).min(u128::from(u64::MAX)) as u64
+}
+
+/// What the tables opened with data before the load hold: `[initial]`'s imported regions (of
+/// the designed table) and every `[[other_table]]`'s, each store file keyed once per data block
+/// up to `MAX_FILE_KEYS` (`engine::files::imported_file`).
+struct TablesLoad {
+    /// Imported regions of the designed table (its initial regions).
+    main_regions: u64,
+    /// Every region opened with data, all tables.
+    regions: u64,
+    /// Their store files' keys.
+    file_keys: u128,
+}
+
+fn tables_load(s: &Scenario, block: u64) -> TablesLoad {
+    let max_keys = crate::engine::state::storefile::MAX_FILE_KEYS as u128;
+    let families = s.table.families.len().max(1) as u128;
+    let keys = |bytes: u64, files: u64| -> u128 {
+        if bytes == 0 || files == 0 {
+            return 0;
+        }
+        // Each family's files share the bytes; a file has 1..=MAX_FILE_KEYS keys.
+        let files = u128::from(files).max(families);
+        (u128::from(bytes) / u128::from(block.max(1))).clamp(files, files * max_keys)
+    };
+    let mut out = TablesLoad {
+        main_regions: 0,
+        regions: 0,
+        file_keys: 0,
+    };
+    if let Some(i) = &s.initial {
+        out.main_regions = i.table.regions.len() as u64;
+        out.regions = out.main_regions;
+        for r in &i.table.regions {
+            out.file_keys += keys(r.store_bytes, r.store_files);
+        }
+    }
+    for t in &s.other_tables {
+        match &t.imported {
+            Some(imp) => {
+                out.regions = out.regions.saturating_add(imp.regions.len() as u64);
+                for r in &imp.regions {
+                    out.file_keys += keys(r.store_bytes, r.store_files);
+                }
+            }
+            None => {
+                out.regions = out.regions.saturating_add(t.regions);
+                out.file_keys += u128::from(t.regions) * keys(t.region_bytes, t.store_files);
+            }
+        }
+    }
+    out
 }
 
 /// The estimate of one run, from the scenario and the run's inputs. Pure.
@@ -393,7 +523,10 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
         .unwrap_or(64 << 10)
         .max(1);
     let blocks = store / u128::from(block);
+    let tables = tables_load(s, block);
     let (initial, samples) = match &s.table.presplit {
+        // The import replaces the pre-split.
+        _ if s.initial.is_some() => (tables.main_regions.max(1), 0),
         Presplit::None => (1, 0),
         Presplit::Algorithm { regions, .. } => (*regions, 0),
         Presplit::Sampled { regions, samples } => (*regions, (*samples).min(w.rows)),
@@ -439,14 +572,22 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
             file_keys
                 * u128::from(FILE_KEY_BYTES + key + key.saturating_sub(LONG_KEY).saturating_mul(2)),
         ),
-        clamp(u128::from(regions) * u128::from(REGION_BYTES + 2 * key)),
+        // Imported regions are the Tables term's.
+        clamp(
+            u128::from(regions - tables.main_regions.min(regions))
+                * u128::from(REGION_BYTES + 2 * key),
+        ),
         clamp(u128::from(samples) * u128::from(SAMPLE_BYTES + key)),
         clamp(
-            u128::from(timeline_samples(w.payload_bytes(), w.rate_bytes_per_s))
+            u128::from(timeline_samples(min_simulated_ns(s)))
                 * u128::from(servers)
                 * u128::from(TIMELINE_BYTES),
         ),
         balancer_bytes(servers),
+        clamp(
+            u128::from(tables.regions) * u128::from(REGION_BYTES + 2 * key)
+                + tables.file_keys * u128::from(FILE_KEY_BYTES + key),
+        ),
     ];
     RunEstimate {
         generator: inputs.generator.clone(),
@@ -500,15 +641,67 @@ pub fn estimate(
     })
 }
 
-/// The memory limit: `--max-memory` if given, else 80 % of `MemAvailable` in /proc/meminfo,
-/// else [`FALLBACK_MEMORY`].
+/// The memory limit: `--max-memory` if given, else the smallest of 80 % of `MemAvailable` in
+/// /proc/meminfo (else [`FALLBACK_MEMORY`]), the address-space limit (`ulimit -v`, RLIMIT_AS,
+/// as /proc/self/limits shows it) and the cgroup's memory limit (v2 `memory.max`, v1
+/// `memory.limit_in_bytes`): the kernel kills or refuses at the first of them.
 pub fn memory_limit(flag: Option<u64>) -> u64 {
     flag.unwrap_or_else(|| {
-        std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|t| available_from_meminfo(&t))
-            .map_or(FALLBACK_MEMORY, |b| b / 5 * 4)
+        host_limits()
+            .iter()
+            .map(|(b, _)| *b)
+            .min()
+            .unwrap_or(FALLBACK_MEMORY)
     })
+}
+
+/// The host's memory limits that apply, each with what it is, for [`memory_limit`] and its
+/// refusals.
+pub fn host_limits() -> Vec<(u64, &'static str)> {
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let mut out = vec![(
+        read("/proc/meminfo")
+            .and_then(|t| available_from_meminfo(&t))
+            .map_or(FALLBACK_MEMORY, |b| b / 5 * 4),
+        "80% of MemAvailable",
+    )];
+    if let Some(b) = read("/proc/self/limits").and_then(|t| address_space_limit(&t)) {
+        out.push((b, "the address-space limit (ulimit -v)"));
+    }
+    let cgroup = read("/sys/fs/cgroup/memory.max")
+        .or_else(|| read("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+        .and_then(|t| cgroup_limit(&t));
+    if let Some(b) = cgroup {
+        out.push((b, "the cgroup's memory limit"));
+    }
+    out
+}
+
+/// What a memory limit of `limit` bytes is, for a refusal: the host limit it equals (the
+/// least), else `--max-memory`.
+pub fn limit_origin(limit: u64) -> &'static str {
+    let limits = host_limits();
+    let least = limits.iter().map(|(b, _)| *b).min();
+    limits
+        .iter()
+        .find(|(b, _)| Some(*b) == least && *b == limit)
+        .map_or("--max-memory", |(_, what)| what)
+}
+
+/// The soft `Max address space` of a /proc/self/limits text, bytes (None when unlimited).
+fn address_space_limit(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// A cgroup memory limit file's value, bytes (None for `max`, or v1's "unlimited" near 2^63).
+fn cgroup_limit(text: &str) -> Option<u64> {
+    let b: u64 = text.trim().parse().ok()?;
+    (b < 1 << 60).then_some(b)
 }
 
 /// `MemAvailable` of a /proc/meminfo text, bytes.
@@ -607,10 +800,11 @@ pub fn refuse(s: &Scenario, e: &Estimate, limit: u64) -> Result<(), InputError> 
         };
         return err(
             format!(
-                "the run would need about {} of memory, over the limit of {} ({}; mostly {}{keys}); \
+                "the run would need about {} of memory, over the limit of {}, {} ({}; mostly {}{keys}); \
                  refused before allocating",
                 format_bytes(mem),
                 format_bytes(limit),
+                limit_origin(limit),
                 e.summary(),
                 t.name()
             ),
@@ -670,6 +864,46 @@ pub fn check_heap(s: &Scenario, row_heap: u64) -> Result<(), InputError> {
     }
     let fraction =
         f64::from(st.global_memstore_fraction) * f64::from(st.global_memstore_lower_limit);
+    // A fraction the user set far below HBase's default is the cause when the heap would do at
+    // the default: blame that key, where it was set (issue 33: 1e-9 asked for a 103 TiB heap).
+    let default_low = |heap: u64| (heap as f64 * 0.4 * 0.95) as u64;
+    if st.global_memstore_bytes.is_none() && default_low(s.cluster.heap_bytes) >= need {
+        let set = |key: &str| matches!(s.site.get(key), Ok(Some(_)));
+        let lower_key = "hbase.regionserver.global.memstore.size.lower.limit";
+        let culprit = if set(crate::config::settings::GLOBAL_MEMSTORE_KEY)
+            && st.global_memstore_fraction < 0.4
+        {
+            Some((
+                crate::config::settings::GLOBAL_MEMSTORE_KEY,
+                f64::from(st.global_memstore_fraction),
+                0.95f64.min(f64::from(st.global_memstore_lower_limit)),
+            ))
+        } else if set(lower_key) && st.global_memstore_lower_limit < 0.95 {
+            Some((
+                lower_key,
+                f64::from(st.global_memstore_lower_limit),
+                f64::from(st.global_memstore_fraction),
+            ))
+        } else {
+            None
+        };
+        if let Some((key, value, other)) = culprit {
+            let least = need as f64 / (s.cluster.heap_bytes as f64 * other).max(1.0);
+            return Err(s.site.value_error(
+                key,
+                format!(
+                    "{value} leaves a heap of {} a global memstore of {} before it flushes, less \
+                     than {MIN_GLOBAL_MEMSTORE_ROWS} rows of {} each (or one flush): the \
+                     RegionServers would flush every few rows",
+                    format_bytes(s.cluster.heap_bytes),
+                    format_bytes(low_of(s.cluster.heap_bytes)),
+                    format_bytes(row_heap)
+                ),
+                &format!("a fraction of at least {least:.6} (HBase's default is 0.4, lower.limit 0.95)"),
+            )
+            .field(key));
+        }
+    }
     let min_heap = (need as f64 / fraction.max(1e-9)).ceil() as u64;
     Err(InputError::new(format!(
         "a heap of {} leaves the global memstore {} before it flushes, less than \
@@ -704,6 +938,21 @@ mod tests {
     }
 
     #[test]
+    fn address_space_and_cgroup_limits_are_read_and_unlimited_is_none() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                      Max stack size            8388608              unlimited            bytes     \n\
+                      Max address space         1073741824           unlimited            bytes     \n";
+        assert_eq!(address_space_limit(limits), Some(1 << 30));
+        let unlimited = limits.replace("1073741824", "unlimited");
+        assert_eq!(address_space_limit(&unlimited), None);
+        assert_eq!(cgroup_limit("max\n"), None);
+        assert_eq!(cgroup_limit("536870912\n"), Some(512 << 20));
+        assert_eq!(cgroup_limit("9223372036854771712\n"), None);
+        assert!(memory_limit(None) <= host_limits()[0].0);
+        assert_eq!(memory_limit(Some(5)), 5);
+    }
+
+    #[test]
     fn one_byte_per_second_is_refused_with_the_estimate_and_the_field() {
         let e = check(&scenario("1B/s", "")).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("workload.rate"));
@@ -712,9 +961,32 @@ mod tests {
     }
 
     #[test]
-    fn a_faster_phase_counts() {
-        let fast = "[[event]]\nat_fraction = 0.001\nphase = { rate = \"1GB/s\" }\n";
+    fn a_faster_phase_counts_from_when_it_fires() {
+        let fast = "[[event]]\nat = \"1s\"\nphase = { rate = \"1GB/s\" }\n";
         assert!(check(&scenario("1B/s", fast)).is_ok());
+        // Until 0.1 % of the data is written the rate is 1 B/s: 4 GB take 126 years.
+        let late = "[[event]]\nat_fraction = 0.001\nphase = { rate = \"1GB/s\" }\n";
+        assert!(check(&scenario("1B/s", late)).is_err());
+    }
+
+    /// Issue 33: the check took the fastest rate offered, so a phase at 1 B/s for the rest of
+    /// the load passed it and ran for ever.
+    #[test]
+    fn issue_33_a_slow_phase_is_refused_naming_its_line() {
+        let slow = "[[event]]\nat_fraction = 0.5\nphase = { rate = \"1B/s\" }\n";
+        let e = check(&scenario("1GB/s", slow)).unwrap_err();
+        assert_eq!(
+            e.field.as_deref(),
+            Some("[[event]] phase rate (line 12)"),
+            "{e}"
+        );
+        assert!(e.problem.contains("the slowest 1 B/s"), "{e}");
+        // A slow stretch that ends in time passes.
+        let dip = "[[event]]\nat = \"1h\"\nphase = { rate = \"1B/s\" }\n\
+                   [[event]]\nat = \"2h\"\nphase = { rate = \"1GB/s\" }\n";
+        assert!(check(&scenario("1GB/s", dip)).is_ok());
+        let ns = min_simulated_ns(&scenario("1GB/s", dip));
+        assert!(ns > 3600 * 1_000_000_000 * 2, "{ns}");
     }
 
     fn load(text: &str) -> Scenario {

@@ -406,10 +406,21 @@ fn write_html(report: &crate::report::run::Report, set: &mut FileSet) -> Result<
 
 /// Reads a saved JSON run report; a parse error names the file, line and column.
 pub fn load_report(path: &Path) -> Result<crate::report::run::Report, InputError> {
-    use crate::report::run::{Report, SCHEMA_VERSION};
     crate::output::verify_set(path)?;
-    // Reports of long comparisons can be far larger than a scenario.
-    let src = crate::diag::SourceText::read_at_most(path, "JSON report", 4 << 30)?;
+    // Reports of long comparisons can be far larger than a scenario (the shipped ones reach
+    // 25 MB), but parsed they take several times their text: bounded by an eighth of the memory
+    // limit (`diff` holds two), at most 1 GiB, so `/dev/zero` is refused, not read for minutes.
+    let limit = (crate::budget::memory_limit(None) / 8).min(1 << 30);
+    let src = crate::diag::SourceText::read_at_most(path, "JSON report", limit)?;
+    parse_report(&src)
+}
+
+/// Parses a saved JSON run report's text; errors are placed in it.
+pub fn parse_report(
+    src: &crate::diag::SourceText,
+) -> Result<crate::report::run::Report, InputError> {
+    use crate::report::run::{Report, SCHEMA_VERSION};
+    let src = src.clone();
     let expected = "a JSON run report as written by `hbase-emu run --format json` (docs/REPORT.md)";
     let report: Report = serde_json::from_str(&src.text).map_err(|e| {
         // serde_json counts lines and columns from 1; turn them back into a byte offset.
@@ -458,7 +469,7 @@ pub fn report(args: &crate::cli::ReportArgs) -> CmdResult {
         write_output(None, out.as_bytes())?;
         return Ok(());
     };
-    let mut set = FileSet::begin(dir, "--out")?;
+    let mut set = FileSet::begin_from(dir, "--out", Some(&args.report))?;
     match args.format {
         RunFormat::Html => write_html(&report, &mut set)?,
         RunFormat::Text => {

@@ -32,29 +32,35 @@ impl SourceText {
     /// scenario).
     pub fn read_at_most(path: &Path, what: &str, limit: u64) -> Result<SourceText, InputError> {
         match read_bounded(path, limit) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => Ok(SourceText {
-                    path: path.to_path_buf(),
-                    text: text.into(),
-                }),
-                Err(e) => {
-                    let at = e.utf8_error().valid_up_to();
-                    let text: Arc<str> = String::from_utf8_lossy(e.as_bytes()).into();
-                    let src = SourceText {
-                        path: path.to_path_buf(),
-                        text,
-                    };
-                    Err(InputError::new(format!("{what} is not valid UTF-8"))
-                        .at(&src, at..at + 1)
-                        .expected("UTF-8 text"))
-                }
-            },
+            Ok(bytes) => Self::from_bytes(path, bytes, what),
             Err(e) => Err(InputError::new(format!("cannot read {what}: {e}"))
                 .in_file(path)
                 .expected(format!(
                     "a readable regular file of at most {}",
                     crate::units::format_bytes(limit)
                 ))),
+        }
+    }
+
+    /// The text of bytes read from `path`; invalid UTF-8 is an error placed at the first bad
+    /// byte (shown lossily). Every file reader goes through here, and so do the fuzz targets.
+    pub fn from_bytes(path: &Path, bytes: Vec<u8>, what: &str) -> Result<SourceText, InputError> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceText {
+                path: path.to_path_buf(),
+                text: text.into(),
+            }),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text: Arc<str> = String::from_utf8_lossy(e.as_bytes()).into();
+                let src = SourceText {
+                    path: path.to_path_buf(),
+                    text,
+                };
+                Err(InputError::new(format!("{what} is not valid UTF-8"))
+                    .at(&src, at..at + 1)
+                    .expected("UTF-8 text"))
+            }
         }
     }
 
@@ -131,6 +137,20 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// `span` clamped to `text` and widened to whole characters: the start moves back and the end
+/// forward to the nearest character boundary, and the end is never before the start.
+pub fn char_span(text: &str, span: Range<usize>) -> Range<usize> {
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = span.end.clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}
+
 /// An error in something the user supplied. Boxed: errors are rare and `Result`s stay small.
 #[derive(Clone, Debug)]
 pub struct InputError(Box<ErrorDetail>);
@@ -201,6 +221,9 @@ impl InputError {
 
     /// Places the error at a byte span of a source file (sets file, line and column).
     pub fn at(mut self, src: &SourceText, span: Range<usize>) -> InputError {
+        // Callers count bytes (a parser's position, a field's length); the snippet slices the
+        // text at this span, so it is widened to whole characters here, once for all of them.
+        let span = char_span(&src.text, span);
         let (line, col) = src.line_col(span.start);
         self.0.file = Some(src.path.clone());
         self.0.line = Some(line);
@@ -350,19 +373,11 @@ struct Snippet<'a> {
 
 impl<'a> Snippet<'a> {
     fn new(name: String, src: &'a str, span: Range<usize>) -> Snippet<'a> {
-        let mut start = span.start.min(src.len());
-        while !src.is_char_boundary(start) {
-            start -= 1;
-        }
-        let end = span.end.min(src.len()).max(start);
+        let Range { start, end } = char_span(src, span);
         let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = src[start..].find('\n').map_or(src.len(), |i| start + i);
         let line = &src[line_start..line_end];
         if line.len() <= SNIPPET_LINE_CHARS || line.chars().count() <= SNIPPET_LINE_CHARS {
-            let mut end = end;
-            while !src.is_char_boundary(end) {
-                end += 1;
-            }
             return Snippet {
                 name,
                 text: std::borrow::Cow::Borrowed(src),
@@ -391,6 +406,9 @@ impl<'a> Snippet<'a> {
         let s = lead + (start - line_start - from);
         let e =
             (lead + end.min(line_end).saturating_sub(line_start + from)).clamp(s, lead + to - from);
+        // The end was a boundary of the line, not necessarily of the window (an error spanning
+        // past the window's cut ends inside a multi-byte character).
+        let Range { start: s, end: e } = char_span(&text, s..e);
         let line_index = src[..line_start].bytes().filter(|&b| b == b'\n').count();
         Snippet {
             name,
@@ -551,6 +569,53 @@ mod shorten_tests {
         let caret = shown.lines().find(|l| l.contains('^')).expect("caret line");
         let col = |l: &str, c: char| l.chars().position(|x| x == c).expect("found");
         assert_eq!(col(caret, '^'), col(snippet, '…') + 41, "{shown}");
+    }
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Issue 33: an invalid byte on a line over 160 characters (a binary scenario) put the
+    /// span inside the 3-byte replacement character, and the window sliced there.
+    #[test]
+    fn issue_33_an_invalid_byte_on_a_long_line_renders() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("binary.toml");
+        let mut bytes = vec![b'a'; 300];
+        bytes[200] = 0xff;
+        std::fs::write(&path, &bytes).expect("write");
+        let e = SourceText::read(&path, "scenario file").unwrap_err();
+        let shown = e.render();
+        assert!(shown.contains("binary.toml:1:201"), "{shown}");
+    }
+
+    #[test]
+    fn a_span_ending_inside_a_character_past_the_window_renders() {
+        let line = format!("{}{}", "a".repeat(200), "é".repeat(200));
+        let src = SourceText::from_string("w.csv", line.as_str());
+        // 201 bytes past the window's start: inside an `é`.
+        let e = InputError::new("bad").at(&src, 150..351);
+        assert!(e.render().contains("w.csv:1:151"));
+    }
+
+    proptest! {
+        /// Any text, any span: a rendered error, never a panic.
+        #[test]
+        fn render_never_panics(
+            text in "(\\PC|\n|é|\u{fffd}){0,400}",
+            long in 0usize..3,
+            a in 0usize..2000,
+            b in 0usize..2000,
+        ) {
+            let text = format!("{}{text}", "x".repeat(long * 120));
+            let src = SourceText::from_string("p.toml", text.as_str());
+            let shown = InputError::new("bad").at(&src, a..b).expected("good").render();
+            prop_assert!(shown.contains("p.toml"));
+            let unplaced = InputError::new("bad").with_span(b..a).render();
+            prop_assert!(unplaced.contains("bad"));
+        }
     }
 }
 

@@ -19,6 +19,7 @@ pub mod diag;
 pub mod engine;
 pub mod experiment;
 pub mod hardware;
+pub mod hostile;
 pub mod import;
 #[allow(unsafe_code)]
 pub mod kernel;

@@ -86,10 +86,16 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), InputError>
             .in_file(path)
             .expected("a file path in an existing directory"));
     }
+    check_output_file(path)?;
     let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     // Errors name the output path, never the hidden temporary file next to it.
-    let fail =
-        |e: std::io::Error| InputError::new(format!("cannot write output: {e}")).in_file(path);
+    // tempfile's errors carry the temporary file's path in their text: keep the OS error only.
+    let fail = |e: std::io::Error| {
+        let e = e
+            .raw_os_error()
+            .map_or(e, std::io::Error::from_raw_os_error);
+        InputError::new(format!("cannot write output: {e}")).in_file(path)
+    };
     // A report is meant to be shared: rw-r--r-- (as a plain create would give under the usual
     // umask), not the temporary file's private 0600.
     let mut tmp = tempfile::Builder::new()
@@ -100,6 +106,36 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), InputError>
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
+}
+
+/// Refuses to write over anything but a regular file (or nothing): writing replaces the path
+/// by renaming a temporary file onto it, which would turn `/dev/null` or a FIFO into a plain
+/// file (as root). The error names the path as the user gave it.
+pub fn check_output_file(path: &Path) -> Result<(), InputError> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let t = meta.file_type();
+    let what = if t.is_file() {
+        return Ok(());
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    };
+    Err(InputError::new(format!(
+        "cannot write output: `{}` is {what}",
+        path.display()
+    ))
+    .in_file(path)
+    .expected("a regular file's path (new or existing); for standard output, leave the option out"))
 }
 
 /// Creates `dir` and its parents for output files.
@@ -144,18 +180,59 @@ pub struct FileSet {
 }
 
 impl FileSet {
-    /// Starts a set in `dir` (created if missing).
+    /// Starts a set in `dir` (created if missing). The files a complete set already there lists
+    /// are removed: a set holds only what one run wrote (re-running `run --format html` as
+    /// text must not leave the older pages under the new manifest). Files the manifest does not
+    /// list are never touched.
     pub fn begin(dir: &Path, option: &str) -> Result<FileSet, InputError> {
+        Self::begin_from(dir, option, None)
+    }
+
+    /// [`begin`](Self::begin) for a set rendered from `source`: when `source` is a file of the
+    /// set already in `dir` (`report out/report.json --out out/`), it stays in the set, since
+    /// the new files are renderings of it; every other file of the old set is removed.
+    pub fn begin_from(
+        dir: &Path,
+        option: &str,
+        source: Option<&Path>,
+    ) -> Result<FileSet, InputError> {
         exit_cleanly_on_signals();
         check_writable(dir, option)?;
-        // A complete set already there keeps the files this one does not rewrite (`report
-        // out/report.json --out out/` adds report.html to the set).
-        let files = read_bounded(&dir.join(MANIFEST), 1 << 20)
+        let old = read_bounded(&dir.join(MANIFEST), 1 << 20)
             .ok()
             .and_then(|m| entries(&m))
-            .map(|e| e.into_iter().filter(|f| matches(dir, f)).collect())
             .unwrap_or_default();
+        let same_dir = |p: &Path| {
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+            let parent = parent.unwrap_or(Path::new("."));
+            matches!(
+                (parent.canonicalize(), dir.canonicalize()),
+                (Ok(a), Ok(b)) if a == b
+            )
+        };
+        let kept = source.filter(|p| same_dir(p)).and_then(|p| p.file_name());
         write_output(Some(&dir.join(MANIFEST)), MANIFEST_INCOMPLETE.as_bytes())?;
+        let mut files = Vec::new();
+        for f in old {
+            if kept.is_some_and(|k| k == std::ffi::OsStr::new(&f.0)) && matches(dir, &f) {
+                files.push(f);
+            } else if is_plain_name(&f.0) && matches(dir, &f) {
+                // Only a file exactly as the set wrote it: one edited since is the user's.
+                // Already gone is fine; anything else is an error naming the file.
+                match std::fs::remove_file(dir.join(&f.0)) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(InputError::new(format!(
+                            "cannot remove `{}` of the set written there before: {e}",
+                            f.0
+                        ))
+                        .in_file(dir)
+                        .field(option)
+                        .expected("a directory whose older output set can be replaced"));
+                    }
+                    _ => {}
+                }
+            }
+        }
         Ok(FileSet {
             dir: dir.to_path_buf(),
             files,
@@ -180,6 +257,16 @@ impl FileSet {
         }
         write_output(Some(&self.dir.join(MANIFEST)), m.as_bytes())
     }
+}
+
+/// A manifest entry names a file in its own directory: never a path (a hand-edited manifest
+/// must not make a run delete files elsewhere).
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && name != MANIFEST
 }
 
 fn md5_hex(bytes: &[u8]) -> String {

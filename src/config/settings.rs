@@ -31,6 +31,8 @@ pub const DEFAULT_BLOCKSIZE: u64 = 65_536;
 pub const MAX_FILESIZE_LOWER_LIMIT: i64 = 2 * 1024 * 1024;
 /// `TableDescriptorChecker`: smallest flush size accepted while sanity checks are on.
 pub const FLUSH_SIZE_LOWER_LIMIT: i64 = 1024 * 1024;
+/// The least WAL roll size (block size × `hbase.regionserver.logroll.multiplier`) accepted.
+pub const MIN_WAL_ROLL_BYTES: u64 = 1 << 20;
 /// `MasterProcedureConstants.DEFAULT_MIN_MASTER_PROCEDURE_THREADS`: HMaster's default is
 /// max(this, cores / 4), which is this for masters with up to 64 cores (the model has no master
 /// core count).
@@ -1109,6 +1111,31 @@ impl Settings {
         let wake_frequency_ms = r.u_millis("hbase.server.thread.wakefrequency")?;
         let compaction_max_size = r.u_bytes("hbase.hstore.compaction.max.size")?;
         let balancer_period_ms = r.u_millis("hbase.balancer.period")?;
+        // A WAL that rolls every few bytes (a multiplier of 0, or a tiny block) rolls on every
+        // write: the run would take minutes for a gigabyte and say nothing about HBase.
+        let wal_block_size = r.optional("hbase.regionserver.hlog.blocksize", Reader::u_bytes)?;
+        let logroll_multiplier = r.float("hbase.regionserver.logroll.multiplier")?;
+        let roll = wal_block_size.unwrap_or(2 * (128 << 20)) as f64 * f64::from(logroll_multiplier);
+        // NaN (an unparsable product) is refused too.
+        if roll.is_nan() || roll < MIN_WAL_ROLL_BYTES as f64 {
+            let multiplier_key = "hbase.regionserver.logroll.multiplier";
+            let key = if site.get(multiplier_key)?.is_some() || wal_block_size.is_none() {
+                multiplier_key
+            } else {
+                "hbase.regionserver.hlog.blocksize"
+            };
+            return Err(site.value_error(
+                key,
+                format!(
+                    "a WAL would roll every {} bytes (WAL block size {} × logroll.multiplier \
+                     {logroll_multiplier}): every write would roll it",
+                    roll.max(0.0) as u64,
+                    wal_block_size.unwrap_or(2 * (128 << 20))
+                ),
+                "a WAL block size × hbase.regionserver.logroll.multiplier of at least 1 MiB \
+                 (HBase's default: 256 MiB × 0.5)",
+            ));
+        }
         let settings = Settings {
             max_filesize,
             max_filesize_jitter: r.double("hbase.hregion.max.filesize.jitter")?,
@@ -1273,8 +1300,8 @@ impl Settings {
             client_keyvalue_maxsize: r.u_bytes("hbase.client.keyvalue.maxsize")?,
             server_keyvalue_maxsize: r.u_bytes("hbase.server.keyvalue.maxsize")?,
             max_logs,
-            wal_block_size: r.optional("hbase.regionserver.hlog.blocksize", Reader::u_bytes)?,
-            logroll_multiplier: r.float("hbase.regionserver.logroll.multiplier")?,
+            wal_block_size,
+            logroll_multiplier,
             logroll_period_ms: r.u_millis("hbase.regionserver.logroll.period")?,
             warnings: Vec::new(),
         };

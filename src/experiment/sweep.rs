@@ -15,6 +15,11 @@ use crate::units::{format_bytes, format_duration_ms, thousands};
 /// Version of sweep.json's layout.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// The most points a sweep's grid may have (each point is a run of every design): `sweep`
+/// refuses larger grids before building any point, `merge` larger `points_total`s before
+/// counting the missing points.
+pub const MAX_GRID_POINTS: usize = 100_000;
+
 /// The figures shown when `--figures` is not given: what an operator reads first.
 pub const DEFAULT_FIGURES: [&str; 6] = [
     "sim_seconds",
@@ -172,6 +177,115 @@ impl SweepJson {
         }
     }
 
+    /// Checks what a hand-edited or truncated sweep.json could get wrong and the renderers and
+    /// `merge` rely on: a grid of at most [`MAX_GRID_POINTS`] points whose size is
+    /// `points_total`, each point inside it with the grid's own values at its index, every
+    /// design in `designs` order, and a shard holding only its own points. The first fault, as
+    /// `(JSON path, problem)`.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let fail = |path: String, problem: String| Err((path, problem));
+        if self.keys.is_empty() || self.keys.len() != self.values.len() {
+            return fail(
+                "keys".into(),
+                format!(
+                    "{} key(s) but {} value list(s)",
+                    self.keys.len(),
+                    self.values.len()
+                ),
+            );
+        }
+        let mut total: usize = 1;
+        for (k, vs) in self.values.iter().enumerate() {
+            if vs.is_empty() {
+                return fail(format!("values[{k}]"), "an empty value list".into());
+            }
+            total = match total.checked_mul(vs.len()) {
+                Some(t) if t <= MAX_GRID_POINTS => t,
+                _ => {
+                    return fail(
+                        "values".into(),
+                        format!(
+                            "the grid has more than {} points",
+                            thousands(MAX_GRID_POINTS as u128)
+                        ),
+                    );
+                }
+            };
+        }
+        if self.points_total != total {
+            return fail(
+                "points_total".into(),
+                format!(
+                    "{} but the grid's values make {total} points",
+                    self.points_total
+                ),
+            );
+        }
+        if let Some(s) = self.shard
+            && (s.index == 0 || s.index > s.count)
+        {
+            return fail(
+                "shard".into(),
+                format!("{}/{} is not a shard", s.index, s.count),
+            );
+        }
+        for (i, p) in self.points.iter().enumerate() {
+            let at = |what: &str| format!("points[{i}]{what}");
+            if p.index >= total {
+                return fail(
+                    at(".index"),
+                    format!("{} is outside the grid of {total} points", p.index),
+                );
+            }
+            if let Some(s) = self.shard
+                && !s.holds(p.index)
+            {
+                return fail(
+                    at(".index"),
+                    format!("point {} is not in shard {}/{}", p.index, s.index, s.count),
+                );
+            }
+            // The grid's own values at this index (first key slowest).
+            let mut rest = p.index;
+            let mut expected = vec![&Value::Null; self.values.len()];
+            for (k, vs) in self.values.iter().enumerate().rev() {
+                expected[k] = &vs[rest % vs.len()];
+                rest /= vs.len();
+            }
+            if p.values.len() != expected.len()
+                || p.values.iter().zip(&expected).any(|(a, b)| a != *b)
+            {
+                return fail(
+                    at(".values"),
+                    format!(
+                        "{} but point {} of the grid is {}",
+                        Value::from(p.values.clone()),
+                        p.index,
+                        Value::from(expected.into_iter().cloned().collect::<Vec<_>>())
+                    ),
+                );
+            }
+            let names: Vec<&String> = p.designs.iter().map(|d| &d.generator).collect();
+            if names.len() != self.designs.len()
+                || names.iter().zip(&self.designs).any(|(a, b)| *a != b)
+            {
+                return fail(
+                    at(".designs"),
+                    format!(
+                        "designs {} but the sweep's are {}",
+                        names
+                            .iter()
+                            .map(|s| s.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        self.designs.join(", ")
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// CSV: one row per point and design, every figure (qualified names, sorted).
     pub fn to_csv(&self) -> String {
         let mut names: Vec<&String> = Vec::new();
@@ -308,12 +422,24 @@ pub enum MergeError {
     },
     /// Points no slice holds.
     Missing(Vec<usize>),
+    /// Slice `index` (0-based) is not a consistent sweep.json (hand-edited or truncated).
+    Invalid {
+        /// Which slice.
+        index: usize,
+        /// JSON path of the fault (`points[3].values`).
+        path: String,
+        /// What is wrong there.
+        why: String,
+    },
 }
 
 impl std::fmt::Display for MergeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MergeError::Empty => write!(f, "no slices to merge"),
+            MergeError::Invalid { index, path, why } => {
+                write!(f, "slice {}: `{path}`: {why}", index + 1)
+            }
             MergeError::Mixed { index, why } => write!(
                 f,
                 "slice {} is not from the same sweep as slice 1: {why}",
@@ -345,6 +471,10 @@ impl std::fmt::Display for MergeError {
 
 /// Joins slices into the whole sweep: byte for byte what the unsharded sweep writes.
 pub fn merge(slices: Vec<SweepJson>) -> Result<SweepJson, MergeError> {
+    for (index, s) in slices.iter().enumerate() {
+        s.validate()
+            .map_err(|(path, why)| MergeError::Invalid { index, path, why })?;
+    }
     let mut it = slices.into_iter();
     let Some(mut whole) = it.next() else {
         return Err(MergeError::Empty);
@@ -642,5 +772,24 @@ mod tests {
         );
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[3], "1,2,a,0.1,9");
+    }
+}
+
+#[cfg(test)]
+mod roundtrip_tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Issue 33: without serde_json's `float_roundtrip` a figure read back from a slice
+        /// could differ from the one written in its last digit, so a merge of shards was not
+        /// the unsharded sweep's bytes. Any finite figure survives write → read → write.
+        #[test]
+        fn figures_survive_a_json_round_trip(bits in any::<u64>()) {
+            let v = f64::from_bits(bits);
+            prop_assume!(v.is_finite());
+            let text = serde_json::to_string(&v).unwrap();
+            let back: f64 = serde_json::from_str(&text).unwrap();
+            prop_assert_eq!(back.to_bits(), v.to_bits(), "{}", text);
+        }
     }
 }

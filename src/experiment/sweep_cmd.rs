@@ -100,6 +100,32 @@ pub fn sweep(args: &SweepArgs) -> Result<(), ScenarioErrors> {
             .expected("--vary KEY=V1,V2,… or a `[sweep] vary = { KEY = [V1, V2] }` section")
             .into());
     }
+    if grid.len() > sweep::MAX_GRID_POINTS {
+        let sizes: Vec<String> = grid
+            .axes
+            .iter()
+            .map(|a| format!("{} ({})", a.key, a.values.len()))
+            .collect();
+        let count = match grid.len() {
+            usize::MAX => "more than 10^19".to_string(),
+            n => crate::units::thousands(n as u128),
+        };
+        return Err(InputError::new(format!(
+            "the sweep's grid has {count} points ({}); refused before building any",
+            sizes.join(" × ")
+        ))
+        .in_file(&src.path)
+        .field(if args.vary.is_empty() {
+            "[sweep] vary"
+        } else {
+            "--vary"
+        })
+        .expected(format!(
+            "at most {} points: fewer values or fewer keys (each point runs every design)",
+            crate::units::thousands(sweep::MAX_GRID_POINTS as u128)
+        ))
+        .into());
+    }
     let chosen = chosen_figures(&args.figures)?;
     let shard = args
         .shard
@@ -145,6 +171,10 @@ pub fn sweep(args: &SweepArgs) -> Result<(), ScenarioErrors> {
     let threads = args.emulation.threads();
     // Every point is built and checked before any runs: a bad value fails in seconds.
     let mut points = Vec::with_capacity(indices.len());
+    // Every point's runs, one core's seconds each: the sweep's time is their sum over the
+    // workers (a single point passing the per-run bound does not make a thousand of them cheap).
+    let mut run_seconds: u64 = 0;
+    let mut rows: u64 = 0;
     for &index in &indices {
         let text =
             vary::point_text(&doc, &grid, index).map_err(|e| place(e, &grid, index, &src))?;
@@ -170,7 +200,37 @@ pub fn sweep(args: &SweepArgs) -> Result<(), ScenarioErrors> {
             crate::budget::memory_limit(args.emulation.max_memory),
         )
         .map_err(|e| point_error(e, &grid, index, &src))?;
+        for r in &estimate.runs {
+            run_seconds = run_seconds.saturating_add(r.seconds());
+        }
+        rows = rows.saturating_add(estimate.emulated_rows());
         points.push(Point { index, scenario: s });
+    }
+    let wall = run_seconds / threads.max(1) as u64;
+    let summary = format!(
+        "estimate: {} point(s), {} emulated rows, about {} of wall clock on {threads} thread(s)",
+        points.len(),
+        crate::units::thousands(u128::from(rows)),
+        crate::units::format_duration_ms(wall.saturating_mul(1000)),
+    );
+    if wall > crate::budget::MAX_WALL_SECONDS {
+        return Err(InputError::new(format!(
+            "the sweep would take too long ({summary}); refused before running"
+        ))
+        .in_file(&src.path)
+        .field(if args.vary.is_empty() {
+            "[sweep] vary"
+        } else {
+            "--vary"
+        })
+        .expected(
+            "a sweep within a day: fewer or smaller points (the largest `workload.data`), a \
+             coarser --scale, or --shard I/N across machines",
+        )
+        .into());
+    }
+    if !args.quiet && wall > crate::budget::LONG_RUN_SECONDS {
+        eprintln!("note: a long sweep; {summary}");
     }
     let results = run_points(&points, &designs, args, threads, &grid, &src)?;
     let result = SweepJson {
@@ -224,7 +284,15 @@ pub fn merge(args: &MergeArgs) -> Result<(), ScenarioErrors> {
 /// A saved sweep.json; parse errors name the file, line and column.
 pub fn load(path: &Path) -> Result<SweepJson, InputError> {
     crate::output::verify_set(path)?;
-    let src = crate::diag::SourceText::read_at_most(path, "sweep.json", 1 << 30)?;
+    // Parsed, a slice takes several times its text; `merge` holds every slice.
+    let limit = (crate::budget::memory_limit(None) / 8).min(1 << 30);
+    let src = crate::diag::SourceText::read_at_most(path, "sweep.json", limit)?;
+    parse(&src)
+}
+
+/// Parses a sweep.json's text and checks it is a consistent grid ([`SweepJson::validate`]).
+pub fn parse(src: &SourceText) -> Result<SweepJson, InputError> {
+    let path = &src.path;
     let s: SweepJson = serde_json::from_str(&src.text).map_err(|e| {
         InputError::new(format!("line {}, column {}: {e}", e.line(), e.column()))
             .in_file(path)
@@ -238,6 +306,15 @@ pub fn load(path: &Path) -> Result<SweepJson, InputError> {
                 .expected(SCHEMA_VERSION.to_string()),
         );
     }
+    s.validate().map_err(|(field, problem)| {
+        InputError::new(problem)
+            .in_file(path)
+            .field(field)
+            .expected(
+                "a sweep.json as `hbase-emu sweep --out DIR` wrote it: the grid's values at each \
+                 point's index, every design, indices within `points_total`",
+            )
+    })?;
     Ok(s)
 }
 

@@ -105,11 +105,15 @@ pub struct Grid {
 
 impl Grid {
     /// Number of points.
+    /// Saturates at `usize::MAX`: 64 keys of two values do not wrap to an empty grid.
     pub fn len(&self) -> usize {
         if self.axes.is_empty() {
             return 0;
         }
-        self.axes.iter().map(|a| a.values.len()).product()
+        self.axes
+            .iter()
+            .try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
+            .unwrap_or(usize::MAX)
     }
 
     /// Whether the grid has no point.
@@ -376,6 +380,21 @@ mod tests {
 
     fn grid(flags: &[&str]) -> Grid {
         from_flags(&flags.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn sixty_four_keys_of_two_values_do_not_wrap_to_an_empty_grid() {
+        let axis = Axis {
+            key: "k".into(),
+            target: resolve("servers").unwrap(),
+            values: vec![Value::from(1), Value::from(2)],
+            origin: Origin::Flag,
+        };
+        let g = Grid {
+            axes: vec![axis; 64],
+        };
+        assert_eq!(g.len(), usize::MAX);
+        assert!(!g.is_empty());
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
         if !(REQUIRED.contains(&h) || OPTIONAL.contains(&h)) {
             return Err(
                 InputError::new(format!("unknown column `{h}` in the header"))
-                    .at(src, field_span(src, 0, &header, i))
+                    .at(src, field_span(src, 0, i))
                     .field("header")
                     .expected(format!(
                         "columns {} (required) and {} (optional)",
@@ -47,7 +47,7 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
         }
         if col.insert(h.to_string(), i).is_some() {
             return Err(InputError::new(format!("column `{h}` appears twice"))
-                .at(src, field_span(src, 0, &header, i))
+                .at(src, field_span(src, 0, i))
                 .field("header")
                 .expected("each column once"));
         }
@@ -82,7 +82,7 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
         let get = |name: &str| col.get(name).map(|&i| (i, rec[i].trim()));
         let err = |name: &str, i: usize, problem: String, expected: &str| {
             InputError::new(problem)
-                .at(src, field_span(src, pos, &rec, i))
+                .at(src, field_span(src, pos, i))
                 .field(name.to_string())
                 .expected(expected.to_string())
         };
@@ -156,17 +156,31 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
     })
 }
 
-/// The byte span of field `i` of a record starting at `pos` (exact for unquoted fields).
-fn field_span(
-    src: &SourceText,
-    pos: usize,
-    rec: &::csv::StringRecord,
-    i: usize,
-) -> std::ops::Range<usize> {
-    let before: usize = rec.iter().take(i).map(|f| f.len() + 1).sum();
-    let start = (pos + before).min(src.text.len());
-    let end = (start + rec.get(i).map_or(0, str::len)).min(src.text.len());
-    start..end
+/// The byte span of field `i` of a record starting at `pos`, found in the raw text (quotes
+/// included): the parsed fields lose their quotes and doubled quotes, so their lengths do not
+/// add up to offsets. Commas and quotes are ASCII, so the span's ends are character boundaries.
+fn field_span(src: &SourceText, pos: usize, i: usize) -> std::ops::Range<usize> {
+    let text = src.text.as_bytes();
+    let mut at = pos.min(text.len());
+    let mut field = 0;
+    loop {
+        let start = at;
+        let mut quoted = false;
+        while at < text.len() {
+            match text[at] {
+                b'"' => quoted = !quoted,
+                b',' if !quoted => break,
+                b'\n' | b'\r' if !quoted => break,
+                _ => {}
+            }
+            at += 1;
+        }
+        if field == i || at >= text.len() || text[at] != b',' {
+            return crate::diag::char_span(&src.text, start..at);
+        }
+        field += 1;
+        at += 1;
+    }
 }
 
 fn csv_error(src: &SourceText, e: &::csv::Error, field: &str) -> InputError {

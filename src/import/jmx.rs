@@ -44,6 +44,15 @@ pub fn split_attribute(name: &str) -> Option<(&str, &str, &str, &str)> {
     Some((ns, table, encoded, metric))
 }
 
+/// The byte span of attribute `name` (quoted) in the dump, or its start when not found as
+/// written (escaped characters).
+fn attribute_span(src: &SourceText, name: &str) -> std::ops::Range<usize> {
+    let quoted = format!("\"{name}\"");
+    src.text
+        .find(&quoted)
+        .map_or(0..0, |at| at + 1..at + 1 + name.len())
+}
+
 /// Parses a JMX dump and joins it with `keys` (the companion's regions, from `ksrc`).
 pub fn parse(
     src: &SourceText,
@@ -85,7 +94,11 @@ pub fn parse(
             .find(|b| name_of(b) == SERVER_BEAN)
             .and_then(|b| b.get("tag.serverName"))
             .and_then(Value::as_str);
-        for bean in beans.iter().filter(|b| name_of(b) == REGIONS_BEAN) {
+        for (b, bean) in beans
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| name_of(b) == REGIONS_BEAN)
+        {
             let server = match server_tag {
                 Some(s) => s.to_string(),
                 None => {
@@ -127,11 +140,14 @@ pub fn parse(
                         .filter(|f| *f >= 0.0 && f.is_finite())
                         .map(|f| f as u64)
                 }) else {
+                    // The attribute name is too long to show whole: name its region and
+                    // metric, and place the error at the attribute in the file.
                     return Err(InputError::new(format!(
-                        "`{k}` is `{v}`, not a non-negative number"
+                        "{metric} of region {enc} (table {ns}:{t}) is `{v}`, not a \
+                         non-negative number"
                     ))
-                    .in_file(&src.path)
-                    .field(k.clone())
+                    .at(src, attribute_span(src, k))
+                    .field(format!("beans[{b}].{metric}"))
                     .expected("a number"));
                 };
                 let m = by_table
@@ -141,11 +157,12 @@ pub fn parse(
                     .or_default();
                 if !m.server.is_empty() && m.server != server {
                     return Err(InputError::new(format!(
-                        "region {enc} is reported by two servers ({} and {server})",
+                        "region {enc} (table {ns}:{t}) is reported by two servers ({} and \
+                         {server})",
                         m.server
                     ))
-                    .in_file(&src.path)
-                    .field(k.clone())
+                    .at(src, attribute_span(src, k))
+                    .field(format!("beans[{b}].{metric}"))
                     .expected("each region in one RegionServer's dump"));
                 }
                 m.server.clone_from(&server);

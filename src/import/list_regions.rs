@@ -33,6 +33,14 @@ pub fn is_header(line: &str) -> bool {
     cells.len() >= 2 && cells.iter().all(|c| COLUMNS.contains(c))
 }
 
+/// True for a line shaped like a `list_regions` header (`|`-terminated cells, at least two of
+/// them column names) even with a cell that is not one: such a file is mis-shaped `list_regions`
+/// output, to be named as such, not re-read as CSV.
+pub fn looks_like_header(line: &str) -> bool {
+    let cells = cells(line);
+    cells.len() >= 2 && cells.iter().filter(|c| COLUMNS.contains(c)).count() >= 2
+}
+
 fn cells(line: &str) -> Vec<&str> {
     let t = line.trim_end();
     let Some(body) = t.strip_suffix('|') else {
@@ -52,6 +60,29 @@ pub fn parse(src: &SourceText) -> Result<InitialTable, InputError> {
             .field(field.to_string())
             .expected(exp.to_string())
     };
+    if let Some((h, line)) = lines
+        .iter()
+        .enumerate()
+        .find(|(_, l)| looks_like_header(l) && !is_header(l))
+        && !lines.iter().any(|l| is_header(l))
+    {
+        let bad = cells(line)
+            .into_iter()
+            .find(|c| !COLUMNS.contains(c))
+            .unwrap_or("");
+        let col = line.find(bad).unwrap_or(0);
+        return Err(err_at(
+            h + 1,
+            col,
+            bad.len(),
+            "header",
+            format!(
+                "`{bad}` is not a `list_regions` column (the file is read as list_regions output)"
+            ),
+            "the shell's columns only: SERVER_NAME, REGION_NAME, START_KEY, END_KEY, SIZE, REQ, \
+             LOCALITY",
+        ));
+    }
     let Some(h) = lines.iter().position(|l| is_header(l)) else {
         return Err(InputError::new("no `list_regions` header line found")
             .at(src, 0..0)

@@ -111,7 +111,7 @@ pub fn detect(text: &str) -> Format {
     let t = text.trim_start();
     if t.starts_with('{') || t.starts_with('[') {
         Format::Jmx
-    } else if text.lines().any(list_regions::is_header) {
+    } else if text.lines().any(list_regions::looks_like_header) {
         Format::ListRegions
     } else {
         Format::Csv
@@ -278,6 +278,35 @@ impl InitialTable {
                 )));
             }
         }
+        // Totals are summed over regions and servers as u64: a sum past 16 EiB would wrap (three
+        // regions of 8,000 PB printed "7.44 EiB"); refused at the region that passes it.
+        let mut total: u64 = 0;
+        let mut dropped = 0usize;
+        for r in &self.regions {
+            total = match total.checked_add(r.store_bytes) {
+                Some(t) => t,
+                None => {
+                    return Err(at_line(r.line, "store_bytes")(
+                        InputError::new(
+                            "the regions' store bytes add up to more than 16 EiB from this \
+                             region on",
+                        )
+                        .expected("a table of at most 16 EiB of store files in all"),
+                    ));
+                }
+            };
+            if r.store_bytes > 0 && r.store_files == 0 {
+                dropped += 1;
+            }
+        }
+        if dropped > 0 {
+            // The engine opens a region's bytes as its files; with none there is nothing to
+            // hold them, so they are left out, said here rather than silently.
+            self.warnings.push(format!(
+                "{dropped} region(s) have store bytes but no store files: their bytes are left \
+                 out (a region starts empty); give them `store_files` to load them"
+            ));
+        }
         let last = self.regions.last().expect("non-empty");
         if !last.end.is_empty() {
             return Err(at_line(last.line, "end")(
@@ -322,15 +351,18 @@ impl InitialTable {
             .collect();
         for (r, i) in self.regions.iter().zip(self.server_indices()) {
             out[i].regions += 1;
-            out[i].store_bytes += r.store_bytes;
-            out[i].store_files += r.store_files;
+            // `validate` bounds the total store bytes; files are bounded per region.
+            out[i].store_bytes = out[i].store_bytes.saturating_add(r.store_bytes);
+            out[i].store_files = out[i].store_files.saturating_add(r.store_files);
         }
         out
     }
 
     /// Store bytes of all regions.
     pub fn total_store_bytes(&self) -> u64 {
-        self.regions.iter().map(|r| r.store_bytes).sum()
+        self.regions
+            .iter()
+            .fold(0u64, |a, r| a.saturating_add(r.store_bytes))
     }
 
     /// The CSV form (`csv::parse` reads it back): keys in toStringBinary, sizes in bytes, the

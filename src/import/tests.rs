@@ -249,6 +249,22 @@ fn csv_errors_name_line_column_and_field() {
     assert_eq!(e.field.as_deref(), Some("record"));
 }
 
+/// Issue 33: a quoted field shifted the parsed lengths off the raw offsets; with multi-byte
+/// characters after it the span fell inside a character and the snippet panicked.
+#[test]
+fn issue_33_a_quoted_field_then_multibyte_characters_places_the_error_exactly() {
+    let h = "start,end,server,store_bytes,store_files\n";
+    let wide = "é".repeat(100);
+    let text = format!("{h}\"\",\"{wide}\",\"rs,1\",12QB,2\n");
+    let e = csv_table(&text).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.field.as_deref()),
+        (Some(2), Some(4 + 102 + 1 + 6 + 1), Some("store_bytes")),
+        "{e}"
+    );
+    assert!(e.render().contains("12QB"), "{}", e.render());
+}
+
 fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(any::<u8>(), 1..6)
 }
@@ -307,4 +323,67 @@ fn absurd_store_file_counts_are_errors() {
     let e = csv::parse(&s).unwrap().validate(&s).unwrap_err();
     assert_eq!(e.line, Some(2));
     assert_eq!(e.field.as_deref(), Some("store_files"));
+}
+
+/// Issue 33: three regions of 8,000 PB added up past 2^64 and printed "7.44 EiB".
+#[test]
+fn issue_33_store_bytes_past_sixteen_eib_are_refused_not_wrapped() {
+    let s = src("start,end,server,store_bytes,store_files\n\
+                 ,a,rs1,8000PB,1\na,b,rs1,8000PB,1\nb,,rs2,8000PB,1\n");
+    let e = csv::parse(&s).unwrap().validate(&s).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_deref()),
+        (Some(4), Some("store_bytes")),
+        "{e}"
+    );
+}
+
+#[test]
+fn store_bytes_without_store_files_are_named_in_a_warning() {
+    let s = src("start,end,server,store_bytes,store_files\n,,rs1,1GB,0\n");
+    let t = csv::parse(&s).unwrap().validate(&s).unwrap();
+    assert!(
+        t.warnings.iter().any(|w| w.contains("no store files")),
+        "{:?}",
+        t.warnings
+    );
+}
+
+/// Issue 33: a `list_regions` listing with one extra column was re-read as CSV and failed there.
+#[test]
+fn issue_33_list_regions_with_an_unknown_column_is_named_as_such() {
+    let text = LIST.replace("LOCALITY |", "LOCALITY | EXTRA |");
+    assert_eq!(detect(&text), Format::ListRegions);
+    let e = list_regions::parse(&src(&text)).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_deref()),
+        (Some(2), Some("header")),
+        "{e}"
+    );
+    assert!(
+        e.problem.contains("`EXTRA` is not a `list_regions` column"),
+        "{e}"
+    );
+}
+
+/// Issue 33: a bad /jmx value was named by its shortened attribute (neither region nor metric
+/// readable) and had no position.
+#[test]
+fn issue_33_jmx_value_errors_name_region_metric_and_place() {
+    let keys_src = src(&fixed_list());
+    let keys = list_regions::parse(&keys_src).unwrap();
+    let text = jmx_dump(
+        "rs1,16020,17",
+        &[("0123456789abcdef0123456789abcdef", 1000, 3)],
+    )
+    .replace("storeFileCount\": 3", "storeFileCount\": \"three\"");
+    let e = jmx::parse(&src(&text), None, &keys, &keys_src).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("beans[1].storeFileCount"), "{e}");
+    assert!(
+        e.problem
+            .contains("region 0123456789abcdef0123456789abcdef"),
+        "{e}"
+    );
+    assert_eq!(e.line, Some(1));
+    assert!(e.column.is_some_and(|c| c > 1), "{e}");
 }

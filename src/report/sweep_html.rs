@@ -50,9 +50,12 @@ pub fn render(sweep: &SweepJson, chosen: &[String]) -> String {
         esc(&sweep.designs.join(", ")),
         sweep.seed
     );
-    if sweep.keys.len() == 1 {
+    // The charts index the grid by each point's values; a sweep that is not a consistent grid
+    // (a hand-edited file: `load` and `merge` refuse those first) gets the table only.
+    let consistent = sweep.validate().is_ok();
+    if consistent && sweep.keys.len() == 1 {
         lines(&mut out, sweep, chosen);
-    } else {
+    } else if consistent {
         heatmaps(&mut out, sweep, chosen);
     }
     points_table(&mut out, sweep, chosen);
@@ -343,5 +346,18 @@ mod tests {
         assert_eq!(three.matches("<svg class=\"chart\" id=\"heat-").count(), 2);
         assert!(three.contains("k2=10GB"));
         assert_eq!(three.matches("<tr><td>").count(), 8);
+    }
+
+    /// Issue 33: a hand-edited point with a missing value indexed past its values.
+    #[test]
+    fn issue_33_a_point_missing_a_value_renders_the_table_only() {
+        let chosen = vec!["splits".to_string()];
+        for keys in [1, 3] {
+            let mut s = sweep(keys);
+            s.points[1].values.clear();
+            let page = render(&s, &chosen);
+            assert!(!page.contains("<svg"), "{page}");
+            assert!(page.contains("<tr><td>"));
+        }
     }
 }

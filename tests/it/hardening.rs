@@ -66,12 +66,15 @@ fn an_out_set_ends_with_a_manifest_and_report_refuses_a_mixed_or_interrupted_set
     let (code, _, err) = run(&["report", json, "--format", "text"]);
     assert_eq!(code, 0, "{err}");
 
-    // A file from another run: the set is mixed.
-    std::fs::write(out.join("regions.csv"), "id\n").expect("write");
+    // The page's set holds the JSON it was rendered from and the pages, not the older set's
+    // CSV files (issue 33: they were kept under the new manifest).
+    assert!(!manifest.contains(" regions.csv\n"), "{manifest}");
+    // A listed file changed since: the set is mixed.
+    std::fs::write(out.join("report.html"), "<html>\n").expect("write");
     let (code, _, err) = run(&["report", json, "--format", "text"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("regions.csv") && err.contains("mixes files"),
+        err.contains("report.html") && err.contains("mixes files"),
         "{err}"
     );
 

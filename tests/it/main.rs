@@ -13,6 +13,8 @@ mod engine_step;
 mod expect;
 mod experiments;
 mod hardening;
+mod hostile;
+mod hostile_props;
 mod html_browser;
 mod import;
 mod input_errors;

@@ -1,0 +1,7 @@
+//! Fuzz target: arbitrary bytes through the `report_json` reader (`hbase_emu::hostile::feed`, the
+//! entry point the property tests in tests/it/hostile_props.rs use too).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = hbase_emu::hostile::feed("report_json", data);
+});

@@ -1,0 +1,232 @@
+//! Issue 33: hostile inputs on every surface. Each case class of the issue, reproduced through
+//! the binary: a clear error naming the input (never a panic), a bounded run, or a set that
+//! holds only its own files.
+
+use std::path::Path;
+
+use crate::common::{bin, root, write};
+
+/// Runs the binary; (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = bin().args(args).output().expect("runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+const SMALL: &str = "name = \"h\"\nseed = 1\n[cluster]\nregionservers = 3\n[table]\nname = \"t\"\n\
+                     [workload]\nrows = 1000\n[[generator]]\nname = \"u\"\nkind = \"uniform\"\n";
+
+/// A one-key sweep.json of `points_total` points, holding the points `points` (index, value).
+fn slice(points_total: u64, values: &str, points: &str) -> String {
+    format!(
+        "{{\"schema_version\": 1, \"scenario\": \"s\", \"scenario_md5\": \"m\", \"seed\": 1, \
+         \"scale\": null, \"designs\": [\"a\"], \"keys\": [\"servers\"], \"values\": [{values}], \
+         \"points_total\": {points_total}, \"points\": [{points}]}}"
+    )
+}
+
+fn point(index: u64, values: &str) -> String {
+    format!(
+        "{{\"index\": {index}, \"values\": {values}, \"designs\": [{{\"generator\": \"a\", \
+         \"figures\": {{\"summary.splits\": 1.0}}}}]}}"
+    )
+}
+
+fn merge_err(slices: &[String]) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut args = vec!["merge".to_string()];
+    for (i, text) in slices.iter().enumerate() {
+        let d = dir.path().join(format!("s{i}"));
+        std::fs::create_dir(&d).expect("mkdir");
+        write(&d, "sweep.json", text);
+        args.push(s(&d).to_string());
+    }
+    args.extend(["--out".to_string(), s(&dir.path().join("out")).to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!dir.path().join("out/sweep.json").exists());
+    err
+}
+
+#[test]
+fn merge_refuses_a_point_missing_a_value_an_index_past_the_grid_and_a_huge_total() {
+    // A hand-edited point with no value (the renderer indexed past it and panicked).
+    let err = merge_err(&[slice(
+        2,
+        "[1, 2]",
+        &format!("{}, {}", point(0, "[]"), point(1, "[2]")),
+    )]);
+    assert!(
+        err.contains("sweep.json") && err.contains("points[0].values"),
+        "{err}"
+    );
+    // A point beyond the grid.
+    let err = merge_err(&[slice(
+        2,
+        "[1, 2]",
+        &format!("{}, {}", point(0, "[1]"), point(5, "[2]")),
+    )]);
+    assert!(
+        err.contains("points[1].index") && err.contains("outside the grid"),
+        "{err}"
+    );
+    // points_total = 10^15: refused at once, not counted point by point.
+    let err = merge_err(&[slice(1_000_000_000_000_000, "[1, 2]", &point(0, "[1]"))]);
+    assert!(err.contains("points_total"), "{err}");
+    // A value that is not the grid's at that index.
+    let err = merge_err(&[slice(
+        2,
+        "[1, 2]",
+        &format!("{}, {}", point(0, "[1]"), point(1, "[7]")),
+    )]);
+    assert!(err.contains("points[1].values"), "{err}");
+}
+
+#[test]
+fn a_grid_of_two_to_the_sixty_four_points_is_refused_not_called_empty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = write(dir.path(), "s.toml", SMALL);
+    let mut args = vec![
+        "sweep".to_string(),
+        s(&p).to_string(),
+        "--quiet".to_string(),
+    ];
+    for k in 0..64 {
+        args.push("--vary".into());
+        args.push(format!("generator.*.x{k}=1,2"));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("more than 10^19") && err.contains("--vary"),
+        "{err}"
+    );
+    assert!(!err.contains("varies nothing"), "{err}");
+}
+
+#[test]
+fn diff_of_endless_devices_is_refused_within_a_bound() {
+    let started = std::time::Instant::now();
+    let (code, _, err) = run(&["diff", "/dev/zero", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("larger than"), "{err}");
+    // The bound is at most 1 GiB a report: seconds, not minutes.
+    assert!(started.elapsed().as_secs() < 60);
+}
+
+#[test]
+fn a_wal_that_rolls_on_every_write_is_refused_naming_the_key() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = format!("{SMALL}[hbase]\n\"hbase.regionserver.logroll.multiplier\" = 0\n");
+    let p = write(dir.path(), "s.toml", &text);
+    let (code, _, err) = run(&["check", s(&p)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("hbase.regionserver.logroll.multiplier") && err.contains("roll"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_tiny_global_memstore_fraction_is_blamed_on_its_key_not_on_the_heap() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = format!("{SMALL}[hbase]\n\"hbase.regionserver.global.memstore.size\" = 1e-9\n");
+    let p = write(dir.path(), "s.toml", &text);
+    let (code, _, err) = run(&["check", s(&p)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`hbase.regionserver.global.memstore.size`"),
+        "{err}"
+    );
+    assert!(!err.contains("`cluster.heap`"), "{err}");
+}
+
+#[test]
+fn other_tables_and_imported_regions_count_in_the_memory_estimate() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut text = SMALL.to_string();
+    for i in 0..100 {
+        text.push_str(&format!(
+            "[[other_table]]\nname = \"o{i}\"\nregions = 100000\nregion_size = \"10GB\"\n"
+        ));
+    }
+    let p = write(dir.path(), "s.toml", &text);
+    let (code, _, err) = run(&["run", "--quiet", s(&p), "--max-memory", "4GB"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("[initial] / [[other_table]]"), "{err}");
+}
+
+#[test]
+/// (200,000 regions: the million of the issue, at a fifth of the test's time.)
+fn many_presplit_regions_are_not_estimated_under_a_second() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = SMALL.replace(
+        "[workload]",
+        "[table.presplit]\nalgorithm = \"uniform\"\nregions = 200000\n[workload]",
+    );
+    let p = write(dir.path(), "s.toml", &text);
+    let (code, out, err) = run(&["check", s(&p)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("under a second"), "{out}");
+}
+
+#[test]
+fn rerunning_into_an_out_dir_with_another_format_leaves_only_the_new_set() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = write(dir.path(), "s.toml", SMALL);
+    let out = dir.path().join("out");
+    let (code, _, err) = run(&[
+        "run",
+        "--quiet",
+        s(&p),
+        "--format",
+        "html",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.join("report.html").exists());
+    // A file of the user's, which no manifest lists, is left alone.
+    write(&out, "notes.txt", "mine");
+    let (code, _, err) = run(&["run", "--quiet", s(&p), "--out", s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.join("report.html").exists());
+    assert!(out.join("notes.txt").exists());
+    let manifest = std::fs::read_to_string(out.join("manifest.txt")).expect("manifest");
+    assert!(!manifest.contains("report.html"), "{manifest}");
+    // `report` of the set's own JSON into the same folder keeps that JSON in the set.
+    let json = out.join("report.json");
+    let (code, _, err) = run(&["report", s(&json), "--format", "html", "--out", s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    let manifest = std::fs::read_to_string(out.join("manifest.txt")).expect("manifest");
+    assert!(
+        manifest.contains("report.json") && manifest.contains("report.html"),
+        "{manifest}"
+    );
+    assert!(!out.join("report.txt").exists());
+}
+
+#[test]
+fn devices_are_refused_as_outputs_and_junit_is_checked_before_any_run() {
+    let scenarios = root().join("scenarios");
+    for junit in ["/dev/null", "/proc/hbase-emu-junit.xml"] {
+        let started = std::time::Instant::now();
+        let (code, _, err) = run(&["test", s(&scenarios), "--junit", junit]);
+        assert_eq!(code, 2, "{junit}: {err}");
+        assert!(err.contains("--junit") && err.contains(junit), "{err}");
+        assert!(!err.contains(".tmp"), "{err}");
+        // Refused before the first scenario runs.
+        assert!(started.elapsed().as_secs() < 20, "{junit}");
+    }
+    assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
+}
