@@ -155,19 +155,24 @@ const MANIFEST_INCOMPLETE: &str = "hbase-emu output set: incomplete (writing was
 /// name the directory and the option, never a temporary file.
 pub fn check_writable(dir: &Path, option: &str) -> Result<(), InputError> {
     create_dir(dir).map_err(|e| e.field(option))?;
+    probe_writable(dir).map_err(|e| {
+        InputError::new(format!("cannot write into the output directory: {e}"))
+            .in_file(dir)
+            .field(option)
+            .expected("a writable directory")
+    })
+}
+
+/// Writes and removes a probe file in `dir`. The error is the OS error alone: tempfile's own
+/// message names the probe file, which the user never asked for.
+pub fn probe_writable(dir: &Path) -> std::io::Result<()> {
     tempfile::Builder::new()
         .prefix(".hbase-emu-probe")
         .tempfile_in(dir)
         .map(drop)
         .map_err(|e| {
-            // The OS error alone: tempfile's message names the probe file.
-            let e = e
-                .raw_os_error()
-                .map_or_else(|| e.kind().into(), std::io::Error::from_raw_os_error);
-            InputError::new(format!("cannot write into the output directory: {e}"))
-                .in_file(dir)
-                .field(option)
-                .expected("a writable directory")
+            e.raw_os_error()
+                .map_or_else(|| e.kind().into(), std::io::Error::from_raw_os_error)
         })
 }
 

@@ -162,19 +162,12 @@ fn check_output_dir(path: &Path) -> Result<(), InputError> {
     if dir.is_dir() {
         // Writable, and not a device: found now, not after every scenario ran.
         crate::output::check_output_file(path).map_err(|e| e.field("--junit"))?;
-        tempfile::Builder::new()
-            .prefix(".hbase-emu-probe")
-            .tempfile_in(dir)
-            .map(drop)
-            .map_err(|e| {
-                let e = e
-                    .raw_os_error()
-                    .map_or(e, std::io::Error::from_raw_os_error);
-                InputError::new(format!("cannot write into `{}`: {e}", dir.display()))
-                    .in_file(path)
-                    .field("--junit")
-                    .expected("a file path in a writable folder")
-            })
+        crate::output::probe_writable(dir).map_err(|e| {
+            InputError::new(format!("cannot write into `{}`: {e}", dir.display()))
+                .in_file(path)
+                .field("--junit")
+                .expected("a file path in a writable folder")
+        })
     } else {
         Err(
             InputError::new(format!("the folder `{}` does not exist", dir.display()))
