@@ -2,7 +2,7 @@
 //! needs-balance gate, random walk, plans) on N servers × 20 regions each, one server idle so
 //! the gate fires and the walk runs, a few regions written between the two load samples.
 //!
-//! `cargo bench --bench balancer`. Figures go to docs/PERFORMANCE.md.
+//! `cargo bench --features bench --bench balancer`. Figures go to docs/PERFORMANCE.md.
 
 use std::hint::black_box;
 

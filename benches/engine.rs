@@ -1,7 +1,7 @@
 //! Engine throughput: emulated rows per second for sequential and MD5 keys at 1 and 2 threads,
 //! against the bare cost of generating and routing the same keys, and the whole headline scenario.
 //!
-//! `cargo bench --bench engine`. Figures go to docs/PERFORMANCE.md.
+//! `cargo bench --features bench --bench engine`. Figures go to docs/PERFORMANCE.md.
 
 use std::hint::black_box;
 

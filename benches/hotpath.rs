@@ -2,7 +2,7 @@
 //! memstore then sorting it for a flush, building the flush's store file and merging store files
 //! in a compaction (key generation per kind is `benches/keygen.rs`).
 //!
-//! `cargo bench --bench hotpath`. Figures go to docs/PERFORMANCE.md.
+//! `cargo bench --features bench --bench hotpath`. Figures go to docs/PERFORMANCE.md.
 
 use std::hint::black_box;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! Rowkey generation and split-key sampling throughput.
 //!
-//! `cargo bench --bench keygen`. Figures and the machine they were taken on go to docs/PERFORMANCE.md.
+//! `cargo bench --features bench --bench keygen`. Figures and the machine they were taken on go to docs/PERFORMANCE.md.
 
 use std::hint::black_box;
 use std::path::Path;
