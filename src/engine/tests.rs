@@ -382,7 +382,8 @@ fn split_check_names_the_gate_that_stops_a_split() {
         check(region, blocking).outcome,
         Err(SplitGate::TooManyStoreFiles { priority }) if priority < 1
     ));
-    e.world.state.regions[0].flushing = true;
+    e.world.state.regions[0].flush =
+        crate::engine::state::region::FlushState::Running(crate::engine::decision::FlushWhy::Size);
     assert_eq!(
         check(&e.world.state.regions[0], cx).outcome,
         Err(SplitGate::Flushing)

@@ -205,7 +205,7 @@ impl Engine {
     /// False if the region cannot move now (not open, flushing, or already there).
     fn start_move(&mut self, region: usize, to: usize, reason: MoveReason) -> Option<usize> {
         let r = &self.world.state.regions[region];
-        if r.state != RegionState::Open || r.flushing || r.server == to {
+        if r.state != RegionState::Open || r.flush.running() || r.server == to {
             return None;
         }
         let from = r.server;
@@ -510,7 +510,9 @@ impl Engine {
 
     fn normalizer_split(&mut self, region: usize, reason: NormSplit) -> bool {
         let r = &self.world.state.regions[region];
-        if r.state != RegionState::Open || r.flushing || r.stores.iter().any(|s| s.has_references())
+        if r.state != RegionState::Open
+            || r.flush.running()
+            || r.stores.iter().any(|s| s.has_references())
         {
             return false;
         }
@@ -539,7 +541,7 @@ impl Engine {
         let ready = ids.iter().all(|&id| {
             let r = &self.world.state.regions[id];
             r.state == RegionState::Open
-                && !r.flushing
+                && !r.flush.running()
                 && !r.stores.iter().any(|s| s.has_references())
         });
         if !adjacent || !ready {

@@ -9,8 +9,7 @@ use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
 use crate::engine::state::memstore::Memstore;
-use crate::engine::state::region::HeldFile;
-use crate::engine::state::region::RegionState;
+use crate::engine::state::region::{FlushDelay, FlushState, HeldFile, RegionState};
 use crate::engine::state::storefile::StoreFile;
 use crate::engine::{Engine, Happening, MAX_SPARES};
 
@@ -55,15 +54,12 @@ impl Engine {
     fn emergency_flush(&mut self, region: usize, why: FlushWhy) {
         let r = &mut self.world.state.regions[region];
         let server = r.server;
-        if r.flush_queued {
+        if r.flush.has_entry() {
             self.world.state.servers[server]
                 .flush_queue
                 .retain(|&(id, _)| id != region);
         }
-        r.flush_delayed = None;
-        r.flush_delay_periodic = false;
-        r.flush_why = why;
-        self.start_flush(region);
+        self.start_flush(region, why);
     }
 
     pub(crate) fn request_flush(&mut self, region: usize, why: FlushWhy) {
@@ -72,10 +68,7 @@ impl Engine {
         }
         let r = &mut self.world.state.regions[region];
         // An immediate request replaces the periodic flusher's delayed entry.
-        r.flush_delayed = None;
-        r.flush_delay_periodic = false;
-        r.flush_queued = true;
-        r.flush_why = why;
+        r.flush = FlushState::Queued(why);
         let server = r.server;
         self.world.state.servers[server]
             .flush_queue
@@ -87,18 +80,19 @@ impl Engine {
     /// queue after a random delay, unless the region already has an entry.
     pub(crate) fn request_delayed_flush(&mut self, region: usize, delay_ns: u64) {
         let r = &mut self.world.state.regions[region];
-        if r.flush_queued || !policy::flush::accepts_request(r) {
+        if r.flush.has_entry() || !policy::flush::accepts_request(r) {
             return;
         }
         if delay_ns == 0 {
             self.request_flush(region, FlushWhy::Periodic);
             return;
         }
-        r.flush_queued = true;
-        r.flush_why = FlushWhy::Periodic;
-        r.flush_delayed = Some(self.world.now);
-        r.flush_delay_periodic = true;
         let queued = self.world.now;
+        r.flush = FlushState::Delayed {
+            why: FlushWhy::Periodic,
+            since: queued,
+            delay: FlushDelay::Periodic,
+        };
         self.schedule(delay_ns, Event::FlushRetry { region, queued });
     }
 
@@ -111,8 +105,12 @@ impl Engine {
                 return;
             };
             let r = &self.world.state.regions[region];
+            // An entry whose region closed or moved since, or whose flush an emergency flush
+            // took, is stale: the region's own state already says so.
+            let FlushState::Queued(why) = r.flush else {
+                continue;
+            };
             if r.state != RegionState::Open || r.server != server {
-                self.world.state.regions[region].flush_queued = false;
                 continue;
             }
             // MemStoreFlusher.flushRegion: too many store files ⇒ postpone (up to blockingWaitTime).
@@ -138,16 +136,20 @@ impl Engine {
                 let retry = (self.cfg.settings.blocking_wait_ms / 100)
                     .max(1)
                     .saturating_mul(NS_PER_MS);
-                self.world.state.regions[region].flush_delayed = Some(queued);
+                self.world.state.regions[region].flush = FlushState::Delayed {
+                    why,
+                    since: queued,
+                    delay: FlushDelay::HeldBack,
+                };
                 self.schedule(retry, Event::FlushRetry { region, queued });
                 continue;
             }
-            self.start_flush(region);
+            self.start_flush(region, why);
         }
     }
 
     /// Takes the memstore snapshot and writes the files; they appear when the flush completes.
-    pub(crate) fn start_flush(&mut self, region: usize) {
+    pub(crate) fn start_flush(&mut self, region: usize, why: FlushWhy) {
         let cfg = &self.cfg;
         let scale = cfg.scale;
         let nf = self.world.state.regions[region].stores.len();
@@ -196,14 +198,14 @@ impl Engine {
             };
             files.push(Some((file, rows)));
         }
-        r.flush_queued = false;
+        r.flush = FlushState::Idle;
         if data == 0 {
             return;
         }
         let all = r.stores.iter().all(|s| s.memstore.is_empty());
         self.wal_flush_started(region, all);
         let r = &mut self.world.state.regions[region];
-        r.flushing = true;
+        r.flush = FlushState::Running(why);
         r.snapshot_heap = heap;
         let server = r.server;
         self.world.state.servers[server].flushes_running += 1;
@@ -262,7 +264,10 @@ impl Engine {
             .collect();
         self.wal_flush_done(region);
         let r = &mut self.world.state.regions[region];
-        r.flushing = false;
+        let FlushState::Running(why) = r.flush else {
+            unreachable!("a flush completed for region {region}, which runs none")
+        };
+        r.flush = FlushState::Idle;
         r.snapshot_heap = 0;
         let mut flushed_stores = Vec::new();
         let mut written = 0;
@@ -276,7 +281,6 @@ impl Engine {
             }
         }
         let files_now: usize = r.stores.iter().map(|s| s.files.len()).sum();
-        let why = r.flush_why;
         self.world.rec.stats.wal_forced_flushes += u64::from(why == FlushWhy::Wal);
         self.note(
             region,
@@ -360,22 +364,23 @@ impl Engine {
     /// entry that an emergency or immediate flush removed meanwhile is stale.
     pub(crate) fn flush_retry(&mut self, region: usize, queued: u64) {
         let r = &mut self.world.state.regions[region];
-        if r.flush_delayed != Some(queued) {
+        let FlushState::Delayed { why, since, delay } = r.flush else {
+            return;
+        };
+        if since != queued {
             return;
         }
-        r.flush_delayed = None;
-        let periodic = std::mem::take(&mut r.flush_delay_periodic);
         let server = r.server;
         if r.state == RegionState::Open {
+            r.flush = FlushState::Queued(why);
             let q = &mut self.world.state.servers[server].flush_queue;
-            if periodic {
-                q.push_back((region, queued));
-            } else {
-                q.push_front((region, queued));
+            match delay {
+                FlushDelay::Periodic => q.push_back((region, queued)),
+                FlushDelay::HeldBack => q.push_front((region, queued)),
             }
             self.start_flushes(server);
         } else {
-            r.flush_queued = false;
+            r.flush = FlushState::Idle;
         }
     }
 }

@@ -323,7 +323,7 @@ impl Engine {
         r.last_write_ns = Some(self.world.now);
         r.policy.record_writes(weight, 0, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
-        let idle = !r.flush_queued && !r.flushing;
+        let idle = r.flush.idle();
         let over_flush = policy::write::over_flush_size(active, self.cfg.settings.flush_size);
         let stream = &mut self.world.tables.streams[ti];
         stream.real_rows += weight;

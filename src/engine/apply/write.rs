@@ -172,7 +172,7 @@ impl Engine {
         }
         // As for a put: a write to a region with no flush queued or running may make a futile
         // global-pressure pick worth trying again.
-        let idle = !r.flush_queued && !r.flushing;
+        let idle = r.flush.idle();
         r.last_write_ns = Some(self.world.now);
         r.policy.record_writes(weight, 0, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
@@ -325,7 +325,7 @@ impl Engine {
         r.range_writes += weight;
         r.rows += weight;
         self.world.rows_written += weight;
-        let idle = !r.flush_queued && !r.flushing;
+        let idle = r.flush.idle();
         r.last_write_ns = Some(self.world.now);
         // BusyRegionSplitPolicy counts the writes that met RegionTooBusyException.
         let blocked = if too_busy { weight } else { 0 };

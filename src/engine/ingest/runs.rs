@@ -569,7 +569,7 @@ impl Engine {
                 fam.cells == 0 || store.memstore.takes_fixed(self.cache.put_row_len)
             });
         // `request_flush` takes no request while one is queued (not merely delayed) or running.
-        let flush_pending = (r.flush_queued && !r.flush_delay_periodic) || r.flushing;
+        let flush_pending = !r.flush.idle() && !r.flush.delayed_periodic();
         let lim = self.write_limits();
         let room = if fixed {
             policy::write::region_rows(RegionWrite::of(r), cost.heap, flush_pending, &lim)
@@ -585,7 +585,7 @@ impl Engine {
             rows: 0,
             at: 0,
             last_ns: 0,
-            idle: !r.flush_queued && !r.flushing,
+            idle: r.flush.idle(),
             // Too busy, the row's `request_flush` is taken only where no flush is queued or
             // running: then the row ends the run.
             hold: r.client_held
