@@ -48,9 +48,9 @@ use state::region::Region;
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
-pub use decision::{FlushWhy, SplitReason};
+pub use decision::{FlushWhy, MoveReason, ServerAt, SplitReason};
 use files::Builder;
-pub use history::{EventDetail, Happening, MoveReason, OpenedAs, ServerAt, SplitSource};
+pub use history::{EventDetail, Happening, OpenedAs, SplitSource};
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 use recorder::Recorder;
 pub use result::{

@@ -4,6 +4,7 @@
 //! policies and request what they decide, and the WAL roller's periodic roll.
 
 use crate::engine::Engine;
+use crate::engine::decision::Decision;
 use crate::engine::policy::{self, compaction};
 use crate::engine::queue::{Event, NS_PER_MS};
 use crate::engine::state::region::RegionState;
@@ -25,7 +26,10 @@ impl Engine {
             let range_ms = self.cfg.settings.periodic_flush_delay_range_ms;
             for id in scan.due {
                 let delay = policy::flush::periodic_delay_ms(self.cfg.seed, id, now_ms, range_ms);
-                self.request_delayed_flush(id, delay.saturating_mul(NS_PER_MS));
+                self.apply(Decision::DelayedFlush {
+                    region: id,
+                    delay_ns: delay.saturating_mul(NS_PER_MS),
+                });
             }
         }
         // AbstractWALRoller: a WAL with edits rolls once it is `logroll.period` old (checked on
@@ -66,7 +70,10 @@ impl Engine {
                 if compaction::needs_compaction(&infos, st.compacting_files(), &cfg)
                     || compaction::major_due(&infos, &cfg, now_ms)
                 {
-                    self.request_compaction(r, s);
+                    self.apply(Decision::Compact {
+                        region: r,
+                        store: s,
+                    });
                 }
             }
         }

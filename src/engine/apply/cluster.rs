@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::derived;
 use crate::engine::policy;
 use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
@@ -203,7 +204,12 @@ impl Engine {
 
     /// Closes `region` (flushing its memstore) and reopens it on `to` after the transition.
     /// False if the region cannot move now (not open, flushing, or already there).
-    fn start_move(&mut self, region: usize, to: usize, reason: MoveReason) -> Option<usize> {
+    pub(super) fn start_move(
+        &mut self,
+        region: usize,
+        to: usize,
+        reason: MoveReason,
+    ) -> Option<usize> {
         let r = &self.world.state.regions[region];
         if r.state != RegionState::Open || r.flush.running() || r.server == to {
             return None;
@@ -275,7 +281,10 @@ impl Engine {
         );
         self.compact_opened(region);
         if self.world.state.regions[region].active_heap() > self.cfg.settings.flush_size {
-            self.request_flush(region, crate::engine::decision::FlushWhy::Size);
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
         if let Some(run) = &self.world.dyn_.run
             && run.in_flight == Some(record)
@@ -438,11 +447,14 @@ impl Engine {
                     .servers
                     .get(m.to)
                     .is_some_and(Server::accepts_regions);
-            let record = if ok {
-                self.start_move(m.region, m.to, reason)
-            } else {
-                None
-            };
+            let moved = ok
+                && self.apply(Decision::Move {
+                    region: m.region,
+                    to: m.to,
+                    reason,
+                });
+            // A move's record is the last one.
+            let record = moved.then(|| self.world.dyn_.out.moves.len() - 1);
             if let Some(rec) = record {
                 self.world.dyn_.out.balancer_moves += 1;
                 if let Some(run) = self.world.dyn_.run.as_mut() {
@@ -497,7 +509,7 @@ impl Engine {
                     }
                 }
                 NormPlan::Merge { regions, reason } => {
-                    if self.start_merge(regions, reason) {
+                    if self.apply(Decision::Merge { regions, reason }) {
                         merges += 1;
                     }
                 }
@@ -519,13 +531,16 @@ impl Engine {
         let Ok(row) = split_point::choose(r) else {
             return false;
         };
-        self.start_split(region, row, SplitReason::Normalizer(reason));
-        true
+        self.apply(Decision::Split {
+            region,
+            row,
+            reason: SplitReason::Normalizer(reason),
+        })
     }
 
     /// `MergeTableRegionsProcedure`: closes the adjacent regions (flushing them) and opens one
     /// region over their range whose stores hold references to all their files.
-    fn start_merge(&mut self, ids: Vec<usize>, reason: NormMerge) -> bool {
+    pub(super) fn start_merge(&mut self, ids: Vec<usize>, reason: NormMerge) -> bool {
         if ids.len() < 2 {
             return false;
         }
@@ -678,7 +693,10 @@ impl Engine {
             },
         );
         for st in 0..nf {
-            self.request_compaction(m, st);
+            self.apply(Decision::Compact {
+                region: m,
+                store: st,
+            });
         }
     }
 
@@ -788,7 +806,11 @@ impl Engine {
         let mut moved = 0;
         for (&id, &to) in ids.iter().zip(&targets) {
             let reason = MoveReason::Decommission { server, line };
-            if self.start_move(id, to, reason).is_some() {
+            if self.apply(Decision::Move {
+                region: id,
+                to,
+                reason,
+            }) {
                 moved += 1;
             }
         }

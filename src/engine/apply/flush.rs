@@ -1,10 +1,9 @@
 //! Flushes carried out: the flush queue and handlers of each server (`MemStoreFlusher`), the
 //! snapshot, the store files a flush adds, and the close flush of a region leaving its server.
 
-use crate::engine::decision::FlushWhy;
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::files::{FlushFile, FlushJob, write_file};
 use crate::engine::policy;
-use crate::engine::policy::flush::PressureChoice;
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
@@ -35,13 +34,7 @@ impl Engine {
         let blocking = self.cfg.compaction.blocking_store_files;
         match policy::flush::global_pressure_pick(server, live, blocking) {
             Some(pick) => {
-                let why = match pick.choice {
-                    PressureChoice::LargestFlushable | PressureChoice::OnlyOverFileLimit => {
-                        FlushWhy::Global
-                    }
-                    PressureChoice::OverFileLimitTwiceAsLarge => FlushWhy::GlobalOverFileLimit,
-                };
-                self.emergency_flush(pick.region, why);
+                self.apply(pick.decision());
             }
             // Nothing to flush (HBase's handler sleeps 1 s and looks again): skip the scan
             // until a write reaches an idle region or an event changes flush states.
@@ -51,7 +44,7 @@ impl Engine {
 
     /// `MemStoreFlusher.flushRegion(region, emergencyFlush = true)`: the region's queued or
     /// delayed entry is dropped and the flush starts now on the free handler.
-    fn emergency_flush(&mut self, region: usize, why: FlushWhy) {
+    pub(super) fn emergency_flush(&mut self, region: usize, why: FlushWhy) {
         let r = &mut self.world.state.regions[region];
         let server = r.server;
         if r.flush.has_entry() {
@@ -62,7 +55,7 @@ impl Engine {
         self.start_flush(region, why);
     }
 
-    pub(crate) fn request_flush(&mut self, region: usize, why: FlushWhy) {
+    pub(super) fn request_flush(&mut self, region: usize, why: FlushWhy) {
         if !policy::flush::accepts_request(&self.world.state.regions[region]) {
             return;
         }
@@ -78,7 +71,7 @@ impl Engine {
 
     /// `PeriodicMemStoreFlusher` → `MemStoreFlusher.requestDelayedFlush`: the entry joins the
     /// queue after a random delay, unless the region already has an entry.
-    pub(crate) fn request_delayed_flush(&mut self, region: usize, delay_ns: u64) {
+    pub(super) fn request_delayed_flush(&mut self, region: usize, delay_ns: u64) {
         let r = &mut self.world.state.regions[region];
         if r.flush.has_entry() || !policy::flush::accepts_request(r) {
             return;
@@ -306,7 +299,10 @@ impl Engine {
             self.react(region, StoreChange::Flushed(flushed_stores));
         }
         if self.world.state.regions[region].active_heap() > self.cfg.settings.flush_size {
-            self.request_flush(region, FlushWhy::Size);
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
         if !self.world.state.servers[server].dead {
             self.start_flushes(server);

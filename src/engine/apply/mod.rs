@@ -70,9 +70,20 @@ impl Engine {
         wait
     }
 
-    /// Carries out one decision.
-    pub(crate) fn apply(&mut self, decision: Decision) {
+    /// Carries out one decision. False when the state refuses it now: a move or merge of a
+    /// region that cannot close (not open, flushing, references). Requests are always taken;
+    /// the flusher and the compaction queues drop what they need not do.
+    pub(crate) fn apply(&mut self, decision: Decision) -> bool {
         match decision {
+            Decision::Flush { region, why } => self.request_flush(region, why),
+            Decision::DelayedFlush { region, delay_ns } => {
+                self.request_delayed_flush(region, delay_ns)
+            }
+            Decision::EmergencyFlush { region, why } => self.emergency_flush(region, why),
+            Decision::Move { region, to, reason } => {
+                return self.start_move(region, to, reason).is_some();
+            }
+            Decision::Merge { regions, reason } => return self.start_merge(regions, reason),
             Decision::Split {
                 region,
                 row,
@@ -80,5 +91,6 @@ impl Engine {
             } => self.start_split(region, row, reason),
             Decision::Compact { region, store } => self.request_compaction(region, store),
         }
+        true
     }
 }

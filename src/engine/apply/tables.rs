@@ -7,7 +7,7 @@
 //! regions at the start; its rows are uniform over that space (a pure function of seed, table
 //! and row number), each of the run's K real rows (`--scale`), the designed table's row shape.
 
-use crate::engine::decision::FlushWhy;
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::ingest::route::{Router, prefix8};
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
@@ -275,7 +275,10 @@ impl Engine {
         let admission = policy::write::admission(view, server_heap, &self.write_limits());
         if admission != Admission::Take {
             if admission == Admission::Refused(Refusal::TooBusy) {
-                self.request_flush(region, FlushWhy::Blocking);
+                self.apply(Decision::Flush {
+                    region,
+                    why: FlushWhy::Blocking,
+                });
             }
             // Too busy, the server may be at its high mark as well.
             if self.cfg.global.blocks(server_heap) {
@@ -348,7 +351,10 @@ impl Engine {
             self.roll_wal(server);
         }
         if over_flush {
-            self.request_flush(region, FlushWhy::Size);
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
         if self
             .cfg

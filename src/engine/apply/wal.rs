@@ -3,7 +3,7 @@
 //! only counts appended bytes (`Wal::append`); everything else happens here, once per roll.
 
 use crate::engine::Engine;
-use crate::engine::decision::FlushWhy;
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::policy::wal as policy;
 use crate::engine::state::State;
 use crate::engine::state::wal::WalFile;
@@ -49,7 +49,10 @@ impl Engine {
         self.world.rec.stats.wal_rolls += 1;
         let force = policy::to_force_flush(wal, self.cfg.wal_max_logs, |r| regions[r].wal_flushed);
         for id in force {
-            self.request_flush(id, FlushWhy::Wal);
+            self.apply(Decision::Flush {
+                region: id,
+                why: FlushWhy::Wal,
+            });
         }
     }
 

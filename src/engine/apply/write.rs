@@ -2,7 +2,7 @@
 //! server is blocked, and lands in the memstores (`HRegion.put`, `checkResources`,
 //! `MemStoreFlusher.reclaimMemStoreMemory`), metered by the server's write bandwidth.
 
-use crate::engine::decision::FlushWhy;
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::ingest::route::hex_digits;
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
@@ -225,7 +225,10 @@ impl Engine {
                 Admission::Refused(why) => {
                     if why == Refusal::TooBusy {
                         // HRegion.checkResources requests a flush before it throws.
-                        self.request_flush(region, FlushWhy::Blocking);
+                        self.apply(Decision::Flush {
+                            region,
+                            why: FlushWhy::Blocking,
+                        });
                     }
                     why
                 }
@@ -392,7 +395,10 @@ impl Engine {
             h[b] += weight;
         }
         if l.over_flush {
-            self.request_flush(region, FlushWhy::Size);
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
         if self
             .cfg

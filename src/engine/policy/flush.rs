@@ -3,6 +3,7 @@
 
 use std::cmp::Reverse;
 
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::policy::write::GlobalMarks;
 use crate::engine::state::region::{Region, RegionState};
 use crate::engine::state::server::Server;
@@ -28,6 +29,22 @@ pub(crate) enum PressureChoice {
     OverFileLimitTwiceAsLarge,
     /// Every candidate has too many store files: the largest of them.
     OnlyOverFileLimit,
+}
+
+impl PressurePick {
+    /// The emergency flush of the picked region, with its reason.
+    pub(crate) fn decision(&self) -> Decision {
+        let why = match self.choice {
+            PressureChoice::LargestFlushable | PressureChoice::OnlyOverFileLimit => {
+                FlushWhy::Global
+            }
+            PressureChoice::OverFileLimitTwiceAsLarge => FlushWhy::GlobalOverFileLimit,
+        };
+        Decision::EmergencyFlush {
+            region: self.region,
+            why,
+        }
+    }
 }
 
 /// The global pressure flush's pick: flushed at once, bypassing the blocking-files delay.
@@ -208,7 +225,6 @@ pub(crate) fn periodic_delay_ms(seed: u64, region: usize, now_ms: u64, range_ms:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::decision::FlushWhy;
     use crate::engine::state::region::{FlushState, test_region, test_write};
 
     fn pick(server: usize, rs: &[Region], blocking: usize) -> Option<(usize, PressureChoice)> {
