@@ -1,18 +1,8 @@
 //! What happened, as data: the life of each region (`--explain`), the cluster events, and the
 //! reasons of splits, moves and merges. The engine records the numbers; `report/` words them.
 
-use crate::engine::decision::{FlushWhy, SplitReason};
+use crate::engine::decision::{FlushWhy, MoveReason, ServerAt, SplitReason};
 use crate::engine::policy::normalizer::NormMerge;
-
-/// A server as it was named when something happened: names are zero-padded to the number of
-/// servers at that time, which grows when servers join.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ServerAt {
-    /// Server index.
-    pub index: usize,
-    /// Servers in the cluster then.
-    pub servers: usize,
-}
 
 /// How a region came to open on its server.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,27 +34,6 @@ pub struct SplitSource {
     pub file_bytes: u64,
     /// Files in its store.
     pub store_files: usize,
-}
-
-/// Why a region moved.
-#[derive(Debug, Clone, PartialEq)]
-pub enum MoveReason {
-    /// A balancer plan (the balancer's own explanation of the run).
-    Balancer(String),
-    /// Its server was decommissioned and offloaded round-robin.
-    Decommission {
-        /// The draining server.
-        server: ServerAt,
-        /// Scenario line of the event.
-        line: usize,
-    },
-    /// Its server died; `ServerCrashProcedure` reassigned it.
-    Crash {
-        /// The dead server.
-        server: ServerAt,
-        /// Edits replayed from the WAL, bytes.
-        replayed: u64,
-    },
 }
 
 /// One step of a region's life.

@@ -48,9 +48,9 @@ use state::region::Region;
 use state::server::Server;
 use state::storefile::{CellShape, FileFormat};
 
-pub use decision::{FlushWhy, SplitReason};
+pub use decision::{FlushWhy, MoveReason, ServerAt, SplitReason};
 use files::Builder;
-pub use history::{EventDetail, Happening, MoveReason, OpenedAs, ServerAt, SplitSource};
+pub use history::{EventDetail, Happening, OpenedAs, SplitSource};
 use queue::{Event, EventQueue, NS_PER_MS, NS_PER_S, transfer_ns};
 use recorder::Recorder;
 pub use result::{
@@ -189,26 +189,87 @@ struct FamilyPut {
     heap: u64,
 }
 
-/// One generator's run: the cluster's state, the event queue, the key feed and the recorder.
-/// Drive it with [`Engine::step`] (or [`run`]), then take the [`RunResult`] with
-/// [`Engine::finish`].
+/// One generator's run. Its fields fall in four groups: the fixed inputs (`cfg`), the simulated
+/// world (`world`: what a report is made of), run control (`run`: where the run is and how it
+/// is driven) and hot-path caches and scratch (`cache`: figures derived from the other groups
+/// and reused buffers, kept for speed only). Drive it with [`Engine::step`] (or [`run`]), then
+/// take the [`RunResult`] with [`Engine::finish`].
 pub struct Engine {
     cfg: Config,
+    world: World,
+    run: RunControl,
+    cache: Caches,
+}
+
+/// The simulated cluster: its state, the clock, the event queue and what the report records.
+struct World {
     /// Regions, servers, the routing table and the running compactions.
     state: State,
+    /// Simulated time, ns.
     now: u64,
+    /// Fraction of a nanosecond carried by the client clock (32-bit fixed point).
+    clock_frac: u32,
     queue: EventQueue,
     /// Counters, hotspot windows, the key heatmap, timeline samples and split records.
     rec: Recorder,
     file_seq: u64,
     /// The regions as they opened (store bytes at t=0), for the report's start-vs-end.
     initial: Vec<InitialRegionResult>,
+    regions_initial: usize,
+    /// Cluster dynamics (balancer, normalizer, events): see `apply/cluster.rs`.
+    dyn_: apply::cluster::Dynamics,
+    /// The cluster's other tables: their write streams and every table's counters.
+    tables: apply::tables::Tables,
+    /// Real rows accepted so far.
+    rows_written: u64,
+    /// The region whose compactions are being aborted for a close.
+    closing: Option<usize>,
+    /// A `CompactionTune` event is scheduled.
+    tune_armed: bool,
+    /// A `Discharge` event is scheduled.
+    discharger_armed: bool,
+    /// Stores holding compacted References the discharger has not archived yet.
+    discharge_pending: Vec<(usize, usize)>,
+    /// The resource tick sleeps: writes are paused and nothing on any node runs (it re-arms
+    /// when something starts, `wake_idle_chores`).
+    tick_idle: bool,
+    /// Per server, the GC pause that came due while writes were paused (drawn afresh when they
+    /// resume): an idle JVM allocates next to nothing.
+    gc_idle: Vec<Option<u64>>,
+}
+
+/// Where the run is and what drives it: the rows still to come, the reads, the end.
+struct RunControl {
+    sampling: Sampling,
+    /// The coarsest scale the figures stay trustworthy at (`workload/scale.rs`).
+    scale_guard: scale::ScaleGuard,
+    /// The generator and the emulated rows (also for reads, which re-derive keys).
+    generator: Arc<Generator>,
+    /// The keys still to write (`None` once all are written).
+    feed: Option<Box<KeyFeed>>,
+    /// The read workload.
+    reads: ReadState,
+    /// The row the feed shows next has arrived (the clock is at its arrival) but is not applied.
+    row_pending: bool,
+    /// No rows arrive: a `phase` set the rate to 0, or the data is written and the run goes on
+    /// to `workload.duration`. The clock then moves from event to event.
+    paused: bool,
+    /// The last row is written: only the remaining work runs.
     draining: bool,
-    /// (interval, time) before which the periodic flush check cannot find a due region (the
-    /// earliest oldest edit + interval at the last check): checks before it are skipped.
-    periodic_flush_next_ms: (u64, u64),
-    /// Fraction of a nanosecond carried by the client clock (32-bit fixed point).
-    clock_frac: u32,
+    /// The run ends here (`workload.duration`), ns; `u64::MAX` without a duration.
+    end_ns: u64,
+    /// Time the last write was accepted (set when the feed runs out), ns.
+    ingest_ns: Option<u64>,
+    /// Check the state invariants after every event (tests).
+    check_each_event: bool,
+    /// Background writer of flush files (when the run has a thread to spare).
+    builder: Option<Builder>,
+}
+
+/// Hot-path caches and scratch: figures derived from the config and the world, recomputed
+/// when what they derive from changes, and buffers reused to spare allocations. None of it
+/// changes a result.
+struct Caches {
     /// The weight `clock_step` was computed for, and its clock advance (32.32 fixed point).
     clock_weight: u64,
     clock_step: u128,
@@ -217,67 +278,28 @@ pub struct Engine {
     put_per_family: Vec<FamilyPut>,
     /// What a row delete adds to each family: one `DeleteFamily` marker.
     delete_per_family: Vec<FamilyPut>,
-    /// WAL bytes of a row delete.
-    wal_delete: u64,
-    /// Key buffer of updates and deletes (the key of the row they touch).
-    target_key: Vec<u8>,
     /// WAL bytes one real row appends (its cells as `KeyValueCodec` writes them).
     wal_row: u64,
-    /// Background writer of flush files (when the run has a thread to spare).
-    builder: Option<Builder>,
-    /// Emptied memstore buffers, reused by the next segments (no reallocation on the write path).
-    spares: Vec<Memstore>,
-    /// Cluster dynamics (balancer, normalizer, events): see `apply/cluster.rs`.
-    dyn_: apply::cluster::Dynamics,
-    /// Real rows accepted so far.
-    rows_written: u64,
-    /// The read workload.
-    reads: ReadState,
-    /// Key buffer of reads.
-    read_key: Vec<u8>,
-    /// Rows at which the next row-triggered scenario event fires (`u64::MAX`: none).
-    next_row_trigger: u64,
-    /// A `CompactionTune` event is scheduled.
-    tune_armed: bool,
-    /// The region whose compactions are being aborted for a close.
-    closing: Option<usize>,
-    /// A `Discharge` event is scheduled.
-    discharger_armed: bool,
-    /// Stores holding compacted References the discharger has not archived yet.
-    discharge_pending: Vec<(usize, usize)>,
+    /// WAL bytes of a row delete.
+    wal_delete: u64,
     /// Data bytes of one real row with the current key length (the write path's CPU cost is
     /// per row).
     row_data: u64,
-    /// The keys still to write (`None` once all are written).
-    feed: Option<Box<KeyFeed>>,
-    /// The generator and the emulated rows (also for reads, which re-derive keys).
-    generator: Arc<Generator>,
-    sampling: Sampling,
-    /// The coarsest scale the figures stay trustworthy at (`workload/scale.rs`).
-    scale_guard: scale::ScaleGuard,
-    /// The row the feed shows next has arrived (the clock is at its arrival) but is not applied.
-    row_pending: bool,
-    regions_initial: usize,
-    /// Time the last write was accepted (set when the feed runs out), ns.
-    ingest_ns: Option<u64>,
-    /// Check the state invariants after every event (tests).
-    check_each_event: bool,
+    /// Key buffer of updates and deletes (the key of the row they touch).
+    target_key: Vec<u8>,
+    /// Key buffer of reads.
+    read_key: Vec<u8>,
+    /// Rows at which the next row-triggered scenario event fires (`u64::MAX`: none): the
+    /// earliest of `World::dyn_`'s row triggers.
+    next_row_trigger: u64,
+    /// (interval, time) before which the periodic flush check cannot find a due region (the
+    /// earliest oldest edit + interval at the last check): checks before it are skipped.
+    periodic_flush_next_ms: (u64, u64),
+    /// Emptied memstore buffers, reused by the next segments (no reallocation on the write path).
+    spares: Vec<Memstore>,
     /// The resource tick's scratch buffers (per-server HDFS writes, one server's compactions).
     tick_hdfs: Vec<f64>,
     tick_running: Vec<Vec<u64>>,
-    /// No rows arrive: a `phase` set the rate to 0, or the data is written and the run goes on
-    /// to `workload.duration`. The clock then moves from event to event.
-    paused: bool,
-    /// The run ends here (`workload.duration`), ns; `u64::MAX` without a duration.
-    end_ns: u64,
-    /// The resource tick sleeps: writes are paused and nothing on any node runs (it re-arms
-    /// when something starts, `wake_idle_chores`).
-    tick_idle: bool,
-    /// Per server, the GC pause that came due while writes were paused (drawn afresh when they
-    /// resume): an idle JVM allocates next to nothing.
-    gc_idle: Vec<Option<u64>>,
-    /// The cluster's other tables: their write streams and every table's counters.
-    tables: apply::tables::Tables,
     /// The write path's runs of rows between events (`ingest/runs.rs`).
     runs: ingest::runs::RowRuns,
 }
@@ -320,7 +342,7 @@ pub fn run_with_progress(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunResult, InputError> {
     let mut engine = Engine::start(scenario, plan, opts);
-    let total = engine.sampling.emulated();
+    let total = engine.run.sampling.emulated();
     while let Some(step) = engine.step()? {
         if let Step::Rows { done } = step
             && (done % CHUNK == 0 || done == total)
@@ -328,7 +350,7 @@ pub fn run_with_progress(
             progress(Progress {
                 done,
                 total,
-                sim_ns: engine.now,
+                sim_ns: engine.world.now,
             });
         }
     }
@@ -395,21 +417,22 @@ impl Engine {
         };
         let generator = Arc::new(plan.generator);
         let mut engine = Engine::new(scenario, &plan.regions, k, generator.clone(), sampling);
-        engine.scale_guard = guard;
+        engine.run.scale_guard = guard;
         engine
+            .world
             .rec
             .set_heat_buckets(heat_buckets(&generator, w.first_id, w.rows));
         // The RegionServers' file work (flush files, compaction outputs) on a thread of its own.
         if opts.builder {
-            engine.builder = Some(Builder::start());
+            engine.run.builder = Some(Builder::start());
         }
         if opts.reference {
             engine.use_reference();
         }
-        engine.regions_initial = engine.state.routing.len();
+        engine.world.regions_initial = engine.world.state.routing.len();
         // Pre-split regions may already cover every server.
         engine.track_hosting();
-        engine.feed = Some(Box::new(if opts.reference {
+        engine.run.feed = Some(Box::new(if opts.reference {
             KeyFeed::plain(generator, sampling)
         } else {
             KeyFeed::new(generator, sampling, opts.threads.max(1))
@@ -421,12 +444,12 @@ impl Engine {
     /// searching the tables, flushes ordered by the standard sort (`RunOptions::reference`).
     fn use_reference(&mut self) {
         self.cfg.reference = true;
-        self.runs.enabled = false;
-        self.state.routing.set_plain(true);
-        for t in &mut self.state.tables {
+        self.cache.runs.enabled = false;
+        self.world.state.routing.set_plain(true);
+        for t in &mut self.world.state.tables {
             t.set_plain(true);
         }
-        self.rec.heat.set_plain(true);
+        self.world.rec.heat.set_plain(true);
     }
 
     /// Does the next thing in simulated time: handles one event that is due before the next
@@ -437,29 +460,29 @@ impl Engine {
     pub fn step(&mut self) -> Result<Option<Step>, InputError> {
         // The common case, kept small so the caller's loop inlines it: the next row arrives with
         // no event due before it and lands.
-        if !self.row_pending
-            && !self.paused
-            && let Some(mut feed) = self.feed.take()
+        if !self.run.row_pending
+            && !self.run.paused
+            && let Some(mut feed) = self.run.feed.take()
         {
             // Rows that set nothing off land as a run (`ingest/runs.rs`).
             if let Some(done) = self.land_run(&mut feed) {
-                self.feed = Some(feed);
+                self.run.feed = Some(feed);
                 return Ok(Some(Step::Rows { done }));
             }
             if let Some((b, key)) = feed.peek() {
-                let weight = self.sampling.weight(b);
+                let weight = self.run.sampling.weight(b);
                 self.arrive(weight);
-                if self.queue.next_at > self.now && self.now <= self.end_ns {
+                if self.world.queue.next_at > self.world.now && self.world.now <= self.run.end_ns {
                     self.land_op(b, key, weight);
                     feed.advance();
                     self.do_reads(b + 1);
-                    self.feed = Some(feed);
+                    self.run.feed = Some(feed);
                     return Ok(Some(Step::Rows { done: b + 1 }));
                 }
                 // Events come due first; the row lands after them.
-                self.row_pending = true;
+                self.run.row_pending = true;
             }
-            self.feed = Some(feed);
+            self.run.feed = Some(feed);
         }
         self.step_slow()
     }
@@ -468,53 +491,53 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn step_slow(&mut self) -> Result<Option<Step>, InputError> {
-        if self.row_pending && self.now > self.end_ns {
+        if self.run.row_pending && self.world.now > self.run.end_ns {
             return Err(self.duration_too_short());
         }
-        if self.row_pending && self.queue.next_at <= self.now {
+        if self.run.row_pending && self.world.queue.next_at <= self.world.now {
             // Events due by the row's arrival come first, handled at the client's clock.
-            if let Some(ev) = self.queue.pop() {
+            if let Some(ev) = self.world.queue.pop() {
                 self.handle(ev.event);
             }
             return Ok(Some(Step::Event));
         }
-        if self.paused && !self.row_pending {
+        if self.run.paused && !self.run.row_pending {
             if self.idle_step() {
                 return Ok(Some(Step::Event));
             }
             // The duration ended while a pause held rows back.
-            return match self.ingest_ns {
+            return match self.run.ingest_ns {
                 Some(_) => Ok(None),
                 None => Err(self.duration_too_short()),
             };
         }
-        let Some(mut feed) = self.feed.take() else {
+        let Some(mut feed) = self.run.feed.take() else {
             return Ok(self.drain_step().then_some(Step::Event));
         };
         let Some((b, key)) = feed.peek() else {
             if let Some(e) = feed.error() {
-                self.feed = Some(feed);
+                self.run.feed = Some(feed);
                 return Err(e);
             }
-            self.ingest_ns = Some(self.now);
-            if self.end_ns != u64::MAX {
+            self.run.ingest_ns = Some(self.world.now);
+            if self.run.end_ns != u64::MAX {
                 // The data is written; the table lives on without writes until the duration.
-                self.feed = Some(feed);
-                self.paused = true;
+                self.run.feed = Some(feed);
+                self.run.paused = true;
                 return Ok(self.idle_step().then_some(Step::Event));
             }
             // The last row is written: from here on only the remaining work runs.
-            self.draining = true;
+            self.run.draining = true;
             return Ok(self.drain_step().then_some(Step::Event));
         };
         // The pending row (its clock already advanced) lands now that no event is due.
-        let weight = self.sampling.weight(b);
-        self.row_pending = false;
+        let weight = self.run.sampling.weight(b);
+        self.run.row_pending = false;
         self.land_op(b, key, weight);
         feed.advance();
         self.do_reads(b + 1);
-        self.feed = Some(feed);
-        if self.tick_idle {
+        self.run.feed = Some(feed);
+        if self.world.tick_idle {
             // A row that arrived as a phase paused the writes lands after the tick slept.
             self.wake_idle_chores();
         }
@@ -524,8 +547,8 @@ impl Engine {
     /// While no rows arrive: the next event, at its own time, up to `workload.duration`.
     /// False when the run is over.
     fn idle_step(&mut self) -> bool {
-        if self.queue.next_at > self.end_ns {
-            self.now = self.now.max(self.end_ns);
+        if self.world.queue.next_at > self.run.end_ns {
+            self.world.now = self.world.now.max(self.run.end_ns);
             return false;
         }
         self.advance()
@@ -536,9 +559,9 @@ impl Engine {
     fn duration_too_short(&self) -> InputError {
         InputError::new(format!(
             "the run reached its duration ({}) with {} of {} rows written",
-            crate::units::format_duration_ms(self.end_ns / NS_PER_MS),
-            self.rows_written,
-            self.sampling.rows
+            crate::units::format_duration_ms(self.run.end_ns / NS_PER_MS),
+            self.world.rows_written,
+            self.run.sampling.rows
         ))
         .field("workload.duration")
         .expected("a longer duration, less data, or higher phase rates")
@@ -548,48 +571,50 @@ impl Engine {
     /// real work (a balancer run minutes later) are not part of the load; the report shows the
     /// table when its work is done. False when no work remains.
     fn drain_step(&mut self) -> bool {
-        self.queue.work > 0 && self.advance()
+        self.world.queue.work > 0 && self.advance()
     }
 
     /// Simulated time, ns.
     pub fn now_ns(&self) -> u64 {
-        self.now
+        self.world.now
     }
 
     /// Land rows that set nothing off as runs (the default) or one at a time; both leave the
     /// same state (`ingest/runs.rs`). For tests comparing the two.
     pub fn set_row_runs(&mut self, on: bool) {
-        self.runs.enabled = on;
+        self.cache.runs.enabled = on;
     }
 
     /// Rows that runs held back for the client's retry so far (for tests: that runs, not only
     /// rows one at a time, took that path).
     pub fn rows_held_in_runs(&self) -> u64 {
-        self.runs.held_total
+        self.cache.runs.held_total
     }
 
     /// Rows of runs whose regions the key feed's workers found, and rows of runs routed on
     /// the engine's thread, so far (for tests: that both paths ran).
     pub fn rows_routed_in_runs(&self) -> [u64; 2] {
-        self.runs.routed_total
+        self.cache.runs.routed_total
     }
 
     /// Check [`Engine::invariants`] after every event from now on, panicking with the broken one
     /// (for tests: it costs a pass over the state per event).
     pub fn check_invariants_each_event(&mut self, on: bool) {
-        self.check_each_event = on;
+        self.run.check_each_event = on;
     }
 
     /// Checks the state invariants (`State::invariants`) and that the live work the queue
     /// counts is the work it holds (stale compaction completions excluded).
     pub fn invariants(&self) -> Result<(), String> {
-        self.state.invariants()?;
+        self.world.state.invariants()?;
         let live = self
+            .world
             .queue
             .scheduled()
             .filter(|s| !s.event.is_periodic())
             .filter(|s| match &s.event {
                 Event::CompactionDone { token, generation } => self
+                    .world
                     .state
                     .compactions
                     .get(token)
@@ -597,10 +622,10 @@ impl Engine {
                 _ => true,
             })
             .count() as u64;
-        if live != self.queue.work {
+        if live != self.world.queue.work {
             return Err(format!(
                 "the queue counts {} pieces of live work and holds {live}",
-                self.queue.work
+                self.world.queue.work
             ));
         }
         Ok(())
@@ -685,84 +710,90 @@ impl Engine {
             .collect();
         let mut e = Engine {
             cfg,
-            state: State {
-                regions: Vec::new(),
-                routing: Router::new(),
-                tables: Vec::new(),
-                servers,
-                compactions: std::collections::BTreeMap::new(),
-                client: Default::default(),
-                procedure_workers: Vec::new(),
-                placement_changes: 0,
-                by_server: Default::default(),
+            world: World {
+                state: State {
+                    regions: Vec::new(),
+                    routing: Router::new(),
+                    tables: Vec::new(),
+                    servers,
+                    compactions: std::collections::BTreeMap::new(),
+                    client: Default::default(),
+                    procedure_workers: Vec::new(),
+                    placement_changes: 0,
+                    by_server: Default::default(),
+                },
+                now: 0,
+                clock_frac: 0,
+                queue: EventQueue::new(),
+                rec: Recorder {
+                    stats: RunStats::default(),
+                    splits: Vec::new(),
+                    windows: Vec::new(),
+                    window_servers: Vec::new(),
+                    settled: 0,
+                    next_slice_end: 0,
+                    window_end: 0,
+                    samples: Vec::new(),
+                    heat_buckets: Vec::new(),
+                    heat: Router::over(&[Vec::new()]),
+                    heat_writes: Vec::new(),
+                    sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s, w.duration_ms),
+                    heat_end: 0,
+                    heat_reads: Vec::new(),
+                },
+                file_seq: 0,
+                initial: Vec::new(),
+                regions_initial: 0,
+                dyn_: apply::cluster::Dynamics::new(scenario),
+                tables: Default::default(),
+                rows_written: 0,
+                closing: None,
+                tune_armed: false,
+                discharger_armed: false,
+                discharge_pending: Vec::new(),
+                tick_idle: false,
+                gc_idle: Vec::new(),
             },
-            now: 0,
-            queue: EventQueue::new(),
-            rec: Recorder {
-                stats: RunStats::default(),
-                splits: Vec::new(),
-                windows: Vec::new(),
-                window_servers: Vec::new(),
-                settled: 0,
-                next_slice_end: 0,
-                window_end: 0,
-                samples: Vec::new(),
-                heat_buckets: Vec::new(),
-                heat: Router::over(&[Vec::new()]),
-                heat_writes: Vec::new(),
-                sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s, w.duration_ms),
-                heat_end: 0,
-                heat_reads: Vec::new(),
+            run: RunControl {
+                sampling,
+                scale_guard: scale::ScaleGuard {
+                    flush_rows: u64::MAX,
+                    split_rows: u64::MAX,
+                },
+                generator,
+                feed: None,
+                reads: ReadState::new(
+                    w.reads.as_ref(),
+                    w.payload_bytes() as f64 / w.rate_bytes_per_s.max(1) as f64,
+                ),
+                row_pending: false,
+                paused: false,
+                draining: false,
+                end_ns: w
+                    .duration_ms
+                    .map_or(u64::MAX, |d| d.saturating_mul(NS_PER_MS)),
+                ingest_ns: None,
+                check_each_event: false,
+                builder: None,
             },
-            file_seq: 0,
-            draining: false,
-            periodic_flush_next_ms: (0, 0),
-            clock_frac: 0,
-            clock_weight: 0,
-            clock_step: 0,
-            put_row_len: usize::MAX,
-            put_per_family: Vec::new(),
-            wal_row: 0,
-            delete_per_family: Vec::new(),
-            wal_delete: 0,
-            target_key: Vec::new(),
-            builder: None,
-            spares: Vec::new(),
-            dyn_: apply::cluster::Dynamics::new(scenario),
-            rows_written: 0,
-            reads: ReadState::new(
-                w.reads.as_ref(),
-                w.payload_bytes() as f64 / w.rate_bytes_per_s.max(1) as f64,
-            ),
-            read_key: Vec::new(),
-            next_row_trigger: u64::MAX,
-            tune_armed: false,
-            discharger_armed: false,
-            closing: None,
-            discharge_pending: Vec::new(),
-            row_data: 0,
-            feed: None,
-            generator,
-            sampling,
-            scale_guard: scale::ScaleGuard {
-                flush_rows: u64::MAX,
-                split_rows: u64::MAX,
+            cache: Caches {
+                clock_weight: 0,
+                clock_step: 0,
+                put_row_len: usize::MAX,
+                put_per_family: Vec::new(),
+                delete_per_family: Vec::new(),
+                wal_row: 0,
+                wal_delete: 0,
+                row_data: 0,
+                target_key: Vec::new(),
+                read_key: Vec::new(),
+                next_row_trigger: u64::MAX,
+                periodic_flush_next_ms: (0, 0),
+                spares: Vec::new(),
+                tick_hdfs: Vec::new(),
+                tick_running: Vec::new(),
+                runs: Default::default(),
             },
-            row_pending: false,
-            regions_initial: 0,
-            ingest_ns: None,
-            check_each_event: false,
-            initial: Vec::new(),
-            tick_hdfs: Vec::new(),
-            tick_running: Vec::new(),
-            paused: false,
-            end_ns: w
-                .duration_ms
-                .map_or(u64::MAX, |d| d.saturating_mul(NS_PER_MS)),
-            tick_idle: false,
-            gc_idle: Vec::new(),
-            tables: Default::default(),
-            runs: Default::default(),
         };
         for r in initial {
             let id = e.open_region(
@@ -773,11 +804,12 @@ impl Engine {
                 None,
                 fams.len(),
             );
-            e.state.routing.push(r.start.clone(), id);
+            e.world.state.routing.push(r.start.clone(), id);
             e.load_imported(id, r.store_bytes, r.store_files);
         }
         if scenario.initial.is_some() {
-            e.initial = e
+            e.world.initial = e
+                .world
                 .state
                 .regions
                 .iter()
@@ -796,9 +828,9 @@ impl Engine {
             .max(1)
             .saturating_mul(NS_PER_MS);
         e.schedule(period, Event::Chore { n: 1 });
-        e.schedule(e.rec.sample_ns, Event::Sample);
+        e.schedule(e.world.rec.sample_ns, Event::Sample);
         e.arm_compaction_tune();
-        for server in 0..e.state.servers.len() {
+        for server in 0..e.world.state.servers.len() {
             e.update_write_path(server);
             e.arm_gc_pauses(server);
         }
@@ -811,43 +843,46 @@ impl Engine {
     /// `OffPeakHours.isOffPeakHour()` now: the hour of day on the simulated clock (from
     /// `workload.start_time`) against `hbase.offpeak.start.hour` / `end.hour`.
     fn offpeak_hour(&self) -> bool {
-        let hour = policy::offpeak::hour_of_day(self.cfg.day_start_ms, self.now / NS_PER_MS);
+        let hour = policy::offpeak::hour_of_day(self.cfg.day_start_ms, self.world.now / NS_PER_MS);
         policy::offpeak::is_offpeak_hour(self.cfg.settings.offpeak_hours, hour)
     }
 
     fn schedule(&mut self, delay: u64, event: Event) {
-        self.queue.push(self.now.saturating_add(delay), event);
+        self.world
+            .queue
+            .push(self.world.now.saturating_add(delay), event);
     }
 
     /// The live region holding `key`, whose `prefix8` is `p` (keys opening with 8 hex digits
     /// by their first characters, as the runs of rows route them).
     #[inline]
     fn route(&mut self, key: &[u8], p: u64) -> usize {
-        self.state.routing.route_coded(key, p, hex_digits(p))
+        self.world.state.routing.route_coded(key, p, hex_digits(p))
     }
 
     /// Jumps the clock to the next event and processes it. False if nothing is scheduled.
     fn advance(&mut self) -> bool {
-        let Some(top) = self.queue.pop() else {
+        let Some(top) = self.world.queue.pop() else {
             return false;
         };
-        self.now = self.now.max(top.at);
+        self.world.now = self.world.now.max(top.at);
         self.handle(top.event);
         true
     }
 
     fn handle(&mut self, event: Event) {
         self.dispatch(event);
-        if self.check_each_event
+        if self.run.check_each_event
             && let Err(e) = self.invariants()
         {
-            panic!("state invariant broken at {} ns: {e}", self.now);
+            panic!("state invariant broken at {} ns: {e}", self.world.now);
         }
     }
 
     fn dispatch(&mut self, event: Event) {
         if let Event::CompactionDone { token, generation } = &event
             && self
+                .world
                 .state
                 .compactions
                 .get(token)
@@ -860,8 +895,8 @@ impl Engine {
         if event.is_periodic() {
             // Chores alone do not keep a drained run going (see `keep_periodic`).
         } else {
-            self.queue.work -= 1;
-            self.rec.settled = self.rec.settled.max(self.now);
+            self.world.queue.work -= 1;
+            self.world.rec.settled = self.world.rec.settled.max(self.world.now);
         }
         let may_start_work = !matches!(event, Event::ResourceTick | Event::GcPause { .. });
         match event {
@@ -875,7 +910,7 @@ impl Engine {
             Event::FlushRetry { region, queued } => self.flush_retry(region, queued),
             Event::CompactionDone { token, .. } => self.compaction_done(token),
             Event::CompactionTune => {
-                self.tune_armed = false;
+                self.world.tune_armed = false;
                 self.tune_compaction_throughput();
                 if self.keep_periodic() {
                     self.arm_compaction_tune();
@@ -897,35 +932,38 @@ impl Engine {
             Event::GcPause { server, n } => self.gc_pause(server, n),
             Event::TableWrite { table } => self.table_write(table),
         }
-        if self.tick_idle && may_start_work && !self.resources_quiescent() {
+        if self.world.tick_idle && may_start_work && !self.resources_quiescent() {
             self.wake_idle_chores();
         }
     }
 
     /// The live region holding `key`, leaving the write path's cache alone.
     fn route_uncached(&self, key: &[u8]) -> usize {
-        self.state.routing.locate(key)
+        self.world.state.routing.locate(key)
     }
 
     /// A chore reschedules itself while the load runs, and after it while real work remains.
     fn keep_periodic(&self) -> bool {
-        !self.draining || self.queue.work > 0
+        !self.run.draining || self.world.queue.work > 0
     }
 
     /// What the run produced. Called before [`Engine::step`] returned `None`, it reports the
     /// run as far as it got.
     pub fn finish(mut self) -> RunResult {
-        let (generator, sampling, regions_initial) =
-            (self.generator.clone(), self.sampling, self.regions_initial);
-        let offered_end = self.ingest_ns.unwrap_or(self.now);
+        let (generator, sampling, regions_initial) = (
+            self.run.generator.clone(),
+            self.run.sampling,
+            self.world.regions_initial,
+        );
+        let offered_end = self.run.ingest_ns.unwrap_or(self.world.now);
         // The load is in once the last held-back row is accepted too.
-        let ingest_ns = offered_end.max(self.rec.stats.last_retry_accept_ns);
-        self.rec.stats.retry_tail_ns = ingest_ns - offered_end;
-        self.feed = None;
+        let ingest_ns = offered_end.max(self.world.rec.stats.last_retry_accept_ns);
+        self.world.rec.stats.retry_tail_ns = ingest_ns - offered_end;
+        self.run.feed = None;
         self.finish_lineage();
         let tables = self.table_results(regions_initial);
-        let routing = std::mem::replace(&mut self.state.routing, Router::new());
-        let mut all: Vec<Option<Region>> = std::mem::take(&mut self.state.regions)
+        let routing = std::mem::replace(&mut self.world.state.routing, Router::new());
+        let mut all: Vec<Option<Region>> = std::mem::take(&mut self.world.state.regions)
             .into_iter()
             .map(Some)
             .collect();
@@ -939,14 +977,15 @@ impl Engine {
             generator: generator.inner.as_ref(),
             sampling,
             regions: &regions,
-            minutes: &self.rec.windows,
+            minutes: &self.world.rec.windows,
             ingest_ns,
-            row_bytes: self.row_data,
+            row_bytes: self.cache.row_data,
             client: &cfg.settings.client,
             windows_ms: &cfg.scan_windows_ms,
         });
         let cells: u64 = cfg.cells_per_family.iter().sum();
         let data_bytes = self
+            .world
             .state
             .servers
             .iter()
@@ -957,29 +996,35 @@ impl Engine {
             generator: generator.name.clone(),
             describe: generator.inner.describe(),
             scale: sampling.k,
-            scale_warning: self.scale_guard.warning(sampling.k),
-            scale_guard: self.scale_guard.max_k(),
+            scale_warning: self.run.scale_guard.warning(sampling.k),
+            scale_guard: self.run.scale_guard.max_k(),
             emulated_rows: sampling.emulated(),
             rows: sampling.rows,
             payload_bytes: sampling.rows as u128 * cells as u128 * cfg.value_len as u128,
             data_bytes,
             ingest_ns,
-            settled_ns: self.rec.settled.max(ingest_ns),
+            settled_ns: self.world.rec.settled.max(ingest_ns),
             regions_initial,
             regions,
-            servers: self.state.servers.iter().map(ServerResult::from).collect(),
-            stats: self.rec.stats,
-            splits: self.rec.splits,
-            windows: self.rec.windows,
-            window_servers: self.rec.window_servers,
+            servers: self
+                .world
+                .state
+                .servers
+                .iter()
+                .map(ServerResult::from)
+                .collect(),
+            stats: self.world.rec.stats,
+            splits: self.world.rec.splits,
+            windows: self.world.rec.windows,
+            window_servers: self.world.rec.window_servers,
             max_filesize: cfg.settings.max_filesize,
-            samples: self.rec.samples,
-            sample_ns: self.rec.sample_ns,
-            heat_buckets: self.rec.heat_buckets,
-            heat_writes: self.rec.heat_writes,
-            heat_reads: self.rec.heat_reads,
-            dynamics: self.dyn_.finish(),
-            initial: std::mem::take(&mut self.initial),
+            samples: self.world.rec.samples,
+            sample_ns: self.world.rec.sample_ns,
+            heat_buckets: self.world.rec.heat_buckets,
+            heat_writes: self.world.rec.heat_writes,
+            heat_reads: self.world.rec.heat_reads,
+            dynamics: self.world.dyn_.finish(),
+            initial: std::mem::take(&mut self.world.initial),
             scan_fanout,
             tables,
         }

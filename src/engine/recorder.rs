@@ -64,18 +64,25 @@ impl Engine {
     #[cold]
     #[inline(never)]
     pub(crate) fn roll_slices(&mut self) {
-        while self.now >= self.rec.window_end {
-            self.rec.windows.push(vec![0; self.state.servers.len()]);
-            self.rec.window_servers.push(self.servers_taking_regions());
-            self.rec.window_end += WINDOW_NS;
+        while self.world.now >= self.world.rec.window_end {
+            self.world
+                .rec
+                .windows
+                .push(vec![0; self.world.state.servers.len()]);
+            self.world
+                .rec
+                .window_servers
+                .push(self.servers_taking_regions());
+            self.world.rec.window_end += WINDOW_NS;
         }
-        while self.now >= self.rec.heat_end {
-            self.rec
+        while self.world.now >= self.world.rec.heat_end {
+            self.world
+                .rec
                 .heat_writes
-                .push(vec![0; self.rec.heat_buckets.len().max(1)]);
-            self.rec.heat_end += self.rec.sample_ns;
+                .push(vec![0; self.world.rec.heat_buckets.len().max(1)]);
+            self.world.rec.heat_end += self.world.rec.sample_ns;
         }
-        self.rec.next_slice_end = self.rec.window_end.min(self.rec.heat_end);
+        self.world.rec.next_slice_end = self.world.rec.window_end.min(self.world.rec.heat_end);
     }
 
     /// Servers that can take writes: alive and not draining; a server added during the load
@@ -83,7 +90,8 @@ impl Engine {
     /// halve the fair share and call an even load over the other servers a hotspot (a server
     /// of the initial cluster with no region of the table still counts: that is imbalance).
     pub(crate) fn servers_taking_regions(&self) -> u32 {
-        self.state
+        self.world
+            .state
             .servers
             .iter()
             .filter(|s| s.accepts_regions() && (s.joined_ns == 0 || s.online_regions > 0))
@@ -92,7 +100,7 @@ impl Engine {
 
     /// The heat bucket holding `key`, leaving the write path's cache alone.
     pub(crate) fn heat_bucket_uncached(&self, key: &[u8]) -> usize {
-        self.rec.heat.locate(key)
+        self.world.rec.heat.locate(key)
     }
 
     /// Records every server's state (a timeline sample) and schedules the next one while
@@ -101,6 +109,7 @@ impl Engine {
         // Other tables' reads land per interval, before the sample counts them.
         self.other_table_reads();
         let mut servers: Vec<ServerSample> = self
+            .world
             .state
             .servers
             .iter()
@@ -114,34 +123,34 @@ impl Engine {
                 ..ServerSample::default()
             })
             .collect();
-        for id in self.state.routing.ids() {
-            let r = &self.state.regions[id];
+        for id in self.world.state.routing.ids() {
+            let r = &self.world.state.regions[id];
             let ss = &mut servers[r.server];
             ss.store_bytes += r.counted_store_bytes();
             ss.memstore_bytes += r.memstore_data();
             ss.store_files += r.store_files() as u32;
         }
-        self.rec.samples.push(Sample {
+        self.world.rec.samples.push(Sample {
             // The scheduled time (events are handled when the client clock passes them).
-            at_ns: (self.rec.samples.len() as u64 + 1) * self.rec.sample_ns,
+            at_ns: (self.world.rec.samples.len() as u64 + 1) * self.world.rec.sample_ns,
             servers,
         });
         self.track_hosting();
         self.keep_draining();
         // The master's cluster metrics (the balancer's load history) every simulated minute.
-        let at = self.rec.samples.last().map_or(0, |x| x.at_ns);
-        if at / WINDOW_NS != at.saturating_sub(self.rec.sample_ns) / WINDOW_NS {
+        let at = self.world.rec.samples.last().map_or(0, |x| x.at_ns);
+        if at / WINDOW_NS != at.saturating_sub(self.world.rec.sample_ns) / WINDOW_NS {
             self.record_loads();
         }
         if self.keep_periodic() {
-            self.schedule(self.rec.sample_ns, Event::Sample);
+            self.schedule(self.world.rec.sample_ns, Event::Sample);
         }
     }
 
     /// Records a step of a region's life.
     pub(crate) fn note(&mut self, region: usize, what: Happening) {
-        self.dyn_.out.history.push(HistoryEntry {
-            at_ns: self.now,
+        self.world.dyn_.out.history.push(HistoryEntry {
+            at_ns: self.world.now,
             region,
             what,
         });
@@ -149,8 +158,8 @@ impl Engine {
 
     /// Records a cluster event.
     pub(crate) fn record_event(&mut self, detail: EventDetail) {
-        self.dyn_.out.events.push(EventRecord {
-            at_ns: self.now,
+        self.world.dyn_.out.events.push(EventRecord {
+            at_ns: self.world.now,
             detail,
         });
     }
@@ -159,38 +168,41 @@ impl Engine {
     pub(crate) fn server_at(&self, i: usize) -> ServerAt {
         ServerAt {
             index: i,
-            servers: self.state.servers.len(),
+            servers: self.world.state.servers.len(),
         }
     }
 
     /// Updates the balance figure "time until every server hosts a region" at a sample.
     pub(crate) fn track_hosting(&mut self) {
-        if self.dyn_.out.all_hosting_ns.is_some() {
+        if self.world.dyn_.out.all_hosting_ns.is_some() {
             return;
         }
         let all = self
+            .world
             .state
             .servers
             .iter()
             .filter(|s| s.accepts_regions())
             .all(|s| s.online_regions > 0);
         if all {
-            self.dyn_.out.all_hosting_ns = Some(self.now);
+            self.world.dyn_.out.all_hosting_ns = Some(self.world.now);
         }
     }
 
     /// Copies the key ranges of every region id for `--explain`.
     pub(crate) fn finish_lineage(&mut self) {
-        self.dyn_
+        self.world
+            .dyn_
             .out
             .parents
-            .resize(self.state.regions.len(), Vec::new());
-        for r in &self.state.regions {
+            .resize(self.world.state.regions.len(), Vec::new());
+        for r in &self.world.state.regions {
             if let Some(p) = r.parent {
-                self.dyn_.out.parents[r.id] = vec![p];
+                self.world.dyn_.out.parents[r.id] = vec![p];
             }
         }
-        self.dyn_.out.ranges = self
+        self.world.dyn_.out.ranges = self
+            .world
             .state
             .regions
             .iter()

@@ -1,7 +1,8 @@
 //! What a run produced, as plain data for the reports: counters, splits, the timeline samples.
 
+use super::decision::MoveReason;
 use super::decision::SplitReason;
-use super::history::{EventDetail, Happening, MoveReason};
+use super::history::{EventDetail, Happening};
 use super::policy::normalizer::NormMerge;
 use super::state::region::Region;
 use super::state::server::Server;

@@ -192,10 +192,10 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
          [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
     ));
     let mut e = exact_engine(&s);
-    assert_eq!(e.state.regions.len(), 4);
+    assert_eq!(e.world.state.regions.len(), 4);
     let mut seq = 0;
     for r in 0..4 {
-        let mut prefix = e.state.regions[r].start.clone();
+        let mut prefix = e.world.state.regions[r].start.clone();
         prefix.resize(8, 0);
         for f in 0..files {
             // 40 emulated rows of 1,000 real 1 KB rows each: about 40 MiB, disjoint keys.
@@ -214,6 +214,7 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
         e.request_compaction(r, 0);
     }
     let started: Vec<(u64, u64, u64)> = e
+        .world
         .state
         .compactions
         .iter()
@@ -221,11 +222,11 @@ fn compaction_durations(hbase: &str, files: usize, compacting: usize) -> Vec<(u6
         .collect();
     assert_eq!(started.len(), compacting, "all compactions run at once");
     let mut done = vec![None; compacting];
-    e.draining = true;
-    while e.queue.work > 0 && e.advance() {
+    e.run.draining = true;
+    while e.world.queue.work > 0 && e.advance() {
         for (&(token, _, _), d) in started.iter().zip(done.iter_mut()) {
-            if d.is_none() && !e.state.compactions.contains_key(&token) {
-                *d = Some(e.now);
+            if d.is_none() && !e.world.state.compactions.contains_key(&token) {
+                *d = Some(e.world.now);
             }
         }
     }
@@ -308,19 +309,19 @@ fn invariants_name_what_broke() {
         }
     }
     assert_eq!(e.invariants(), Ok(()));
-    e.state.servers[0].memstore_heap += 1;
+    e.world.state.servers[0].memstore_heap += 1;
     let broken = e.invariants().expect_err("memstore accounting");
     assert!(broken.contains("memstore heap"), "{broken}");
-    e.state.servers[0].memstore_heap -= 1;
-    e.state.servers[0].online_regions += 1;
+    e.world.state.servers[0].memstore_heap -= 1;
+    e.world.state.servers[0].online_regions += 1;
     let broken = e.invariants().expect_err("online regions");
     assert!(broken.contains("online regions"), "{broken}");
-    e.state.servers[0].online_regions -= 1;
-    e.queue.work += 1;
+    e.world.state.servers[0].online_regions -= 1;
+    e.world.queue.work += 1;
     let broken = e.invariants().expect_err("live work");
     assert!(broken.contains("live work"), "{broken}");
-    e.queue.work -= 1;
-    e.state.regions[0].end = b"zz".to_vec();
+    e.world.queue.work -= 1;
+    e.world.state.regions[0].end = b"zz".to_vec();
     let broken = e.invariants().expect_err("tiling");
     assert!(broken.contains("routed as"), "{broken}");
 }
@@ -341,10 +342,10 @@ fn split_check_names_the_gate_that_stops_a_split() {
         region_split_limit: 1000,
         ignore_blocking: false,
         blocking_store_files: 16,
-        now_ms: e.now / 1_000_000,
+        now_ms: e.world.now / 1_000_000,
         caller: SplitCaller::RequestSplit,
     };
-    let region = &e.state.regions[0];
+    let region = &e.world.state.regions[0];
     // DisabledRegionSplitPolicy: the policy itself says no.
     assert!(matches!(
         check(region, cx).outcome,
@@ -381,14 +382,15 @@ fn split_check_names_the_gate_that_stops_a_split() {
         check(region, blocking).outcome,
         Err(SplitGate::TooManyStoreFiles { priority }) if priority < 1
     ));
-    e.state.regions[0].flushing = true;
+    e.world.state.regions[0].flush =
+        crate::engine::state::region::FlushState::Running(crate::engine::decision::FlushWhy::Size);
     assert_eq!(
-        check(&e.state.regions[0], cx).outcome,
+        check(&e.world.state.regions[0], cx).outcome,
         Err(SplitGate::Flushing)
     );
-    e.state.regions[0].state = RegionState::Moving;
+    e.world.state.regions[0].state = RegionState::Moving;
     assert_eq!(
-        check(&e.state.regions[0], cx).outcome,
+        check(&e.world.state.regions[0], cx).outcome,
         Err(SplitGate::NotOpen)
     );
 }
@@ -412,7 +414,7 @@ fn store_with_files(hbase: &str, files: usize) -> crate::engine::Engine {
 /// Appends a ~40 MiB file to region `r`'s store 0, as a flush would (newest sequence id).
 fn add_flush_file(e: &mut crate::engine::Engine, r: usize) {
     use crate::engine::state::storefile::HFileBuilder;
-    let st = &e.state.regions[r].stores[0];
+    let st = &e.world.state.regions[r].stores[0];
     let seq = st.files.last().map_or(1, |f| f.file.seq_id + 1);
     let mut b = HFileBuilder::new(e.cfg.shapes[0], e.cfg.formats[0], 1000);
     for row in 0..40u64 {
@@ -432,11 +434,11 @@ fn push_file(
     use crate::engine::state::storefile::StoreFile;
     let h = b.finish().expect("rows");
     let rows = h.rows();
-    e.state.regions[r].stores[0].files.push(HeldFile {
+    e.world.state.regions[r].stores[0].files.push(HeldFile {
         file: StoreFile::new(std::sync::Arc::new(h), seq, 0),
         rows,
     });
-    e.state.regions[r].stores[0].recount();
+    e.world.state.regions[r].stores[0].recount();
 }
 
 /// Mirrors `SortedCompactionPolicy.getCurrentEligibleFiles` and `HStore.addToCompactingFiles`:
@@ -446,27 +448,27 @@ fn push_file(
 fn a_store_runs_a_second_compaction_on_its_newer_files() {
     let mut e = store_with_files("\"hbase.regionserver.thread.compaction.small\" = 2", 10);
     e.request_compaction(0, 0);
-    let st = &e.state.regions[0].stores[0];
+    let st = &e.world.state.regions[0].stores[0];
     assert_eq!(st.running.len(), 1);
     assert_eq!((st.running[0].first, st.running[0].count), (0, 10));
     // The store asks again at once: nothing newer is eligible, so nothing more runs.
     e.request_compaction(0, 0);
-    assert_eq!(e.state.regions[0].stores[0].running.len(), 1);
+    assert_eq!(e.world.state.regions[0].stores[0].running.len(), 1);
     for _ in 0..3 {
         add_flush_file(&mut e, 0);
     }
     e.request_compaction(0, 0);
-    let st = &e.state.regions[0].stores[0];
+    let st = &e.world.state.regions[0].stores[0];
     let runs: Vec<(usize, usize)> = st.running.iter().map(|r| (r.first, r.count)).collect();
     assert_eq!(runs, vec![(0, 10), (10, 3)]);
     assert_eq!(st.compacting_files(), 13);
-    e.state.invariants().unwrap();
-    e.draining = true;
-    while e.queue.work > 0 && e.advance() {
-        e.state.invariants().unwrap();
+    e.world.state.invariants().unwrap();
+    e.run.draining = true;
+    while e.world.queue.work > 0 && e.advance() {
+        e.world.state.invariants().unwrap();
     }
     // Each run became one file, in sequence-id order.
-    let st = &e.state.regions[0].stores[0];
+    let st = &e.world.state.regions[0].stores[0];
     assert_eq!(st.files.len(), 2, "{:?}", st.files.len());
     assert!(st.files[0].file.seq_id < st.files[1].file.seq_id);
     assert_eq!(st.files.iter().map(|f| f.rows).sum::<u64>(), 13 * 40_000);
@@ -482,17 +484,17 @@ fn a_large_selection_moves_to_the_large_pool() {
         5,
     );
     e.request_compaction(0, 0);
-    let st = &e.state.regions[0].stores[0];
+    let st = &e.world.state.regions[0].stores[0];
     assert_eq!(st.running.len(), 1);
     assert!(
         st.running[0].large,
         "a 200 MB selection runs in the large pool"
     );
-    assert_eq!(e.state.servers[0].large_running, 1);
-    assert_eq!(e.state.servers[0].small_running, 0);
+    assert_eq!(e.world.state.servers[0].large_running, 1);
+    assert_eq!(e.world.state.servers[0].small_running, 0);
     let mut e = store_with_files("", 5);
     e.request_compaction(0, 0);
-    assert!(!e.state.regions[0].stores[0].running[0].large);
+    assert!(!e.world.state.regions[0].stores[0].running[0].large);
 }
 
 /// Mirrors `CompactSplit`'s queue order (`CompactionRunner.queuedPriority`, from
@@ -517,9 +519,9 @@ fn queued_compactions_run_by_store_priority() {
     for r in 0..3 {
         e.request_compaction(r, 0);
     }
-    assert_eq!(e.state.regions[0].stores[0].running.len(), 1);
+    assert_eq!(e.world.state.regions[0].stores[0].running.len(), 1);
     let order: Vec<usize> = {
-        let mut q = e.state.servers[0].small_queue.clone();
+        let mut q = e.world.state.servers[0].small_queue.clone();
         std::iter::from_fn(|| q.pop().map(|c| c.region)).collect()
     };
     assert_eq!(order, vec![2, 1]);
@@ -547,7 +549,7 @@ fn a_compacted_reference_blocks_splits_until_the_discharger_runs() {
     let mut pending = std::collections::BTreeMap::new();
     let mut archived = 0;
     while e.step().expect("step").is_some() {
-        for r in &e.state.regions {
+        for r in &e.world.state.regions {
             let st = &r.stores[0];
             if st.compacted_refs > 0 {
                 assert!(st.has_references(), "a compacted Reference still counts");
@@ -557,17 +559,17 @@ fn a_compacted_reference_blocks_splits_until_the_discharger_runs() {
                     "region {} split early",
                     r.id
                 );
-                pending.entry(r.id).or_insert(e.now);
+                pending.entry(r.id).or_insert(e.world.now);
             } else if r.state == RegionState::Open
                 && let Some(since) = pending.remove(&r.id)
             {
                 // Only the discharger archives it: its chore time (a multiple of the period)
                 // has come since.
                 assert!(
-                    e.now / period > since / period,
+                    e.world.now / period > since / period,
                     "region {} archived at {} before the chore after {since}",
                     r.id,
-                    e.now
+                    e.world.now
                 );
                 archived += 1;
             }

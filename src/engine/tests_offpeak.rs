@@ -47,7 +47,7 @@ fn offpeak_compactions(s: &Scenario) -> (usize, usize, usize) {
     let mut offpeak = std::collections::BTreeSet::new();
     let mut most = 0;
     while e.step().expect("keys").is_some() {
-        let running: Vec<_> = e.state.compactions.iter().collect();
+        let running: Vec<_> = e.world.state.compactions.iter().collect();
         most = most.max(running.iter().filter(|(_, c)| c.offpeak).count());
         for (&t, c) in running {
             seen.insert(t);
@@ -97,7 +97,8 @@ fn the_throughput_tune_uses_the_offpeak_limit() {
         ));
         let mut e = engine(&s);
         e.tune_compaction_throughput();
-        e.state
+        e.world
+            .state
             .servers
             .iter()
             .map(|s| s.compaction_limit)

@@ -18,17 +18,21 @@ impl Engine {
     /// Bytes one held-back row of `weight` real rows takes in a writer's buffer (about its
     /// cells' data size).
     pub(crate) fn held_size(&self, weight: u64) -> u64 {
-        weight * self.row_data.max(1)
+        weight * self.cache.row_data.max(1)
     }
 
     /// `region` refused (or queues behind refused) the row `key`: hold it back. The first held
     /// row of a region schedules the retry.
     pub(crate) fn hold(&mut self, region: usize, key: &[u8], weight: u64, why: Refusal) {
         let bytes = self.held_size(weight);
-        let now = self.now;
-        let fresh = !self.state.client.held.contains_key(&region);
-        let generation = if fresh { self.queue.next_seq() } else { 0 };
-        let st = &mut self.state.client;
+        let now = self.world.now;
+        let fresh = !self.world.state.client.held.contains_key(&region);
+        let generation = if fresh {
+            self.world.queue.next_seq()
+        } else {
+            0
+        };
+        let st = &mut self.world.state.client;
         st.held.entry(region).or_insert_with(|| Held {
             keys: Vec::new(),
             rows: Vec::new(),
@@ -40,9 +44,10 @@ impl Engine {
             generation,
         });
         st.join(region, key, weight, bytes);
-        self.rec.stats.held_peak_bytes = self.rec.stats.held_peak_bytes.max(st.held_bytes);
+        self.world.rec.stats.held_peak_bytes =
+            self.world.rec.stats.held_peak_bytes.max(st.held_bytes);
         if fresh {
-            self.state.regions[region].client_held = true;
+            self.world.state.regions[region].client_held = true;
             let pause = client::pause_ns(self.cfg.settings.client.pause_ms, 0);
             self.schedule(pause, Event::ClientRetry { region, generation });
         }
@@ -53,25 +58,26 @@ impl Engine {
     /// most of the buffers.
     pub(crate) fn stall_while_buffers_full(&mut self) {
         let (writers, buffer) = (self.cfg.writers, self.cfg.settings.client.write_buffer);
-        while client::buffers_full(self.state.client.held_bytes, writers, buffer) {
-            let offline = self.state.client.held_offline_bytes * 2 >= self.state.client.held_bytes;
-            let t0 = self.now;
+        while client::buffers_full(self.world.state.client.held_bytes, writers, buffer) {
+            let offline = self.world.state.client.held_offline_bytes * 2
+                >= self.world.state.client.held_bytes;
+            let t0 = self.world.now;
             if !self.advance() {
                 break;
             }
-            let waited = self.now - t0;
-            self.rec.stats.stall_ns += waited;
+            let waited = self.world.now - t0;
+            self.world.rec.stats.stall_ns += waited;
             if offline {
-                self.rec.stats.offline_wait_ns += waited;
+                self.world.rec.stats.offline_wait_ns += waited;
             } else {
-                self.rec.stats.blocked_ns += waited;
+                self.world.rec.stats.blocked_ns += waited;
             }
         }
     }
 
     /// Why `region` would refuse a mutation now, if it would.
     pub(crate) fn refusal(&self, region: usize) -> Option<Refusal> {
-        let r = &self.state.regions[region];
+        let r = &self.world.state.regions[region];
         policy::write::refusal(
             r.state == RegionState::Open,
             r.memstore_heap(),
@@ -82,18 +88,18 @@ impl Engine {
     /// The retry of `region`'s held-back mutations: the client relocates each row (the region
     /// may have split, moved or merged) and sends it; rows refused again are held back again.
     pub(crate) fn client_retry(&mut self, region: usize, generation: u64) {
-        let Some(h) = self.state.client.held.get(&region) else {
+        let Some(h) = self.world.state.client.held.get(&region) else {
             return;
         };
         if h.generation != generation {
             return;
         }
-        let Some(h) = self.state.client.held.remove(&region) else {
+        let Some(h) = self.world.state.client.held.remove(&region) else {
             return;
         };
-        self.state.regions[region].client_held = false;
-        self.rec.stats.retries += 1;
-        let st = &mut self.state.client;
+        self.world.state.regions[region].client_held = false;
+        self.world.rec.stats.retries += 1;
+        let st = &mut self.world.state.client;
         st.held_bytes -= h.bytes;
         if h.why == Refusal::Offline {
             st.held_offline_bytes -= h.bytes;
@@ -101,14 +107,14 @@ impl Engine {
         // Where the first row goes now: if that region still refuses, the whole batch waits
         // for the next retry (perregion tasks = 1: nothing behind it is sent either).
         let first_key = &h.keys[..h.rows.first().map_or(0, |r| r.0 as usize)];
-        let target = self.state.routing.locate(first_key);
+        let target = self.world.state.routing.locate(first_key);
         if target == region
             && let Some(why) = self.refusal(region)
         {
             self.hold_again(region, h, why);
             return;
         }
-        let waited = self.now - h.since_ns;
+        let waited = self.world.now - h.since_ns;
         let mut at = 0;
         for &(len, weight) in &h.rows {
             let key = &h.keys[at..at + len as usize];
@@ -130,23 +136,24 @@ impl Engine {
                     continue;
                 }
             }
-            self.rec.stats.retried_rows += weight;
-            self.rec.stats.last_retry_accept_ns = self.now;
-            self.rec.stats.retry_delay_row_ns += u128::from(waited) * u128::from(weight);
+            self.world.rec.stats.retried_rows += weight;
+            self.world.rec.stats.last_retry_accept_ns = self.world.now;
+            self.world.rec.stats.retry_delay_row_ns += u128::from(waited) * u128::from(weight);
             self.apply_write(r, key, p, weight, h.why == Refusal::TooBusy, true);
         }
-        self.rec.stats.retry_delay_max_ns = self.rec.stats.retry_delay_max_ns.max(waited);
+        self.world.rec.stats.retry_delay_max_ns =
+            self.world.rec.stats.retry_delay_max_ns.max(waited);
         if h.why == Refusal::TooBusy {
-            self.state.regions[region].blocked_ns += waited;
-            let s = self.state.regions[region].server;
-            self.state.servers[s].blocked_ns += waited;
+            self.world.state.regions[region].blocked_ns += waited;
+            let s = self.world.state.regions[region].server;
+            self.world.state.servers[s].blocked_ns += waited;
         }
     }
 
     /// `h` was refused again (`why`): retry after the next backoff step, or fail the operation
     /// (the loader resubmits it, up to [`MAX_RESUBMITS`] times).
     fn hold_again(&mut self, region: usize, mut h: Held, why: Refusal) {
-        let waited = self.now - h.since_ns;
+        let waited = self.world.now - h.since_ns;
         let rows: u64 = h.rows.iter().map(|r| r.1).sum();
         let delay = match client::after_refusal(&self.cfg.settings.client, h.tries + 1, waited) {
             RetryOutcome::Again(pause) => {
@@ -154,21 +161,21 @@ impl Engine {
                 pause
             }
             RetryOutcome::Fail(_) => {
-                self.rec.stats.failed_rows += rows;
+                self.world.rec.stats.failed_rows += rows;
                 h.failures += 1;
                 if h.failures >= MAX_RESUBMITS {
-                    self.rec.stats.lost_rows += rows;
+                    self.world.rec.stats.lost_rows += rows;
                     return;
                 }
                 h.tries = 0;
-                h.since_ns = self.now;
+                h.since_ns = self.world.now;
                 client::pause_ns(self.cfg.settings.client.pause_ms, 0)
             }
         };
         h.why = why;
-        h.generation = self.queue.next_seq();
+        h.generation = self.world.queue.next_seq();
         let generation = h.generation;
-        let st = &mut self.state.client;
+        let st = &mut self.world.state.client;
         st.held_bytes += h.bytes;
         if why == Refusal::Offline {
             st.held_offline_bytes += h.bytes;
@@ -186,7 +193,7 @@ impl Engine {
             h.bytes += newer.bytes;
         }
         st.held.insert(region, h);
-        self.state.regions[region].client_held = true;
+        self.world.state.regions[region].client_held = true;
         self.schedule(delay, Event::ClientRetry { region, generation });
     }
 }

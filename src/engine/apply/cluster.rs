@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::derived;
 use crate::engine::policy;
 use crate::engine::policy::balancer::{self, Balancer, ClusterView, RegionLoad};
@@ -95,15 +96,15 @@ fn balancer_name(settings: &crate::config::Settings) -> String {
 impl Engine {
     /// Schedules the chores and time-triggered events, and records the initial regions.
     pub(crate) fn start_dynamics(&mut self) {
-        for id in 0..self.state.regions.len() {
-            let server = self.state.regions[id].server;
+        for id in 0..self.world.state.regions.len() {
+            let server = self.world.state.regions[id].server;
             self.note(
                 id,
                 Happening::Opened {
                     server: self.server_at(server),
                     as_: OpenedAs::PreSplit {
                         index: id + 1,
-                        of: self.state.regions.len(),
+                        of: self.world.state.regions.len(),
                     },
                 },
             );
@@ -115,20 +116,20 @@ impl Engine {
     /// Arms the next scenario event: a time trigger is scheduled, a row trigger is watched by
     /// the write path; one already reached fires at once (and arms the next).
     fn arm_next_event(&mut self) {
-        self.next_row_trigger = u64::MAX;
-        while let Some(ev) = self.dyn_.events.get(self.dyn_.next_event) {
-            let i = self.dyn_.next_event;
+        self.cache.next_row_trigger = u64::MAX;
+        while let Some(ev) = self.world.dyn_.events.get(self.world.dyn_.next_event) {
+            let i = self.world.dyn_.next_event;
             match ev.trigger {
-                EventTrigger::Time(at) if at > self.now => {
-                    self.schedule(at - self.now, Event::Cluster(i));
+                EventTrigger::Time(at) if at > self.world.now => {
+                    self.schedule(at - self.world.now, Event::Cluster(i));
                     return;
                 }
-                EventTrigger::Rows(r) if r > self.rows_written => {
-                    self.next_row_trigger = r;
+                EventTrigger::Rows(r) if r > self.world.rows_written => {
+                    self.cache.next_row_trigger = r;
                     return;
                 }
                 _ => {
-                    self.dyn_.next_event += 1;
+                    self.world.dyn_.next_event += 1;
                     self.fire_event(i);
                 }
             }
@@ -137,8 +138,8 @@ impl Engine {
 
     /// A time-triggered event comes due.
     pub(crate) fn time_event(&mut self, i: usize) {
-        if i == self.dyn_.next_event {
-            self.dyn_.next_event += 1;
+        if i == self.world.dyn_.next_event {
+            self.world.dyn_.next_event += 1;
             self.fire_event(i);
             self.arm_next_event();
         }
@@ -146,13 +147,13 @@ impl Engine {
 
     /// Schedules the balancer and normalizer chores if they are on and not yet scheduled.
     fn schedule_chores(&mut self) {
-        if self.dyn_.balancer.is_some() && !self.dyn_.balance_scheduled {
-            self.dyn_.balance_scheduled = true;
+        if self.world.dyn_.balancer.is_some() && !self.world.dyn_.balance_scheduled {
+            self.world.dyn_.balance_scheduled = true;
             let period = self.cfg.settings.balancer_period_ms.max(1) * NS_PER_MS;
             self.schedule(period, Event::Balance);
         }
-        if self.cfg.settings.normalization_enabled && !self.dyn_.normalizer_scheduled {
-            self.dyn_.normalizer_scheduled = true;
+        if self.cfg.settings.normalization_enabled && !self.world.dyn_.normalizer_scheduled {
+            self.world.dyn_.normalizer_scheduled = true;
             let period = self.cfg.settings.normalizer_period_ms.max(1) * NS_PER_MS;
             self.schedule(period, Event::Normalize);
         }
@@ -165,8 +166,8 @@ impl Engine {
 
     /// Servers that may take regions, ascending.
     fn live_servers(&self) -> Vec<usize> {
-        (0..self.state.servers.len())
-            .filter(|&i| self.state.servers[i].accepts_regions())
+        (0..self.world.state.servers.len())
+            .filter(|&i| self.world.state.servers[i].accepts_regions())
             .collect()
     }
 
@@ -192,9 +193,10 @@ impl Engine {
 
     /// Regions in transition (splitting, merging, moving or waiting for recovery).
     fn regions_in_transition(&self) -> usize {
-        self.state
+        self.world
+            .state
             .live_ids()
-            .filter(|&id| self.state.regions[id].state != RegionState::Open)
+            .filter(|&id| self.world.state.regions[id].state != RegionState::Open)
             .count()
     }
 
@@ -202,29 +204,35 @@ impl Engine {
 
     /// Closes `region` (flushing its memstore) and reopens it on `to` after the transition.
     /// False if the region cannot move now (not open, flushing, or already there).
-    fn start_move(&mut self, region: usize, to: usize, reason: MoveReason) -> Option<usize> {
-        let r = &self.state.regions[region];
-        if r.state != RegionState::Open || r.flushing || r.server == to {
+    pub(super) fn start_move(
+        &mut self,
+        region: usize,
+        to: usize,
+        reason: MoveReason,
+    ) -> Option<usize> {
+        let r = &self.world.state.regions[region];
+        if r.state != RegionState::Open || r.flush.running() || r.server == to {
             return None;
         }
         let from = r.server;
         self.abort_compactions(region);
         let data = self.close_flush(region);
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         r.state = RegionState::Moving;
         r.drop_flush_entry();
         let store_bytes = r.store_bytes();
         let (start, end) = (r.start.clone(), r.end.clone());
-        self.state.servers[from].online_regions =
-            self.state.servers[from].online_regions.saturating_sub(1);
-        let record = self.dyn_.out.moves.len();
+        self.world.state.servers[from].online_regions = self.world.state.servers[from]
+            .online_regions
+            .saturating_sub(1);
+        let record = self.world.dyn_.out.moves.len();
         let transition = self.vary_transition(region, record as u64 + 1);
         let close = transfer_ns(data, self.flush_rate(from));
         let duration = close + self.procedure_wait(close) + transition;
-        self.rec.stats.offline_ns += duration;
-        self.dyn_.out.moves.push(MoveRecord {
-            at_ns: self.now,
-            done_ns: self.now + duration,
+        self.world.rec.stats.offline_ns += duration;
+        self.world.dyn_.out.moves.push(MoveRecord {
+            at_ns: self.world.now,
+            done_ns: self.world.now + duration,
             start,
             end,
             from,
@@ -248,22 +256,22 @@ impl Engine {
 
     /// A moved or recovered region opens (on another live server if `to` died meanwhile).
     pub(crate) fn move_done(&mut self, region: usize, to: usize, record: usize) {
-        let to = if self.state.servers[to].dead {
+        let to = if self.world.state.servers[to].dead {
             self.any_live_server(region as u64).unwrap_or(to)
         } else {
             to
         };
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         r.server = to;
         r.state = RegionState::Open;
-        self.state.placement_changes += 1;
-        self.state.servers[to].online_regions += 1;
-        if let Some(m) = self.dyn_.out.moves.get_mut(record) {
+        self.world.state.placement_changes += 1;
+        self.world.state.servers[to].online_regions += 1;
+        if let Some(m) = self.world.dyn_.out.moves.get_mut(record) {
             m.to = to;
-            m.done_ns = self.now;
+            m.done_ns = self.world.now;
         }
         // A region reopens with a fresh split policy (`RegionSplitPolicy.create` on open).
-        self.state.regions[region].policy = self.new_policy(region);
+        self.world.state.regions[region].policy = self.new_policy(region);
         self.note(
             region,
             Happening::Opened {
@@ -272,14 +280,17 @@ impl Engine {
             },
         );
         self.compact_opened(region);
-        if self.state.regions[region].active_heap() > self.cfg.settings.flush_size {
-            self.request_flush(region, crate::engine::decision::FlushWhy::Size);
+        if self.world.state.regions[region].active_heap() > self.cfg.settings.flush_size {
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
-        if let Some(run) = &self.dyn_.run
+        if let Some(run) = &self.world.dyn_.run
             && run.in_flight == Some(record)
         {
             let id = run.id;
-            if let Some(run) = self.dyn_.run.as_mut() {
+            if let Some(run) = self.world.dyn_.run.as_mut() {
                 run.in_flight = None;
             }
             self.balance_next(id);
@@ -288,8 +299,8 @@ impl Engine {
 
     /// A split policy instance for a region opening now.
     pub(crate) fn new_policy(&self, id: usize) -> SplitPolicyInstance {
-        let draw = derived::jitter_draw(self.cfg.seed, id, Some(self.now));
-        SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw)
+        let draw = derived::jitter_draw(self.cfg.seed, id, Some(self.world.now));
+        SplitPolicyInstance::new(&self.cfg.settings, self.world.now / NS_PER_MS, draw)
     }
 
     // ---------------------------------------------------------------- balancer
@@ -297,11 +308,12 @@ impl Engine {
     /// The open regions on live servers, as the master's cluster metrics report them.
     fn cluster_view(&self) -> ClusterView {
         let regions: Vec<RegionLoad> = self
+            .world
             .state
             .live_ids()
-            .map(|id| &self.state.regions[id])
+            .map(|id| &self.world.state.regions[id])
             .filter(|r| {
-                r.state == RegionState::Open && self.state.servers[r.server].accepts_regions()
+                r.state == RegionState::Open && self.world.state.servers[r.server].accepts_regions()
             })
             .map(|r| RegionLoad {
                 id: r.id,
@@ -316,7 +328,7 @@ impl Engine {
         ClusterView {
             servers: self.live_servers(),
             regions,
-            now_ms: self.now / NS_PER_MS,
+            now_ms: self.world.now / NS_PER_MS,
             offpeak: self.offpeak_hour(),
         }
     }
@@ -324,11 +336,11 @@ impl Engine {
     /// Every timeline sample (`sample_ns`: 1 s to 1 min depending on the load, not HBase's fixed
     /// 60 s `hbase.balancer.statusPeriod`): the balancer's load history gets a sample.
     pub(crate) fn record_loads(&mut self) {
-        if self.dyn_.balancer.is_none() {
+        if self.world.dyn_.balancer.is_none() {
             return;
         }
         let view = self.cluster_view();
-        if let Some(b) = self.dyn_.balancer.as_mut() {
+        if let Some(b) = self.world.dyn_.balancer.as_mut() {
             b.record_loads(&view);
         }
     }
@@ -340,26 +352,26 @@ impl Engine {
         if self.keep_periodic() {
             self.schedule(period, Event::Balance);
         } else {
-            self.dyn_.balance_scheduled = false;
+            self.world.dyn_.balance_scheduled = false;
         }
-        if self.dyn_.balancer.is_none() || self.dyn_.run.is_some() {
+        if self.world.dyn_.balancer.is_none() || self.world.dyn_.run.is_some() {
             return;
         }
-        if self.regions_in_transition() > 0 || !self.dyn_.recovering.is_empty() {
+        if self.regions_in_transition() > 0 || !self.world.dyn_.recovering.is_empty() {
             return;
         }
         let view = self.cluster_view();
         let table_of: Vec<u16> = view
             .regions
             .iter()
-            .map(|r| self.state.regions[r.id].table)
+            .map(|r| self.world.state.regions[r.id].table)
             .collect();
         let names = self.table_names();
         let by_table = self.cfg.settings.balance_by_table;
-        let Some(bal) = self.dyn_.balancer.as_mut() else {
+        let Some(bal) = self.world.dyn_.balancer.as_mut() else {
             return;
         };
-        self.dyn_.out.balancer_runs += 1;
+        self.world.dyn_.out.balancer_runs += 1;
         let Some(plan) =
             balancer::balance_cluster(bal.as_mut(), &view, by_table, &table_of, &names)
         else {
@@ -374,15 +386,15 @@ impl Engine {
             moves: n,
         });
         let max_ns = self.cfg.settings.balancer_max_balancing_ms.max(1) * NS_PER_MS;
-        self.dyn_.run_seq += 1;
-        let id = self.dyn_.run_seq;
-        self.dyn_.run = Some(BalanceRun {
+        self.world.dyn_.run_seq += 1;
+        let id = self.world.dyn_.run_seq;
+        self.world.dyn_.run = Some(BalanceRun {
             id,
             moves: plan.moves.into(),
             issued: 0,
-            start_ns: self.now,
+            start_ns: self.world.now,
             interval_ns: max_ns / n as u64,
-            cutoff_ns: self.now + max_ns,
+            cutoff_ns: self.world.now + max_ns,
             in_flight: None,
             reason: plan.reason,
         });
@@ -395,12 +407,13 @@ impl Engine {
         loop {
             // balanceThrottling: no new move while max(1, ⌊regions × maxRitPercent⌋) regions are
             // in transition; HMaster looks again every 100 ms.
-            let max_rit = ((self.state.live_count() as f64 * self.cfg.settings.max_rit_percent)
+            let max_rit = ((self.world.state.live_count() as f64
+                * self.cfg.settings.max_rit_percent)
                 .floor() as usize)
                 .max(1);
             let rit_full = self.regions_in_transition() >= max_rit;
-            let now = self.now;
-            let Some(run) = self.dyn_.run.as_mut() else {
+            let now = self.world.now;
+            let Some(run) = self.world.dyn_.run.as_mut() else {
                 return;
             };
             if run.id != id {
@@ -410,12 +423,12 @@ impl Engine {
                 return;
             }
             if run.issued > 0 && now > run.cutoff_ns {
-                self.dyn_.run = None;
+                self.world.dyn_.run = None;
                 return;
             }
             if run.moves.is_empty() {
                 if run.in_flight.is_none() {
-                    self.dyn_.run = None;
+                    self.world.dyn_.run = None;
                 }
                 return;
             }
@@ -427,24 +440,28 @@ impl Engine {
             run.issued += 1;
             let mark = run.start_ns + run.issued as u64 * run.interval_ns;
             let reason = MoveReason::Balancer(run.reason.clone());
-            let ok = self.state.regions[m.region].server == m.from
+            let ok = self.world.state.regions[m.region].server == m.from
                 && self
+                    .world
                     .state
                     .servers
                     .get(m.to)
                     .is_some_and(Server::accepts_regions);
-            let record = if ok {
-                self.start_move(m.region, m.to, reason)
-            } else {
-                None
-            };
+            let moved = ok
+                && self.apply(Decision::Move {
+                    region: m.region,
+                    to: m.to,
+                    reason,
+                });
+            // A move's record is the last one.
+            let record = moved.then(|| self.world.dyn_.out.moves.len() - 1);
             if let Some(rec) = record {
-                self.dyn_.out.balancer_moves += 1;
-                if let Some(run) = self.dyn_.run.as_mut() {
+                self.world.dyn_.out.balancer_moves += 1;
+                if let Some(run) = self.world.dyn_.run.as_mut() {
                     run.in_flight = Some(rec);
                 }
-                if mark > self.now {
-                    self.schedule(mark - self.now, Event::BalanceNext { run: id });
+                if mark > self.world.now {
+                    self.schedule(mark - self.world.now, Event::BalanceNext { run: id });
                 }
                 return;
             }
@@ -457,20 +474,21 @@ impl Engine {
     /// `RegionNormalizerWorker` every `hbase.normalizer.period`: splits first, then merges.
     pub(crate) fn normalize_chore(&mut self) {
         if !self.cfg.settings.normalization_enabled {
-            self.dyn_.normalizer_scheduled = false;
+            self.world.dyn_.normalizer_scheduled = false;
             return;
         }
         let period = self.cfg.settings.normalizer_period_ms.max(1) * NS_PER_MS;
         if self.keep_periodic() {
             self.schedule(period, Event::Normalize);
         } else {
-            self.dyn_.normalizer_scheduled = false;
+            self.world.dyn_.normalizer_scheduled = false;
         }
         let regions: Vec<NormRegion> = self
+            .world
             .state
             .routing
             .ids()
-            .map(|id| &self.state.regions[id])
+            .map(|id| &self.world.state.regions[id])
             .map(|r| NormRegion {
                 id: r.id,
                 storefile_bytes: r.counted_store_bytes(),
@@ -478,7 +496,7 @@ impl Engine {
                 created_ms: r.opened_ns / NS_PER_MS,
             })
             .collect();
-        let plans = normalizer::plan(&regions, &self.cfg.settings, self.now / NS_PER_MS);
+        let plans = normalizer::plan(&regions, &self.cfg.settings, self.world.now / NS_PER_MS);
         if plans.is_empty() {
             return;
         }
@@ -491,7 +509,7 @@ impl Engine {
                     }
                 }
                 NormPlan::Merge { regions, reason } => {
-                    if self.start_merge(regions, reason) {
+                    if self.apply(Decision::Merge { regions, reason }) {
                         merges += 1;
                     }
                 }
@@ -503,37 +521,42 @@ impl Engine {
     }
 
     fn normalizer_split(&mut self, region: usize, reason: NormSplit) -> bool {
-        let r = &self.state.regions[region];
-        if r.state != RegionState::Open || r.flushing || r.stores.iter().any(|s| s.has_references())
+        let r = &self.world.state.regions[region];
+        if r.state != RegionState::Open
+            || r.flush.running()
+            || r.stores.iter().any(|s| s.has_references())
         {
             return false;
         }
         let Ok(row) = split_point::choose(r) else {
             return false;
         };
-        self.start_split(region, row, SplitReason::Normalizer(reason));
-        true
+        self.apply(Decision::Split {
+            region,
+            row,
+            reason: SplitReason::Normalizer(reason),
+        })
     }
 
     /// `MergeTableRegionsProcedure`: closes the adjacent regions (flushing them) and opens one
     /// region over their range whose stores hold references to all their files.
-    fn start_merge(&mut self, ids: Vec<usize>, reason: NormMerge) -> bool {
+    pub(super) fn start_merge(&mut self, ids: Vec<usize>, reason: NormMerge) -> bool {
         if ids.len() < 2 {
             return false;
         }
         // Adjacent in the routing table, open, not flushing, no references (HBase refuses to
         // merge a region that still has references).
-        let Some(pos) = self.state.routing.position(ids[0]) else {
+        let Some(pos) = self.world.state.routing.position(ids[0]) else {
             return false;
         };
         let adjacent = ids
             .iter()
             .enumerate()
-            .all(|(k, &id)| self.state.routing.id_at(pos + k) == Some(id));
+            .all(|(k, &id)| self.world.state.routing.id_at(pos + k) == Some(id));
         let ready = ids.iter().all(|&id| {
-            let r = &self.state.regions[id];
+            let r = &self.world.state.regions[id];
             r.state == RegionState::Open
-                && !r.flushing
+                && !r.flush.running()
                 && !r.stores.iter().any(|s| s.has_references())
         });
         if !adjacent || !ready {
@@ -544,27 +567,27 @@ impl Engine {
         for &id in &ids {
             self.abort_compactions(id);
             let data = self.close_flush(id);
-            let rate = self.flush_rate(self.state.regions[id].server);
+            let rate = self.flush_rate(self.world.state.regions[id].server);
             longest = longest.max(transfer_ns(data, rate));
-            let r = &mut self.state.regions[id];
+            let r = &mut self.world.state.regions[id];
             r.state = RegionState::Merging;
             r.drop_flush_entry();
             store_bytes += r.store_bytes();
             let s = r.server;
-            self.state.servers[s].online_regions =
-                self.state.servers[s].online_regions.saturating_sub(1);
+            self.world.state.servers[s].online_regions =
+                self.world.state.servers[s].online_regions.saturating_sub(1);
         }
         let duration = longest + self.procedure_wait(longest) + self.cfg.transition_ns;
-        self.rec.stats.offline_ns += duration;
-        let first = &self.state.regions[ids[0]];
-        let last = &self.state.regions[*ids.last().expect("two or more")];
-        let record = self.dyn_.out.merges.len();
-        self.dyn_.out.merges.push(MergeRecord {
-            at_ns: self.now,
-            done_ns: self.now + duration,
+        self.world.rec.stats.offline_ns += duration;
+        let first = &self.world.state.regions[ids[0]];
+        let last = &self.world.state.regions[*ids.last().expect("two or more")];
+        let record = self.world.dyn_.out.merges.len();
+        self.world.dyn_.out.merges.push(MergeRecord {
+            at_ns: self.world.now,
+            done_ns: self.world.now + duration,
             starts: ids
                 .iter()
-                .map(|&i| self.state.regions[i].start.clone())
+                .map(|&i| self.world.state.regions[i].start.clone())
                 .collect(),
             start: first.start.clone(),
             end: last.end.clone(),
@@ -594,28 +617,28 @@ impl Engine {
     pub(crate) fn merge_done(&mut self, ids: Vec<usize>, record: usize) {
         let first = ids[0];
         let server = {
-            let s = self.state.regions[first].server;
-            if self.state.servers[s].accepts_regions() {
+            let s = self.world.state.regions[first].server;
+            if self.world.state.servers[s].accepts_regions() {
                 s
             } else {
                 self.any_live_server(first as u64).unwrap_or(s)
             }
         };
-        let nf = self.state.regions[first].stores.len();
-        let start = self.state.regions[first].start.clone();
-        let end = self.state.regions[*ids.last().expect("two or more")]
+        let nf = self.world.state.regions[first].stores.len();
+        let start = self.world.state.regions[first].start.clone();
+        let end = self.world.state.regions[*ids.last().expect("two or more")]
             .end
             .clone();
         let generation = ids
             .iter()
-            .map(|&i| self.state.regions[i].generation)
+            .map(|&i| self.world.state.regions[i].generation)
             .max()
             .unwrap_or(0);
         let mut stores: Vec<Store> = (0..nf).map(|_| Store::default()).collect();
         let mut rows = 0;
         let mut range_writes = 0;
         for &id in &ids {
-            let parent = &mut self.state.regions[id];
+            let parent = &mut self.world.state.regions[id];
             parent.state = RegionState::Retired;
             rows += parent.rows;
             range_writes += parent.range_writes;
@@ -644,18 +667,19 @@ impl Engine {
             st.recount();
         }
         let m = self.open_region(start.clone(), end, server, generation, None, nf);
-        self.state.regions[m].stores = stores;
-        self.state.regions[m].rows = rows;
-        self.state.regions[m].range_writes = range_writes;
-        self.dyn_
+        self.world.state.regions[m].stores = stores;
+        self.world.state.regions[m].rows = rows;
+        self.world.state.regions[m].range_writes = range_writes;
+        self.world
+            .dyn_
             .out
             .parents
-            .resize(self.state.regions.len(), Vec::new());
-        self.dyn_.out.parents[m] = ids.clone();
+            .resize(self.world.state.regions.len(), Vec::new());
+        self.world.dyn_.out.parents[m] = ids.clone();
         // Routing: the first parent's entry becomes the merged region; the others go.
-        self.state.routing.merge(first, ids.len(), m);
-        if let Some(rec) = self.dyn_.out.merges.get_mut(record) {
-            rec.done_ns = self.now;
+        self.world.state.routing.merge(first, ids.len(), m);
+        if let Some(rec) = self.world.dyn_.out.merges.get_mut(record) {
+            rec.done_ns = self.world.now;
             rec.server = server;
         }
         for &id in &ids {
@@ -669,7 +693,10 @@ impl Engine {
             },
         );
         for st in 0..nf {
-            self.request_compaction(m, st);
+            self.apply(Decision::Compact {
+                region: m,
+                store: st,
+            });
         }
     }
 
@@ -677,7 +704,7 @@ impl Engine {
 
     /// Fires scenario event `i`.
     fn fire_event(&mut self, i: usize) {
-        let ev = self.dyn_.events[i].clone();
+        let ev = self.world.dyn_.events[i].clone();
         let line = ev.line;
         match ev.action {
             EventAction::AddServers(n) => self.add_servers(n as usize, line),
@@ -694,17 +721,17 @@ impl Engine {
             } => {
                 match rate_bytes_per_s {
                     // Rate 0: no rows arrive; the clock goes from event to event.
-                    Some(0) => self.paused = true,
+                    Some(0) => self.run.paused = true,
                     Some(rate) => {
                         self.cfg.rate_fp = derived::ns_per_byte_fp(rate);
                         // The write path caches the clock step per row weight: reset it to
                         // the consistent (0, 0) so the next row recomputes it at the new rate.
-                        self.clock_weight = 0;
-                        self.clock_step = 0;
-                        if self.paused && self.ingest_ns.is_none() {
+                        self.cache.clock_weight = 0;
+                        self.cache.clock_step = 0;
+                        if self.run.paused && self.run.ingest_ns.is_none() {
                             // Rows arrive again, the first one a row's time after now.
-                            self.paused = false;
-                            self.clock_frac = 0;
+                            self.run.paused = false;
+                            self.world.clock_frac = 0;
                             self.wake_idle_chores();
                         }
                     }
@@ -722,40 +749,40 @@ impl Engine {
     }
 
     fn add_servers(&mut self, n: usize, line: usize) {
-        let first = self.state.servers.len();
+        let first = self.world.state.servers.len();
         for _ in 0..n {
-            self.state.servers.push(Server {
-                joined_ns: self.now,
+            self.world.state.servers.push(Server {
+                joined_ns: self.world.now,
                 wal: crate::engine::state::wal::Wal {
-                    last_roll_ns: self.now,
+                    last_roll_ns: self.world.now,
                     ..Default::default()
                 },
                 ..Server::default()
             });
         }
-        for server in first..self.state.servers.len() {
+        for server in first..self.world.state.servers.len() {
             self.arm_gc_pauses(server);
         }
         // The open hotspot window gains columns for the new servers.
-        if let Some(w) = self.rec.windows.last_mut() {
-            w.resize(self.state.servers.len(), 0);
+        if let Some(w) = self.world.rec.windows.last_mut() {
+            w.resize(self.world.state.servers.len(), 0);
         }
-        self.dyn_.out.all_hosting_ns = None;
+        self.world.dyn_.out.all_hosting_ns = None;
         self.record_event(EventDetail::AddServers {
             line,
             first,
-            servers: self.state.servers.len(),
+            servers: self.world.state.servers.len(),
         });
     }
 
     /// `HMaster.decommissionRegionServers(offload = true)`: the server is marked draining and
     /// its regions are moved to the other servers at once.
     fn decommission(&mut self, s: usize, line: usize) {
-        if s >= self.state.servers.len() || !self.state.servers[s].accepts_regions() {
+        if s >= self.world.state.servers.len() || !self.world.state.servers[s].accepts_regions() {
             return;
         }
-        self.state.servers[s].draining = true;
-        self.dyn_.drain_lines.insert(s, line);
+        self.world.state.servers[s].draining = true;
+        self.world.dyn_.drain_lines.insert(s, line);
         let (moved, hosted) = self.offload(s, line);
         self.record_event(EventDetail::Decommission {
             line,
@@ -769,16 +796,21 @@ impl Engine {
     /// Regions busy flushing or in transition go at a later sample. Returns (moved, hosted).
     fn offload(&mut self, s: usize, line: usize) -> (usize, usize) {
         let ids: Vec<usize> = self
+            .world
             .state
             .live_ids()
-            .filter(|&id| self.state.regions[id].server == s)
+            .filter(|&id| self.world.state.regions[id].server == s)
             .collect();
-        let targets = self.round_robin_live(ids.len(), 0xDEC0 ^ s as u64 ^ self.now);
+        let targets = self.round_robin_live(ids.len(), 0xDEC0 ^ s as u64 ^ self.world.now);
         let server = self.server_at(s);
         let mut moved = 0;
         for (&id, &to) in ids.iter().zip(&targets) {
             let reason = MoveReason::Decommission { server, line };
-            if self.start_move(id, to, reason).is_some() {
+            if self.apply(Decision::Move {
+                region: id,
+                to,
+                reason,
+            }) {
                 moved += 1;
             }
         }
@@ -788,12 +820,12 @@ impl Engine {
     /// At each sample: regions still on a draining server (busy when it was decommissioned,
     /// or daughters opened there meanwhile) are moved off.
     pub(crate) fn keep_draining(&mut self) {
-        for s in 0..self.state.servers.len() {
-            if self.state.servers[s].draining
-                && !self.state.servers[s].dead
-                && self.state.servers[s].online_regions > 0
+        for s in 0..self.world.state.servers.len() {
+            if self.world.state.servers[s].draining
+                && !self.world.state.servers[s].dead
+                && self.world.state.servers[s].online_regions > 0
             {
-                let line = self.dyn_.drain_lines.get(&s).copied().unwrap_or(0);
+                let line = self.world.dyn_.drain_lines.get(&s).copied().unwrap_or(0);
                 self.offload(s, line);
             }
         }
@@ -802,22 +834,23 @@ impl Engine {
     /// The server dies: its regions go offline at once and are reassigned after the master
     /// notices (`zookeeper.session.timeout`) and its WAL has been split and replayed.
     fn kill(&mut self, s: usize, line: usize) {
-        if s >= self.state.servers.len() || self.state.servers[s].dead {
+        if s >= self.world.state.servers.len() || self.world.state.servers[s].dead {
             return;
         }
         let ids: Vec<usize> = self
+            .world
             .state
             .live_ids()
             .filter(|&id| {
-                self.state.regions[id].server == s
-                    && self.state.regions[id].state == RegionState::Open
+                self.world.state.regions[id].server == s
+                    && self.world.state.regions[id].state == RegionState::Open
             })
             .collect();
         let wal: u64 = ids
             .iter()
-            .map(|&id| self.state.regions[id].memstore_data())
+            .map(|&id| self.world.state.regions[id].memstore_data())
             .sum();
-        let srv = &mut self.state.servers[s];
+        let srv = &mut self.world.state.servers[s];
         srv.dead = true;
         srv.memstore_heap = 0;
         srv.wal.drop_files();
@@ -830,30 +863,33 @@ impl Engine {
             .map(|q| (q.region, q.store))
             .collect();
         for r in queued {
-            self.state.regions[r].drop_flush_entry();
+            self.world.state.regions[r].drop_flush_entry();
         }
         for (r, st) in compactions {
-            self.state.regions[r].stores[st].queued = false;
+            self.world.state.regions[r].stores[st].queued = false;
         }
         for &id in &ids {
             // Compactions die with the server; the recovered region asks again on open.
             self.abort_compactions(id);
-            self.state.regions[id].state = RegionState::Moving;
-            self.state.regions[id].drop_flush_entry();
+            self.world.state.regions[id].state = RegionState::Moving;
+            self.world.state.regions[id].drop_flush_entry();
         }
-        let replay = transfer_ns(wal, self.dyn_.wal_bw);
-        let delay = self.dyn_.detection_ns + replay;
+        let replay = transfer_ns(wal, self.world.dyn_.wal_bw);
+        let delay = self.world.dyn_.detection_ns + replay;
         let server = self.server_at(s);
         for &id in &ids {
             self.note(id, Happening::Offline { server, line });
         }
-        self.dyn_.recovering.push((s, self.now, ids.clone()));
+        self.world
+            .dyn_
+            .recovering
+            .push((s, self.world.now, ids.clone()));
         self.record_event(EventDetail::Kill {
             line,
             server,
             regions: ids.len(),
             unflushed: wal,
-            detection_ns: self.dyn_.detection_ns,
+            detection_ns: self.world.dyn_.detection_ns,
             replay_ns: replay,
         });
         self.schedule(delay, Event::Recover { server: s });
@@ -862,10 +898,16 @@ impl Engine {
     /// `ServerCrashProcedure`: the dead server's regions are assigned round-robin over the
     /// live servers; each replays its recovered edits and flushes them on open.
     pub(crate) fn recover(&mut self, s: usize) {
-        let Some(pos) = self.dyn_.recovering.iter().position(|(d, _, _)| *d == s) else {
+        let Some(pos) = self
+            .world
+            .dyn_
+            .recovering
+            .iter()
+            .position(|(d, _, _)| *d == s)
+        else {
             return;
         };
-        let (_, died, ids) = self.dyn_.recovering.remove(pos);
+        let (_, died, ids) = self.world.dyn_.recovering.remove(pos);
         let targets = self.round_robin_live(ids.len(), 0xC2A5 ^ s as u64);
         if targets.is_empty() {
             return;
@@ -877,16 +919,16 @@ impl Engine {
             let replay = transfer_ns(data, self.flush_rate(to));
             let duration = replay + self.procedure_wait(replay) + self.cfg.transition_ns;
             // Offline from the crash: detection, WAL split and replay, then the open.
-            self.rec.stats.offline_ns += self.now - died + duration;
-            let r = &self.state.regions[id];
-            let record = self.dyn_.out.moves.len();
+            self.world.rec.stats.offline_ns += self.world.now - died + duration;
+            let r = &self.world.state.regions[id];
+            let record = self.world.dyn_.out.moves.len();
             let reason = MoveReason::Crash {
                 server,
                 replayed: data,
             };
-            self.dyn_.out.moves.push(MoveRecord {
+            self.world.dyn_.out.moves.push(MoveRecord {
                 at_ns: died,
-                done_ns: self.now + duration,
+                done_ns: self.world.now + duration,
                 start: r.start.clone(),
                 end: r.end.clone(),
                 from: s,
@@ -920,16 +962,16 @@ impl Engine {
         // Global memstore limits follow the new fractions (the heap is the scenario's).
         self.cfg.global = policy::write::GlobalMarks::of(&settings, self.cfg.heap_bytes);
         self.cfg.settings = settings;
-        for id in self.state.live_ids().collect::<Vec<_>>() {
-            if self.state.regions[id].state == RegionState::Open {
-                self.state.regions[id].policy = self.new_policy(id);
+        for id in self.world.state.live_ids().collect::<Vec<_>>() {
+            if self.world.state.regions[id].state == RegionState::Open {
+                self.world.state.regions[id].policy = self.new_policy(id);
             }
         }
         // The balancer reads its parameters when it is built (as HMaster does on a config
         // change): rebuild it; a stochastic balancer's load history starts afresh.
-        self.dyn_.balancer = balancer::build(&self.cfg.settings, self.cfg.seed);
-        self.dyn_.balancer_name = balancer_name(&self.cfg.settings);
-        self.dyn_.run = None;
+        self.world.dyn_.balancer = balancer::build(&self.cfg.settings, self.cfg.seed);
+        self.world.dyn_.balancer_name = balancer_name(&self.cfg.settings);
+        self.world.dyn_.run = None;
         self.schedule_chores();
         self.reset_compaction_throughput();
     }

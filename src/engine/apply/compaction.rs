@@ -25,21 +25,21 @@ impl Engine {
     /// a pool thread takes it. A store keeps at most one queued request (HBase queues one runner
     /// per request; a second runner of the same store would select from the same files).
     pub(crate) fn request_compaction(&mut self, region: usize, store: usize) {
-        let r = &self.state.regions[region];
+        let r = &self.world.state.regions[region];
         if r.state != RegionState::Open || r.stores[store].queued {
             return;
         }
         let priority = r.stores[store].compact_priority(self.cfg.compaction.blocking_store_files);
         let server = r.server;
-        self.state.regions[region].stores[store].queued = true;
+        self.world.state.regions[region].stores[store].queued = true;
         let q = QueuedCompaction {
-            priority: Reverse((priority, self.queue.next_seq())),
+            priority: Reverse((priority, self.world.queue.next_seq())),
             region,
             store,
         };
         // "We assume that most compactions are small": system requests start in the small pool
         // and move to the large one once their selection turns out large.
-        self.state.servers[server].small_queue.push(q);
+        self.world.state.servers[server].small_queue.push(q);
         self.start_compactions(server);
     }
 
@@ -48,6 +48,7 @@ impl Engine {
     /// that compaction finishes or is aborted, i.e. leaves `state.compactions`).
     fn may_use_offpeak(&self, server: usize) -> bool {
         let held = self
+            .world
             .state
             .compactions
             .values()
@@ -65,7 +66,7 @@ impl Engine {
                     self.cfg.settings.small_compaction_threads
                 }
                 .max(1);
-                let s = &mut self.state.servers[server];
+                let s = &mut self.world.state.servers[server];
                 let running = if large {
                     s.large_running
                 } else {
@@ -93,14 +94,14 @@ impl Engine {
             region,
             store,
         } = q;
-        let r = &self.state.regions[region];
-        if r.state != RegionState::Open || self.closing == Some(region) {
-            self.state.regions[region].stores[store].queued = false;
+        let r = &self.world.state.regions[region];
+        if r.state != RegionState::Open || self.world.closing == Some(region) {
+            self.world.state.regions[region].stores[store].queued = false;
             return;
         }
         if r.server != server {
             // Moved while queued: the request follows it to its new server.
-            self.state.regions[region].stores[store].queued = false;
+            self.world.state.regions[region].stores[store].queued = false;
             self.request_compaction(region, store);
             return;
         }
@@ -110,11 +111,11 @@ impl Engine {
         if priority > queued_priority {
             // "Store priority decreased while we were in queue": requeue at the new priority.
             let q = QueuedCompaction {
-                priority: Reverse((priority, self.queue.next_seq())),
+                priority: Reverse((priority, self.world.queue.next_seq())),
                 region,
                 store,
             };
-            let s = &mut self.state.servers[server];
+            let s = &mut self.world.state.servers[server];
             if large {
                 s.large_queue.push(q);
             } else {
@@ -122,11 +123,11 @@ impl Engine {
             }
             return;
         }
-        self.state.regions[region].stores[store].queued = false;
+        self.world.state.regions[region].stores[store].queued = false;
         self.drop_expired_files(region, store);
-        let st = &self.state.regions[region].stores[store];
+        let st = &self.world.state.regions[region].stores[store];
         let infos = compaction::file_infos(st);
-        let now_ms = self.now / NS_PER_MS;
+        let now_ms = self.world.now / NS_PER_MS;
         let compacting = st.compacting_files();
         let cfg = self.store_compaction(store);
         // A due major compaction is forced only while nothing else of the store compacts
@@ -154,11 +155,11 @@ impl Engine {
         // "Short compaction pool should not process large job": move it, cancelling the selection.
         let is_large = req.size > self.cfg.settings.compaction_throttle;
         if is_large && !large {
-            self.state.regions[region].stores[store].queued = true;
-            self.state.servers[server]
+            self.world.state.regions[region].stores[store].queued = true;
+            self.world.state.servers[server]
                 .large_queue
                 .push(QueuedCompaction {
-                    priority: Reverse((queued_priority, self.queue.next_seq())),
+                    priority: Reverse((queued_priority, self.world.queue.next_seq())),
                     region,
                     store,
                 });
@@ -184,7 +185,7 @@ impl Engine {
         (first, count): (usize, usize),
         (major, offpeak): (bool, bool),
     ) {
-        let r = &self.state.regions[region];
+        let r = &self.world.state.regions[region];
         let st = &r.stores[store];
         let held = &st.files[first..first + count];
         let inputs: Vec<&StoreFile> = held.iter().map(|h| &h.file).collect();
@@ -236,7 +237,7 @@ impl Engine {
             + counts.extra_out.bytes();
         let references = inputs.iter().filter(|f| f.is_reference()).count() as u32;
         let (shape, format) = (self.cfg.shapes[store], self.cfg.formats[store]);
-        let output = match self.builder.as_mut() {
+        let output = match self.run.builder.as_mut() {
             Some(b) => {
                 let owned: Vec<StoreFile> = inputs.iter().map(|&f| f.clone()).collect();
                 match b.submit_compaction(owned, cutoff, rules, shape, format) {
@@ -249,14 +250,14 @@ impl Engine {
                 CompactionOutput::Ready(out.map(Arc::new))
             }
         };
-        let s = &mut self.state.servers[server];
+        let s = &mut self.world.state.servers[server];
         if large {
             s.large_running += 1;
         } else {
             s.small_running += 1;
         }
-        let token = self.queue.next_seq();
-        self.state.regions[region].stores[store]
+        let token = self.world.queue.next_seq();
+        self.world.state.regions[region].stores[store]
             .running
             .push(region::RunningCompaction {
                 token,
@@ -288,9 +289,9 @@ impl Engine {
             ),
             rate: ceiling,
             ceiling,
-            since: self.now,
+            since: self.world.now,
         };
-        self.state.compactions.insert(
+        self.world.state.compactions.insert(
             token,
             ActiveCompaction {
                 region,
@@ -298,12 +299,12 @@ impl Engine {
                 store,
                 output,
                 rows,
-                cells: cells.unwrap_or(CellTimes::at(self.now / NS_PER_MS)),
+                cells: cells.unwrap_or(CellTimes::at(self.world.now / NS_PER_MS)),
                 expired_rows,
                 expired_bytes,
                 counts,
                 seq_id,
-                created_ms: self.now / NS_PER_MS,
+                created_ms: self.world.now / NS_PER_MS,
                 read,
                 written,
                 references,
@@ -311,7 +312,7 @@ impl Engine {
                 major,
                 offpeak,
                 large,
-                started: self.now,
+                started: self.world.now,
                 progress,
                 generation: 0,
             },
@@ -325,6 +326,7 @@ impl Engine {
     /// whose rate changed (or that is new) gets a new completion event; the old one goes stale.
     pub(crate) fn rerate_compactions(&mut self, server: usize) {
         let tokens: Vec<u64> = self
+            .world
             .state
             .compactions
             .iter()
@@ -337,17 +339,17 @@ impl Engine {
     /// `rerate_compactions` given the server's running compactions (`tokens`, ascending).
     pub(crate) fn rerate_compactions_of(&mut self, server: usize, tokens: &[u64]) {
         let s = &self.cfg.settings;
-        let limit = self.state.servers[server]
+        let limit = self.world.state.servers[server]
             .compaction_limit
             .unwrap_or_else(|| throughput::initial_limit(s));
         let active = tokens.len();
         let share = throughput::per_compaction(s.compaction_throughput_controller, limit, active);
-        let now = self.now;
+        let now = self.world.now;
         let mut due = Vec::new();
         let shares = self.shares(server);
         let replication = self.replication();
         for &token in tokens {
-            let Some(c) = self.state.compactions.get_mut(&token) else {
+            let Some(c) = self.world.state.compactions.get_mut(&token) else {
                 continue;
             };
             c.progress.advance(now);
@@ -366,7 +368,7 @@ impl Engine {
             c.progress.ceiling = ceiling;
             if c.generation > 0 {
                 // Its scheduled completion is stale from now on.
-                self.queue.work -= 1;
+                self.world.queue.work -= 1;
             }
             c.progress.rate = rate;
             c.generation += 1;
@@ -380,11 +382,11 @@ impl Engine {
     /// Schedules the next tune of the compaction throughput controllers, if they have a chore
     /// (a tune period ≤ 0 leaves them at the lower bound, as ChoreService does not run it).
     pub(crate) fn arm_compaction_tune(&mut self) {
-        if self.tune_armed {
+        if self.world.tune_armed {
             return;
         }
         if let Some(period) = self.cfg.settings.compaction_throughput_tune_period_ms {
-            self.tune_armed = true;
+            self.world.tune_armed = true;
             self.schedule(
                 period.max(1).saturating_mul(NS_PER_MS),
                 Event::CompactionTune,
@@ -397,9 +399,9 @@ impl Engine {
     /// (`HRegionServer.getCompactionPressure`), and its running compactions get new rates.
     pub(crate) fn tune_compaction_throughput(&mut self) {
         let c = &self.cfg.compaction;
-        let mut pressure = vec![0.0f64; self.state.servers.len()];
-        for id in self.state.live_ids() {
-            let r = &self.state.regions[id];
+        let mut pressure = vec![0.0f64; self.world.state.servers.len()];
+        for id in self.world.state.live_ids() {
+            let r = &self.world.state.regions[id];
             if r.state != RegionState::Open {
                 continue;
             }
@@ -420,10 +422,10 @@ impl Engine {
             .offpeak_hour()
             .then_some(s.compaction_throughput_offpeak);
         for (server, p) in pressure.into_iter().enumerate() {
-            if self.state.servers[server].dead {
+            if self.world.state.servers[server].dead {
                 continue;
             }
-            self.state.servers[server].compaction_limit =
+            self.world.state.servers[server].compaction_limit =
                 Some(throughput::tuned_limit(p, lower, higher, offpeak));
             self.rerate_compactions(server);
         }
@@ -432,7 +434,7 @@ impl Engine {
     /// A configuration change (`CompactSplit.onConfigurationChange`) builds a new controller:
     /// it starts from the new lower bound and its chore tunes it at once.
     pub(crate) fn reset_compaction_throughput(&mut self) {
-        for s in &mut self.state.servers {
+        for s in &mut self.world.state.servers {
             s.compaction_limit = None;
         }
         if self
@@ -444,7 +446,7 @@ impl Engine {
             self.tune_compaction_throughput();
             self.arm_compaction_tune();
         } else {
-            for server in 0..self.state.servers.len() {
+            for server in 0..self.world.state.servers.len() {
                 self.rerate_compactions(server);
             }
         }
@@ -468,13 +470,13 @@ impl Engine {
         if !self.cfg.settings.delete_expired_storefile {
             return;
         }
-        let st = &self.state.regions[region].stores[store];
+        let st = &self.world.state.regions[region].stores[store];
         let runs: Vec<(usize, usize)> = st.running.iter().map(|r| (r.first, r.count)).collect();
         let expired = compaction::expired_files(&compaction::file_infos(st), &runs, cutoff);
         if expired.is_empty() {
             return;
         }
-        let st = &mut self.state.regions[region].stores[store];
+        let st = &mut self.world.state.regions[region].stores[store];
         let (mut rows, mut bytes) = (0, 0);
         for &i in expired.iter().rev() {
             let h = st.files.remove(i);
@@ -488,17 +490,17 @@ impl Engine {
             }
         }
         st.recount();
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         r.rows = r.rows.saturating_sub(rows);
-        self.rec.stats.expired_files_dropped += expired.len() as u64;
-        self.rec.stats.ttl_expired_rows += rows;
-        self.rec.stats.ttl_expired_bytes += bytes;
+        self.world.rec.stats.expired_files_dropped += expired.len() as u64;
+        self.world.rec.stats.ttl_expired_rows += rows;
+        self.world.rec.stats.ttl_expired_bytes += bytes;
     }
 
     /// Cells of `store` written before this are past its family's TTL now (`None`: no TTL).
     pub(crate) fn ttl_cutoff_ms(&self, store: usize) -> Option<u64> {
         let ttl = self.cfg.ttl_ms.get(store).copied().flatten()?;
-        Some((self.now / NS_PER_MS).saturating_sub(ttl))
+        Some((self.world.now / NS_PER_MS).saturating_sub(ttl))
     }
 
     pub(crate) fn compaction_done(&mut self, token: u64) {
@@ -520,7 +522,7 @@ impl Engine {
             large,
             started,
             ..
-        }) = self.state.compactions.remove(&token)
+        }) = self.world.state.compactions.remove(&token)
         else {
             return;
         };
@@ -529,23 +531,24 @@ impl Engine {
         let output = match output {
             CompactionOutput::Ready(h) => h,
             CompactionOutput::Building(id) => self
+                .run
                 .builder
                 .as_mut()
                 .and_then(|b| b.take_compaction(id))
                 .map(Arc::new),
         };
-        let s = &mut self.state.servers[server];
+        let s = &mut self.world.state.servers[server];
         if large {
             s.large_running = s.large_running.saturating_sub(1);
         } else {
             s.small_running = s.small_running.saturating_sub(1);
         }
-        let st = &mut self.state.regions[region].stores[store];
+        let st = &mut self.world.state.regions[region].stores[store];
         let Some(at) = st.running.iter().position(|c| c.token == token) else {
             return;
         };
         let run = st.running.remove(at);
-        if self.state.servers[server].dead {
+        if self.world.state.servers[server].dead {
             // The server died mid-compaction: the output is lost, the inputs remain.
             return;
         }
@@ -568,27 +571,27 @@ impl Engine {
             rows = 0;
         }
         if counts != MergeCounts::default() {
-            let st = &mut self.rec.stats;
+            let st = &mut self.world.rec.stats;
             st.versions_dropped += counts.excess_versions;
             st.versions_dropped_bytes += counts.excess_version_bytes;
             st.deleted_rows_dropped += counts.masked_rows;
             st.deleted_versions_dropped += counts.masked_versions;
             st.markers_dropped += counts.markers_dropped;
             st.deleted_bytes += counts.deleted_bytes;
-            let r = &mut self.state.regions[region];
+            let r = &mut self.world.state.regions[region];
             r.rows = r.rows.saturating_sub(counts.masked_rows);
         }
         if expired_rows > 0 {
-            self.rec.stats.ttl_expired_rows += expired_rows;
-            self.rec.stats.ttl_expired_bytes += expired_bytes;
-            let r = &mut self.state.regions[region];
+            self.world.rec.stats.ttl_expired_rows += expired_rows;
+            self.world.rec.stats.ttl_expired_bytes += expired_bytes;
+            let r = &mut self.world.state.regions[region];
             r.rows = r.rows.saturating_sub(expired_rows);
         }
         if let Some(f) = &output {
-            self.rec.stats.compaction_written_bytes += f.length();
+            self.world.rec.stats.compaction_written_bytes += f.length();
         }
         let (first, count) = (run.first, run.count);
-        let st = &mut self.state.regions[region].stores[store];
+        let st = &mut self.world.state.regions[region].stores[store];
         let kept = usize::from(output.is_some());
         match output {
             Some(f) => {
@@ -610,37 +613,37 @@ impl Engine {
         // Reference keeps the store from splitting meanwhile.
         if references > 0 {
             if st.compacted_refs == 0 {
-                self.discharge_pending.push((region, store));
+                self.world.discharge_pending.push((region, store));
             }
             st.compacted_refs += references;
             self.arm_discharger();
         }
-        self.rec.stats.compacted_bytes += read;
-        let files_now = self.state.regions[region].stores[store].files.len();
+        self.world.rec.stats.compacted_bytes += read;
+        let files_now = self.world.state.regions[region].stores[store].files.len();
         self.note(
             region,
             Happening::Compacted {
                 major,
                 files: count,
                 read,
-                took_ns: self.now - started,
+                took_ns: self.world.now - started,
                 files_now,
             },
         );
         if major {
-            self.rec.stats.major_compactions += 1;
+            self.world.rec.stats.major_compactions += 1;
         } else {
-            self.rec.stats.minor_compactions += 1;
+            self.world.rec.stats.minor_compactions += 1;
         }
         self.count_for_table(region, |c| c.compactions += 1);
         // CompactionRunner: check for a split, then whether more compaction is needed.
-        if self.state.regions[region].state == RegionState::Open {
+        if self.world.state.regions[region].state == RegionState::Open {
             self.react(region, StoreChange::Compacted(store));
         }
         // A flush postponed for too many files may go now.
         self.start_flushes(server);
         self.start_compactions(server);
-        let now_on = self.state.regions[region].server;
+        let now_on = self.world.state.regions[region].server;
         if now_on != server {
             self.start_flushes(now_on);
         }
@@ -652,25 +655,25 @@ impl Engine {
     /// (`HStore.close`).
     pub(crate) fn abort_compactions(&mut self, region: usize) {
         let mut freed = Vec::new();
-        for st in &mut self.state.regions[region].stores {
+        for st in &mut self.world.state.regions[region].stores {
             st.compacted_refs = 0;
             for run in st.running.drain(..) {
-                if let Some(c) = self.state.compactions.remove(&run.token) {
+                if let Some(c) = self.world.state.compactions.remove(&run.token) {
                     // Its completion event is stale.
-                    self.queue.work -= 1;
+                    self.world.queue.work -= 1;
                     if let (CompactionOutput::Building(id), Some(b)) =
-                        (c.output, self.builder.as_mut())
+                        (c.output, self.run.builder.as_mut())
                     {
                         b.abandon(id);
                     }
                 }
-                let s = &mut self.state.servers[run.server];
+                let s = &mut self.world.state.servers[run.server];
                 if run.large {
                     s.large_running = s.large_running.saturating_sub(1);
                 } else {
                     s.small_running = s.small_running.saturating_sub(1);
                 }
-                self.rec.stats.aborted_compactions += 1;
+                self.world.rec.stats.aborted_compactions += 1;
                 freed.push(run.server);
             }
         }
@@ -679,33 +682,33 @@ impl Engine {
         }
         freed.dedup();
         // The region is closing: its own queued requests are dropped, not started.
-        self.closing = Some(region);
+        self.world.closing = Some(region);
         for s in freed {
             self.rerate_compactions(s);
             self.start_compactions(s);
         }
-        self.closing = None;
+        self.world.closing = None;
     }
 
     /// Schedules the next run of the `CompactedHFilesDischarger` chore, if stores wait for it.
     pub(crate) fn arm_discharger(&mut self) {
-        if self.discharger_armed {
+        if self.world.discharger_armed {
             return;
         }
         let period = self.cfg.settings.discharger_interval_ms.max(1) * NS_PER_MS;
-        self.discharger_armed = true;
+        self.world.discharger_armed = true;
         // Chores run at multiples of their period from the start of the run.
-        let next = (self.now / period + 1) * period;
-        self.schedule(next - self.now, Event::Discharge);
+        let next = (self.world.now / period + 1) * period;
+        self.schedule(next - self.world.now, Event::Discharge);
     }
 
     /// `CompactedHFilesDischarger`: every server archives its stores' compacted files; a store
     /// whose last Reference was among them may split again at its next flush or compaction.
     pub(crate) fn discharge(&mut self) {
-        self.discharger_armed = false;
-        for (region, store) in std::mem::take(&mut self.discharge_pending) {
-            let r = &mut self.state.regions[region];
-            if self.state.servers[r.server].dead {
+        self.world.discharger_armed = false;
+        for (region, store) in std::mem::take(&mut self.world.discharge_pending) {
+            let r = &mut self.world.state.regions[region];
+            if self.world.state.servers[r.server].dead {
                 continue;
             }
             r.stores[store].compacted_refs = 0;

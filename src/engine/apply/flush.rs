@@ -1,16 +1,14 @@
 //! Flushes carried out: the flush queue and handlers of each server (`MemStoreFlusher`), the
 //! snapshot, the store files a flush adds, and the close flush of a region leaving its server.
 
-use crate::engine::decision::FlushWhy;
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::files::{FlushFile, FlushJob, write_file};
 use crate::engine::policy;
-use crate::engine::policy::flush::PressureChoice;
 use crate::engine::policy::reactions::StoreChange;
 use crate::engine::policy::variability::Site;
 use crate::engine::queue::{Event, NS_PER_MS, transfer_ns};
 use crate::engine::state::memstore::Memstore;
-use crate::engine::state::region::HeldFile;
-use crate::engine::state::region::RegionState;
+use crate::engine::state::region::{FlushDelay, FlushState, HeldFile, RegionState};
 use crate::engine::state::storefile::StoreFile;
 use crate::engine::{Engine, Happening, MAX_SPARES};
 
@@ -20,14 +18,14 @@ impl Engine {
     /// the blocking-files delay).
     pub(crate) fn global_pressure(&mut self, server: usize) {
         if !policy::flush::pressure_scan_due(
-            &self.state.servers[server],
+            &self.world.state.servers[server],
             self.cfg.global,
             self.cfg.settings.flusher_count,
         ) {
             return;
         }
-        self.state.regions_on(server);
-        let state = &self.state;
+        self.world.state.regions_on(server);
+        let state = &self.world.state;
         let live = state
             .by_server
             .on(server)
@@ -36,80 +34,76 @@ impl Engine {
         let blocking = self.cfg.compaction.blocking_store_files;
         match policy::flush::global_pressure_pick(server, live, blocking) {
             Some(pick) => {
-                let why = match pick.choice {
-                    PressureChoice::LargestFlushable | PressureChoice::OnlyOverFileLimit => {
-                        FlushWhy::Global
-                    }
-                    PressureChoice::OverFileLimitTwiceAsLarge => FlushWhy::GlobalOverFileLimit,
-                };
-                self.emergency_flush(pick.region, why);
+                self.apply(pick.decision());
             }
             // Nothing to flush (HBase's handler sleeps 1 s and looks again): skip the scan
             // until a write reaches an idle region or an event changes flush states.
-            None => self.state.servers[server].pressure_futile = true,
+            None => self.world.state.servers[server].pressure_futile = true,
         }
     }
 
     /// `MemStoreFlusher.flushRegion(region, emergencyFlush = true)`: the region's queued or
     /// delayed entry is dropped and the flush starts now on the free handler.
-    fn emergency_flush(&mut self, region: usize, why: FlushWhy) {
-        let r = &mut self.state.regions[region];
+    pub(super) fn emergency_flush(&mut self, region: usize, why: FlushWhy) {
+        let r = &mut self.world.state.regions[region];
         let server = r.server;
-        if r.flush_queued {
-            self.state.servers[server]
+        if r.flush.has_entry() {
+            self.world.state.servers[server]
                 .flush_queue
                 .retain(|&(id, _)| id != region);
         }
-        r.flush_delayed = None;
-        r.flush_delay_periodic = false;
-        r.flush_why = why;
-        self.start_flush(region);
+        self.start_flush(region, why);
     }
 
-    pub(crate) fn request_flush(&mut self, region: usize, why: FlushWhy) {
-        if !policy::flush::accepts_request(&self.state.regions[region]) {
+    pub(super) fn request_flush(&mut self, region: usize, why: FlushWhy) {
+        if !policy::flush::accepts_request(&self.world.state.regions[region]) {
             return;
         }
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         // An immediate request replaces the periodic flusher's delayed entry.
-        r.flush_delayed = None;
-        r.flush_delay_periodic = false;
-        r.flush_queued = true;
-        r.flush_why = why;
+        r.flush = FlushState::Queued(why);
         let server = r.server;
-        self.state.servers[server]
+        self.world.state.servers[server]
             .flush_queue
-            .push_back((region, self.now));
+            .push_back((region, self.world.now));
         self.start_flushes(server);
     }
 
     /// `PeriodicMemStoreFlusher` → `MemStoreFlusher.requestDelayedFlush`: the entry joins the
     /// queue after a random delay, unless the region already has an entry.
-    pub(crate) fn request_delayed_flush(&mut self, region: usize, delay_ns: u64) {
-        let r = &mut self.state.regions[region];
-        if r.flush_queued || !policy::flush::accepts_request(r) {
+    pub(super) fn request_delayed_flush(&mut self, region: usize, delay_ns: u64) {
+        let r = &mut self.world.state.regions[region];
+        if r.flush.has_entry() || !policy::flush::accepts_request(r) {
             return;
         }
         if delay_ns == 0 {
             self.request_flush(region, FlushWhy::Periodic);
             return;
         }
-        r.flush_queued = true;
-        r.flush_why = FlushWhy::Periodic;
-        r.flush_delayed = Some(self.now);
-        r.flush_delay_periodic = true;
-        let queued = self.now;
+        let queued = self.world.now;
+        r.flush = FlushState::Delayed {
+            why: FlushWhy::Periodic,
+            since: queued,
+            delay: FlushDelay::Periodic,
+        };
         self.schedule(delay_ns, Event::FlushRetry { region, queued });
     }
 
     pub(crate) fn start_flushes(&mut self, server: usize) {
-        while self.state.servers[server].flushes_running < self.cfg.settings.flusher_count.max(1) {
-            let Some((region, queued)) = self.state.servers[server].flush_queue.pop_front() else {
+        while self.world.state.servers[server].flushes_running
+            < self.cfg.settings.flusher_count.max(1)
+        {
+            let Some((region, queued)) = self.world.state.servers[server].flush_queue.pop_front()
+            else {
                 return;
             };
-            let r = &self.state.regions[region];
+            let r = &self.world.state.regions[region];
+            // An entry whose region closed or moved since, or whose flush an emergency flush
+            // took, is stale: the region's own state already says so.
+            let FlushState::Queued(why) = r.flush else {
+                continue;
+            };
             if r.state != RegionState::Open || r.server != server {
-                self.state.regions[region].flush_queued = false;
                 continue;
             }
             // MemStoreFlusher.flushRegion: too many store files ⇒ postpone (up to blockingWaitTime).
@@ -117,11 +111,11 @@ impl Engine {
             if let Some(held) = policy::flush::hold_back(
                 r,
                 blocking,
-                self.now - queued,
+                self.world.now - queued,
                 self.cfg.settings.blocking_wait_ms.saturating_mul(NS_PER_MS),
             ) {
                 if held.first {
-                    self.rec.stats.delayed_flushes += 1;
+                    self.world.rec.stats.delayed_flushes += 1;
                     self.note(
                         region,
                         Happening::FlushHeldBack {
@@ -135,25 +129,29 @@ impl Engine {
                 let retry = (self.cfg.settings.blocking_wait_ms / 100)
                     .max(1)
                     .saturating_mul(NS_PER_MS);
-                self.state.regions[region].flush_delayed = Some(queued);
+                self.world.state.regions[region].flush = FlushState::Delayed {
+                    why,
+                    since: queued,
+                    delay: FlushDelay::HeldBack,
+                };
                 self.schedule(retry, Event::FlushRetry { region, queued });
                 continue;
             }
-            self.start_flush(region);
+            self.start_flush(region, why);
         }
     }
 
     /// Takes the memstore snapshot and writes the files; they appear when the flush completes.
-    pub(crate) fn start_flush(&mut self, region: usize) {
+    pub(crate) fn start_flush(&mut self, region: usize, why: FlushWhy) {
         let cfg = &self.cfg;
         let scale = cfg.scale;
-        let nf = self.state.regions[region].stores.len();
+        let nf = self.world.state.regions[region].stores.len();
         let chosen = policy::flush::stores_to_flush(
-            &self.state.regions[region],
+            &self.world.state.regions[region],
             cfg.settings.flush_size,
             cfg.settings.per_cf_flush_lower_bound_min,
         );
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         let mut files = Vec::with_capacity(nf);
         let mut heap = 0;
         let mut data = 0;
@@ -162,23 +160,23 @@ impl Engine {
                 files.push(None);
                 continue;
             }
-            let spare = self.spares.pop().unwrap_or_default();
+            let spare = self.cache.spares.pop().unwrap_or_default();
             let snap: Memstore = std::mem::replace(&mut store.memstore, spare);
             heap += snap.heap_bytes;
             data += snap.data_bytes;
             let rows = snap.rows;
-            self.file_seq += 1;
+            self.world.file_seq += 1;
             let job = FlushJob {
                 id: 0,
                 snapshot: snap,
                 shape: cfg.shapes[f],
                 format: cfg.formats[f],
                 scale,
-                seq_id: self.file_seq,
-                now_ms: self.now / NS_PER_MS,
+                seq_id: self.world.file_seq,
+                now_ms: self.world.now / NS_PER_MS,
                 order: cfg.key_order(r.table),
             };
-            let file = match self.builder.as_mut() {
+            let file = match self.run.builder.as_mut() {
                 Some(b) => match b.submit_flush(job) {
                     Some(id) => FlushFile::Building(id),
                     None => FlushFile::Ready(None),
@@ -187,30 +185,30 @@ impl Engine {
                     let file = job.write();
                     let mut snap = job.snapshot;
                     snap.recycle();
-                    self.spares.push(snap);
+                    self.cache.spares.push(snap);
                     FlushFile::Ready(file)
                 }
             };
             files.push(Some((file, rows)));
         }
-        r.flush_queued = false;
+        r.flush = FlushState::Idle;
         if data == 0 {
             return;
         }
         let all = r.stores.iter().all(|s| s.memstore.is_empty());
         self.wal_flush_started(region, all);
-        let r = &mut self.state.regions[region];
-        r.flushing = true;
+        let r = &mut self.world.state.regions[region];
+        r.flush = FlushState::Running(why);
         r.snapshot_heap = heap;
         let server = r.server;
-        self.state.servers[server].flushes_running += 1;
+        self.world.state.servers[server].flushes_running += 1;
         // The flush takes its node's share of disks and NIC as it starts.
         let rate = self.flush_rate(server);
-        self.state.servers[server].flush_rate = rate;
+        self.world.state.servers[server].flush_rate = rate;
         let duration = (self.cfg.draws).duration(
             Site::Flush,
             region as u64,
-            self.file_seq,
+            self.world.file_seq,
             transfer_ns(data, rate),
         );
         self.schedule(
@@ -240,12 +238,16 @@ impl Engine {
                 let file = match file {
                     FlushFile::Ready(f) => f,
                     FlushFile::Building(id) => {
-                        let (f, snap) = self.builder.as_mut().map_or((None, None), |b| b.take(id));
+                        let (f, snap) = self
+                            .run
+                            .builder
+                            .as_mut()
+                            .map_or((None, None), |b| b.take(id));
                         if let Some(mut snap) = snap
-                            && self.spares.len() < MAX_SPARES
+                            && self.cache.spares.len() < MAX_SPARES
                         {
                             snap.recycle();
-                            self.spares.push(snap);
+                            self.cache.spares.push(snap);
                         }
                         f
                     }
@@ -254,23 +256,25 @@ impl Engine {
             })
             .collect();
         self.wal_flush_done(region);
-        let r = &mut self.state.regions[region];
-        r.flushing = false;
+        let r = &mut self.world.state.regions[region];
+        let FlushState::Running(why) = r.flush else {
+            unreachable!("a flush completed for region {region}, which runs none")
+        };
+        r.flush = FlushState::Idle;
         r.snapshot_heap = 0;
         let mut flushed_stores = Vec::new();
         let mut written = 0;
         for (f, file) in files.into_iter().enumerate() {
             if let Some((file, rows)) = file {
                 written += file.length();
-                self.rec.stats.flushed_file_bytes += file.length();
+                self.world.rec.stats.flushed_file_bytes += file.length();
                 r.stores[f].files.push(HeldFile { file, rows });
                 r.stores[f].recount();
                 flushed_stores.push(f);
             }
         }
         let files_now: usize = r.stores.iter().map(|s| s.files.len()).sum();
-        let why = r.flush_why;
-        self.rec.stats.wal_forced_flushes += u64::from(why == FlushWhy::Wal);
+        self.world.rec.stats.wal_forced_flushes += u64::from(why == FlushWhy::Wal);
         self.note(
             region,
             Happening::Flushed {
@@ -280,24 +284,27 @@ impl Engine {
                 files_now,
             },
         );
-        let s = &mut self.state.servers[server];
+        let s = &mut self.world.state.servers[server];
         s.memstore_heap = s.memstore_heap.saturating_sub(heap);
         s.flushes_running = s.flushes_running.saturating_sub(1);
         // The flushed region may be a candidate for the global pressure flush again.
         s.pressure_futile = false;
-        let now_on = self.state.regions[region].server;
-        self.state.servers[now_on].pressure_futile = false;
-        self.rec.stats.flushes += 1;
+        let now_on = self.world.state.regions[region].server;
+        self.world.state.servers[now_on].pressure_futile = false;
+        self.world.rec.stats.flushes += 1;
         self.count_for_table(region, |c| c.flushes += 1);
-        self.rec.stats.flushed_bytes += data;
+        self.world.rec.stats.flushed_bytes += data;
         // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
-        if self.state.regions[region].state == RegionState::Open {
+        if self.world.state.regions[region].state == RegionState::Open {
             self.react(region, StoreChange::Flushed(flushed_stores));
         }
-        if self.state.regions[region].active_heap() > self.cfg.settings.flush_size {
-            self.request_flush(region, FlushWhy::Size);
+        if self.world.state.regions[region].active_heap() > self.cfg.settings.flush_size {
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
-        if !self.state.servers[server].dead {
+        if !self.world.state.servers[server].dead {
             self.start_flushes(server);
             self.global_pressure(server);
         }
@@ -307,12 +314,12 @@ impl Engine {
     /// flushed, which the close takes `bytes / flush bandwidth` to write.
     pub(crate) fn close_flush(&mut self, region: usize) -> u64 {
         self.wal_flushed_all(region);
-        let data = self.state.regions[region].memstore_data();
+        let data = self.world.state.regions[region].memstore_data();
         if data == 0 {
             return 0;
         }
         let cfg = &self.cfg;
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         let mut heap = 0;
         for (f, store) in r.stores.iter_mut().enumerate() {
             if store.memstore.is_empty() {
@@ -320,17 +327,17 @@ impl Engine {
             }
             let snap = store.memstore.take();
             heap += snap.heap_bytes;
-            self.file_seq += 1;
+            self.world.file_seq += 1;
             if let Some(file) = write_file(
                 &snap,
                 cfg.shapes[f],
                 cfg.formats[f],
                 cfg.scale,
-                self.file_seq,
-                self.now / NS_PER_MS,
+                self.world.file_seq,
+                self.world.now / NS_PER_MS,
                 cfg.key_order(r.table),
             ) {
-                self.rec.stats.flushed_file_bytes += file.length();
+                self.world.rec.stats.flushed_file_bytes += file.length();
                 store.files.push(HeldFile {
                     file,
                     rows: snap.rows,
@@ -339,12 +346,12 @@ impl Engine {
             }
         }
         let server = r.server;
-        self.state.servers[server].memstore_heap = self.state.servers[server]
+        self.world.state.servers[server].memstore_heap = self.world.state.servers[server]
             .memstore_heap
             .saturating_sub(heap);
-        self.rec.stats.flushes += 1;
+        self.world.rec.stats.flushes += 1;
         self.count_for_table(region, |c| c.flushes += 1);
-        self.rec.stats.flushed_bytes += data;
+        self.world.rec.stats.flushed_bytes += data;
         data
     }
 
@@ -352,23 +359,24 @@ impl Engine {
     /// queue (keeping the time it was first queued); a periodic one joins the queue's tail. An
     /// entry that an emergency or immediate flush removed meanwhile is stale.
     pub(crate) fn flush_retry(&mut self, region: usize, queued: u64) {
-        let r = &mut self.state.regions[region];
-        if r.flush_delayed != Some(queued) {
+        let r = &mut self.world.state.regions[region];
+        let FlushState::Delayed { why, since, delay } = r.flush else {
+            return;
+        };
+        if since != queued {
             return;
         }
-        r.flush_delayed = None;
-        let periodic = std::mem::take(&mut r.flush_delay_periodic);
         let server = r.server;
         if r.state == RegionState::Open {
-            let q = &mut self.state.servers[server].flush_queue;
-            if periodic {
-                q.push_back((region, queued));
-            } else {
-                q.push_front((region, queued));
+            r.flush = FlushState::Queued(why);
+            let q = &mut self.world.state.servers[server].flush_queue;
+            match delay {
+                FlushDelay::Periodic => q.push_back((region, queued)),
+                FlushDelay::HeldBack => q.push_front((region, queued)),
             }
             self.start_flushes(server);
         } else {
-            r.flush_queued = false;
+            r.flush = FlushState::Idle;
         }
     }
 }

@@ -19,23 +19,23 @@ impl Engine {
 
     /// The `n`-th pause of `server` happens now; the next one is scheduled while the run goes on.
     pub(crate) fn gc_pause(&mut self, server: usize, n: u64) {
-        if self.paused {
+        if self.run.paused {
             // No writes, next to no allocation: the pauses wait for the writes to resume.
-            if self.gc_idle.len() <= server {
-                self.gc_idle.resize(server + 1, None);
+            if self.world.gc_idle.len() <= server {
+                self.world.gc_idle.resize(server + 1, None);
             }
-            self.gc_idle[server] = Some(n);
+            self.world.gc_idle[server] = Some(n);
             return;
         }
         let p = self.cfg.draws.gc_pause(server, n);
-        let s = &mut self.state.servers[server];
+        let s = &mut self.world.state.servers[server];
         if s.dead {
             return;
         }
-        s.busy_until_ns = s.busy_until_ns.max(self.now) + p.pause_ns;
+        s.busy_until_ns = s.busy_until_ns.max(self.world.now) + p.pause_ns;
         s.gc_pauses += 1;
         s.gc_pause_ns += p.pause_ns;
-        let st = &mut self.rec.stats;
+        let st = &mut self.world.rec.stats;
         st.gc_pauses += 1;
         st.gc_pause_ns += p.pause_ns;
         st.gc_long_pauses += u64::from(p.long);

@@ -28,20 +28,20 @@ impl Engine {
     /// then the reaction policy's decisions, carried out in order.
     pub(crate) fn react(&mut self, region: usize, change: StoreChange) {
         let table_regions = self.table_regions_on(region);
-        let r = &self.state.regions[region];
+        let r = &self.world.state.regions[region];
         let cx = SplitContext {
             online_regions: table_regions,
             region_split_limit: self.cfg.settings.region_split_limit,
             ignore_blocking: self.cfg.settings.split_ignore_blocking,
             blocking_store_files: self.cfg.compaction.blocking_store_files,
-            now_ms: self.now / NS_PER_MS,
+            now_ms: self.world.now / NS_PER_MS,
             caller: change.split_caller(),
         };
         let check = split_check::check(r, cx);
         if let Some(busy) = check.busy {
-            self.state.regions[region].policy.set_busy(busy);
+            self.world.state.regions[region].policy.set_busy(busy);
         }
-        let r = &self.state.regions[region];
+        let r = &self.world.state.regions[region];
         for d in reactions::after(r, &change, check.outcome, &self.cfg.compaction) {
             self.apply(d);
         }
@@ -54,25 +54,36 @@ impl Engine {
     pub(crate) fn procedure_wait(&mut self, close_ns: u64) -> u64 {
         let workers = self.cfg.settings.master_procedure_threads.max(1) as usize;
         // A `set` event may change the worker count; new workers start idle.
-        self.state.procedure_workers.resize(workers, 0);
-        let ready = self.now + close_ns;
+        self.world.state.procedure_workers.resize(workers, 0);
+        let ready = self.world.now + close_ns;
         let Some((w, start)) =
-            crate::engine::policy::procedure::reserve(&self.state.procedure_workers, ready)
+            crate::engine::policy::procedure::reserve(&self.world.state.procedure_workers, ready)
         else {
             return 0;
         };
-        self.state.procedure_workers[w] = start + self.cfg.transition_ns;
+        self.world.state.procedure_workers[w] = start + self.cfg.transition_ns;
         let wait = start - ready;
         if wait > 0 {
-            self.rec.stats.procedures_queued += 1;
-            self.rec.stats.procedure_wait_ns += wait;
+            self.world.rec.stats.procedures_queued += 1;
+            self.world.rec.stats.procedure_wait_ns += wait;
         }
         wait
     }
 
-    /// Carries out one decision.
-    pub(crate) fn apply(&mut self, decision: Decision) {
+    /// Carries out one decision. False when the state refuses it now: a move or merge of a
+    /// region that cannot close (not open, flushing, references). Requests are always taken;
+    /// the flusher and the compaction queues drop what they need not do.
+    pub(crate) fn apply(&mut self, decision: Decision) -> bool {
         match decision {
+            Decision::Flush { region, why } => self.request_flush(region, why),
+            Decision::DelayedFlush { region, delay_ns } => {
+                self.request_delayed_flush(region, delay_ns)
+            }
+            Decision::EmergencyFlush { region, why } => self.emergency_flush(region, why),
+            Decision::Move { region, to, reason } => {
+                return self.start_move(region, to, reason).is_some();
+            }
+            Decision::Merge { regions, reason } => return self.start_merge(regions, reason),
             Decision::Split {
                 region,
                 row,
@@ -80,5 +91,6 @@ impl Engine {
             } => self.start_split(region, row, reason),
             Decision::Compact { region, store } => self.request_compaction(region, store),
         }
+        true
     }
 }

@@ -20,11 +20,11 @@ impl Engine {
         parent: Option<usize>,
         families: usize,
     ) -> usize {
-        let id = self.state.regions.len();
+        let id = self.world.state.regions.len();
         let draw = derived::jitter_draw(self.cfg.seed, id, None);
-        let policy = SplitPolicyInstance::new(&self.cfg.settings, self.now / NS_PER_MS, draw);
-        self.state.servers[server].online_regions += 1;
-        self.state.regions.push(Region::opened(
+        let policy = SplitPolicyInstance::new(&self.cfg.settings, self.world.now / NS_PER_MS, draw);
+        self.world.state.servers[server].online_regions += 1;
+        self.world.state.regions.push(Region::opened(
             id,
             (start, end),
             server,
@@ -32,7 +32,7 @@ impl Engine {
             generation,
             policy,
             parent,
-            self.now,
+            self.world.now,
         ));
         id
     }
@@ -46,7 +46,7 @@ impl Engine {
         }
         let nf = self.cfg.shapes.len().max(1) as u64;
         let (start, end) = {
-            let r = &self.state.regions[region];
+            let r = &self.world.state.regions[region];
             (r.start.clone(), r.end.clone())
         };
         for fam in 0..nf as usize {
@@ -54,18 +54,18 @@ impl Engine {
             let fam_bytes = bytes / nf + u64::from((fam as u64) < bytes % nf);
             for i in 0..fam_files {
                 let part = fam_bytes / fam_files + u64::from(i < fam_bytes % fam_files);
-                self.file_seq += 1;
+                self.world.file_seq += 1;
                 let (shape, format) = (self.cfg.shapes[fam], self.cfg.formats[fam]);
-                let Some(f) = imported_file(&start, &end, part, shape, format, self.file_seq)
+                let Some(f) = imported_file(&start, &end, part, shape, format, self.world.file_seq)
                 else {
                     continue;
                 };
                 let rows = f.rows();
-                let r = &mut self.state.regions[region];
+                let r = &mut self.world.state.regions[region];
                 r.rows += rows;
                 r.stores[fam].files.push(HeldFile { file: f, rows });
             }
-            self.state.regions[region].stores[fam].recount();
+            self.world.state.regions[region].stores[fam].recount();
         }
     }
 
@@ -73,8 +73,8 @@ impl Engine {
     /// compaction ask for one (`policy::reactions::compacts_on_open`). No split check here: the
     /// first flush or compaction runs it, as in HBase.
     pub(crate) fn compact_opened(&mut self, region: usize) {
-        for store in 0..self.state.regions[region].stores.len() {
-            let s = &self.state.regions[region].stores[store];
+        for store in 0..self.world.state.regions[region].stores.len() {
+            let s = &self.world.state.regions[region].stores[store];
             if reactions::compacts_on_open(s, &self.cfg.compaction) {
                 self.apply(Decision::Compact { region, store });
             }
@@ -83,7 +83,7 @@ impl Engine {
 
     /// The imported regions' stores open (`compact_opened` for each region).
     pub(crate) fn request_imported_compactions(&mut self) {
-        for region in 0..self.state.regions.len() {
+        for region in 0..self.world.state.regions.len() {
             self.compact_opened(region);
         }
     }

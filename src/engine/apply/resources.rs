@@ -16,6 +16,7 @@ impl Engine {
         let want = self.cfg.settings.client.replication;
         // Counting stops at `want` live servers: this runs per server per tick.
         let live = self
+            .world
             .state
             .servers
             .iter()
@@ -27,7 +28,7 @@ impl Engine {
 
     /// The shares of `server`'s node now.
     pub(crate) fn shares(&self, server: usize) -> Shares {
-        let s = &self.state.servers[server];
+        let s = &self.world.state.servers[server];
         let hw = &self.cfg.hardware;
         resources::shares(NodeDemand {
             disk: hw.disk_total() as f64,
@@ -51,10 +52,10 @@ impl Engine {
             self.shares(server),
             self.cfg.hardware.cores,
             self.cfg.settings.client.handlers,
-            self.row_data.max(1),
+            self.cache.row_data.max(1),
             self.cfg.write_cap,
         );
-        let s = &mut self.state.servers[server];
+        let s = &mut self.world.state.servers[server];
         s.write_rate = rate;
         s.write_fp = crate::engine::derived::ns_per_byte_fp(rate);
     }
@@ -64,10 +65,10 @@ impl Engine {
     pub(crate) fn resource_tick(&mut self) {
         let dt = RESOURCE_TICK_NS as f64 / NS_PER_S as f64;
         // Scratch buffers kept between ticks: a run of months ticks millions of times.
-        let mut hdfs = std::mem::take(&mut self.tick_hdfs);
+        let mut hdfs = std::mem::take(&mut self.cache.tick_hdfs);
         hdfs.clear();
-        hdfs.resize(self.state.servers.len(), 0.0);
-        for (i, s) in self.state.servers.iter_mut().enumerate() {
+        hdfs.resize(self.world.state.servers.len(), 0.0);
+        for (i, s) in self.world.state.servers.iter_mut().enumerate() {
             let appended = s.write_bytes - s.wal_mark;
             s.wal_mark = s.write_bytes;
             s.wal_rate = appended as f64 / dt;
@@ -77,15 +78,15 @@ impl Engine {
             }
             hdfs[i] = s.wal_rate + f64::from(s.flushes_running) * s.flush_rate as f64;
         }
-        for c in self.state.compactions.values() {
+        for c in self.world.state.compactions.values() {
             let w = c.written as f64 / c.read.max(1) as f64;
             hdfs[c.server] += c.progress.rate as f64 * w;
         }
         let total: f64 = hdfs.iter().sum();
         let repl = f64::from(self.replication());
-        let live = self.state.servers.iter().filter(|s| !s.dead).count();
+        let live = self.world.state.servers.iter().filter(|s| !s.dead).count();
         let others = (live.max(2) - 1) as f64;
-        for (i, s) in self.state.servers.iter_mut().enumerate() {
+        for (i, s) in self.world.state.servers.iter_mut().enumerate() {
             if s.dead {
                 continue;
             }
@@ -93,16 +94,16 @@ impl Engine {
             s.inbound = (repl - 1.0).max(0.0) * rest;
             s.forward = (repl - 2.0).max(0.0) * rest;
         }
-        self.tick_hdfs = hdfs;
+        self.cache.tick_hdfs = hdfs;
         // Each server's running compactions, in token order, found in one pass.
-        let mut running = std::mem::take(&mut self.tick_running);
-        running.resize_with(self.state.servers.len(), Vec::new);
+        let mut running = std::mem::take(&mut self.cache.tick_running);
+        running.resize_with(self.world.state.servers.len(), Vec::new);
         running.iter_mut().for_each(Vec::clear);
-        for (&token, c) in &self.state.compactions {
+        for (&token, c) in &self.world.state.compactions {
             running[c.server].push(token);
         }
         for (i, tokens) in running.iter().enumerate() {
-            if self.state.servers[i].dead {
+            if self.world.state.servers[i].dead {
                 continue;
             }
             self.update_write_path(i);
@@ -110,10 +111,10 @@ impl Engine {
                 self.rerate_compactions_of(i, tokens);
             }
         }
-        self.tick_running = running;
-        if self.paused && self.resources_quiescent() {
+        self.cache.tick_running = running;
+        if self.run.paused && self.resources_quiescent() {
             // Every later tick would find the same nothing: sleep until work starts.
-            self.tick_idle = true;
+            self.world.tick_idle = true;
             return;
         }
         if self.keep_periodic() {
@@ -124,8 +125,8 @@ impl Engine {
     /// Nothing a tick measures can change on its own: no WAL bytes since the last tick and none
     /// in its rate, no flush or compaction running, no replica traffic.
     pub(crate) fn resources_quiescent(&self) -> bool {
-        self.state.compactions.is_empty()
-            && self.state.servers.iter().all(|s| {
+        self.world.state.compactions.is_empty()
+            && self.world.state.servers.iter().all(|s| {
                 s.write_bytes == s.wal_mark
                     && s.wal_rate == 0.0
                     && s.flushes_running == 0
@@ -137,13 +138,13 @@ impl Engine {
     /// Re-arms what slept while writes were paused: the resource tick one tick from now, and,
     /// once rows arrive again, each server's GC pauses from the one that came due asleep.
     pub(crate) fn wake_idle_chores(&mut self) {
-        if self.tick_idle {
-            self.tick_idle = false;
+        if self.world.tick_idle {
+            self.world.tick_idle = false;
             self.schedule(RESOURCE_TICK_NS, Event::ResourceTick);
         }
-        if !self.paused {
-            for server in 0..self.gc_idle.len() {
-                if let Some(n) = self.gc_idle[server].take() {
+        if !self.run.paused {
+            for server in 0..self.world.gc_idle.len() {
+                if let Some(n) = self.world.gc_idle[server].take() {
                     let p = self.cfg.draws.gc_pause(server, n);
                     self.schedule(p.gap_ns, Event::GcPause { server, n });
                 }

@@ -22,10 +22,10 @@ impl Engine {
     /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
     /// daughters' opening.
     pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: SplitReason) {
-        let requested = self.now;
+        let requested = self.world.now;
         // Where the row came from (split_point::choose): the largest file of the largest store
         // that has a split point.
-        let r = &self.state.regions[region];
+        let r = &self.world.state.regions[region];
         let source = split_point::largest_store_midkey(r).ok().map(|m| {
             let st = &r.stores[m.store];
             SplitSource {
@@ -36,7 +36,10 @@ impl Engine {
         // The close flush runs on its own (not through the flush queue).
         self.abort_compactions(region);
         let data = self.close_flush(region);
-        let close = transfer_ns(data, self.flush_rate(self.state.regions[region].server));
+        let close = transfer_ns(
+            data,
+            self.flush_rate(self.world.state.regions[region].server),
+        );
         let queued_ns = self.procedure_wait(close);
         self.note(
             region,
@@ -47,11 +50,11 @@ impl Engine {
                 queued_ns,
             },
         );
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         r.state = RegionState::Splitting;
         r.drop_flush_entry();
         let duration = close + queued_ns + self.vary_transition(region, 0);
-        self.rec.stats.offline_ns += duration;
+        self.world.rec.stats.offline_ns += duration;
         self.schedule(
             duration,
             Event::SplitDone {
@@ -73,10 +76,10 @@ impl Engine {
             split_size,
             reason,
         } = split;
-        let parent = &self.state.regions[region];
+        let parent = &self.world.state.regions[region];
         let parent_server = parent.server;
         // Daughters open on the parent's server unless it died or is draining meanwhile.
-        let server = if self.state.servers[parent_server].accepts_regions() {
+        let server = if self.world.state.servers[parent_server].accepts_regions() {
             parent_server
         } else {
             self.any_live_server(region as u64).unwrap_or(parent_server)
@@ -125,14 +128,15 @@ impl Engine {
             a_stores.push(sa);
             b_stores.push(sb);
         }
-        self.state.regions[region].state = RegionState::Retired;
-        self.state.servers[parent_server].online_regions = self.state.servers[parent_server]
+        self.world.state.regions[region].state = RegionState::Retired;
+        self.world.state.servers[parent_server].online_regions = self.world.state.servers
+            [parent_server]
             .online_regions
             .saturating_sub(1);
         let b_server = if self.cfg.settings.auto_separate_children {
             // auto.separate.child.regions.after.split: daughter B goes to another live server.
-            let others: Vec<usize> = (0..self.state.servers.len())
-                .filter(|&i| i != server && self.state.servers[i].accepts_regions())
+            let others: Vec<usize> = (0..self.world.state.servers.len())
+                .filter(|&i| i != server && self.world.state.servers[i].accepts_regions())
                 .collect();
             if others.is_empty() {
                 server
@@ -158,29 +162,30 @@ impl Engine {
             Some(region),
             nf,
         );
-        let table = self.state.regions[region].table;
-        self.state.regions[a].table = table;
-        self.state.regions[b].table = table;
-        self.state.regions[a].stores = a_stores;
-        self.state.regions[b].stores = b_stores;
-        self.state.regions[a].rows = rows_a;
-        self.state.regions[b].rows = rows_b;
+        let table = self.world.state.regions[region].table;
+        self.world.state.regions[a].table = table;
+        self.world.state.regions[b].table = table;
+        self.world.state.regions[a].stores = a_stores;
+        self.world.state.regions[b].stores = b_stores;
+        self.world.state.regions[a].rows = rows_a;
+        self.world.state.regions[b].rows = rows_b;
         // The parent's writes over the run go to each half as its rows did (rows are only ever
         // added by writes, so a half's rows are the writes that fell in its key range).
-        let inherited = self.state.regions[region].range_writes;
+        let inherited = self.world.state.regions[region].range_writes;
         let to_a = split_by_rows(inherited, rows_a, rows_b);
-        self.state.regions[a].range_writes = to_a;
-        self.state.regions[b].range_writes = inherited - to_a;
+        self.world.state.regions[a].range_writes = to_a;
+        self.world.state.regions[b].range_writes = inherited - to_a;
         // Routing: the parent's entry becomes daughter A; B is inserted after it.
-        self.state
+        self.world
+            .state
             .routing_of(table)
             .split(region, a, row.clone(), b);
-        self.tables.counts[usize::from(table)].splits += 1;
+        self.world.tables.counts[usize::from(table)].splits += 1;
         // The designed table's split list and history stay its own.
         if table == 0 {
-            self.rec.splits.push(SplitRecord {
+            self.world.rec.splits.push(SplitRecord {
                 at_ns: requested,
-                done_ns: self.now,
+                done_ns: self.world.now,
                 parent_start: start,
                 parent_end: end,
                 split_key: row,

@@ -7,7 +7,7 @@
 //! regions at the start; its rows are uniform over that space (a pure function of seed, table
 //! and row number), each of the run's K real rows (`--scale`), the designed table's row shape.
 
-use crate::engine::decision::FlushWhy;
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::ingest::route::{Router, prefix8};
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
@@ -111,14 +111,14 @@ impl Engine {
         others: &[OtherTable],
         imported_servers: &[String],
     ) {
-        self.tables.main_name = main_name.to_string();
+        self.world.tables.main_name = main_name.to_string();
         let families = self.cfg.shapes.len();
-        self.tables.counts = vec![TableCounts::default(); others.len() + 1];
-        let servers = self.state.servers.len().max(1);
-        let mut next = self.state.routing.len();
+        self.world.tables.counts = vec![TableCounts::default(); others.len() + 1];
+        let servers = self.world.state.servers.len().max(1);
+        let mut next = self.world.state.routing.len();
         for (i, o) in others.iter().enumerate() {
             let t = (i + 1) as u16;
-            self.state.tables.push(Router::new());
+            self.world.state.tables.push(Router::new());
             let mut starts = Vec::new();
             if let Some(imp) = &o.imported {
                 // As imported: each region on its server (one server list for every import).
@@ -129,8 +129,8 @@ impl Engine {
                         .min(servers - 1);
                     let id =
                         self.open_region(r.start.clone(), r.end.clone(), server, 0, None, families);
-                    self.state.regions[id].table = t;
-                    self.state.tables[i].push(r.start.clone(), id);
+                    self.world.state.regions[id].table = t;
+                    self.world.state.tables[i].push(r.start.clone(), id);
                     self.load_imported(id, r.store_bytes, r.store_files);
                     starts.push(r.start.clone());
                 }
@@ -145,18 +145,18 @@ impl Engine {
                     let server = next % servers;
                     next += 1;
                     let id = self.open_region(start.clone(), end, server, 0, None, families);
-                    self.state.regions[id].table = t;
-                    self.state.tables[i].push(start, id);
+                    self.world.state.regions[id].table = t;
+                    self.world.state.tables[i].push(start, id);
                     self.load_imported(id, o.region_bytes, o.store_files);
                 }
             }
-            self.tables.regions_start.push(o.regions as usize);
-            self.tables.streams.push(OtherStream {
+            self.world.tables.regions_start.push(o.regions as usize);
+            self.world.tables.streams.push(OtherStream {
                 name: o.name.clone(),
                 rate: o.write_rate,
                 rows: 0,
                 real_rows: 0,
-                server_bytes: vec![0; self.state.servers.len()],
+                server_bytes: vec![0; self.world.state.servers.len()],
                 held_ns: 0,
                 starts,
                 reads_per_s: o.gets_per_s + o.scans_per_s * o.scan_rows as f64,
@@ -172,7 +172,7 @@ impl Engine {
     /// Per-family sizes of an other table's row (8-byte keys, the designed table's columns).
     fn set_other_row_shape(&mut self) {
         let cfg = &self.cfg;
-        let tb = &mut self.tables;
+        let tb = &mut self.world.tables;
         tb.puts.clear();
         tb.wal_row = 0;
         for (&cells, &family_len) in cfg.cells_per_family.iter().zip(&cfg.family_lens) {
@@ -197,9 +197,9 @@ impl Engine {
     /// (the remainder to the next ones in key order, in turn). Counted on the regions (the balancer's
     /// read cost) and their servers; reads change no data.
     pub(crate) fn other_table_reads(&mut self) {
-        let dt = self.rec.sample_ns as f64 / 1e9;
-        for ti in 0..self.tables.streams.len() {
-            let s = &mut self.tables.streams[ti];
+        let dt = self.world.rec.sample_ns as f64 / 1e9;
+        for ti in 0..self.world.tables.streams.len() {
+            let s = &mut self.world.tables.streams[ti];
             if s.reads_per_s <= 0.0 {
                 continue;
             }
@@ -207,43 +207,49 @@ impl Engine {
             let whole = want.floor();
             s.read_carry = want - whole;
             let total = whole as u64;
-            let n = self.state.tables[ti].ids().count() as u64;
+            let n = self.world.state.tables[ti].ids().count() as u64;
             if n == 0 || total == 0 {
                 continue;
             }
             // The remainder's requests go to the next regions in turn, interval after interval.
-            let turn = self.rec.samples.len() as u64;
-            for (k, id) in self.state.tables[ti].ids().enumerate() {
+            let turn = self.world.rec.samples.len() as u64;
+            for (k, id) in self.world.state.tables[ti].ids().enumerate() {
                 let share = total / n + u64::from((k as u64 + n - turn % n) % n < total % n);
-                let r = &mut self.state.regions[id];
+                let r = &mut self.world.state.regions[id];
                 r.read_requests += share;
-                self.state.servers[r.server].read_requests += share;
+                self.world.state.servers[r.server].read_requests += share;
             }
         }
     }
 
     /// Schedules table `t`'s next row at its arrival time (at once when it is behind).
     fn schedule_table_write(&mut self, t: u16) {
-        let s = &self.tables.streams[usize::from(t) - 1];
-        if s.rate == 0 || self.draining {
+        let s = &self.world.tables.streams[usize::from(t) - 1];
+        if s.rate == 0 || self.run.draining {
             return;
         }
-        let at = arrival_ns(s.rows, self.cfg.scale, self.tables.row_payload, s.rate);
-        self.queue
-            .push(at.max(self.now), Event::TableWrite { table: t });
+        let at = arrival_ns(
+            s.rows,
+            self.cfg.scale,
+            self.world.tables.row_payload,
+            s.rate,
+        );
+        self.world
+            .queue
+            .push(at.max(self.world.now), Event::TableWrite { table: t });
     }
 
     /// Table `t`'s next row arrives: it lands in its region, or waits the client's pause when
     /// the region is offline, over its blocking size, or its server over the global high mark
     /// (as the designed table's writers would).
     pub(crate) fn table_write(&mut self, t: u16) {
-        if self.draining {
+        if self.run.draining {
             // Their load runs beside the designed table's and stops with it.
             return;
         }
         let ti = usize::from(t) - 1;
-        let random = row_key(self.cfg.seed, t, self.tables.streams[ti].rows);
-        let starts = &self.tables.streams[ti].starts;
+        let random = row_key(self.cfg.seed, t, self.world.tables.streams[ti].rows);
+        let starts = &self.world.tables.streams[ti].starts;
         let mut key = [0u8; IMPORTED_KEY_MAX];
         let key: &[u8] = if starts.is_empty() {
             &random
@@ -257,10 +263,10 @@ impl Engine {
                 .copy_from_slice(&splitmix64(u64::from_be_bytes(random)).to_be_bytes());
             &key[..n + OTHER_KEY_LEN]
         };
-        let region = self.state.tables[ti].route(key, prefix8(key));
-        let r = &self.state.regions[region];
+        let region = self.world.state.tables[ti].route(key, prefix8(key));
+        let r = &self.world.state.regions[region];
         let server = r.server;
-        let server_heap = self.state.servers[server].memstore_heap;
+        let server_heap = self.world.state.servers[server].memstore_heap;
         // These writers keep no held-back queue: a refused row waits the client's pause.
         let view = RegionWrite {
             held_behind: false,
@@ -269,20 +275,24 @@ impl Engine {
         let admission = policy::write::admission(view, server_heap, &self.write_limits());
         if admission != Admission::Take {
             if admission == Admission::Refused(Refusal::TooBusy) {
-                self.request_flush(region, FlushWhy::Blocking);
+                self.apply(Decision::Flush {
+                    region,
+                    why: FlushWhy::Blocking,
+                });
             }
             // Too busy, the server may be at its high mark as well.
             if self.cfg.global.blocks(server_heap) {
                 self.global_pressure(server);
             }
             let pause = self.cfg.settings.client.pause_ms.max(1) * NS_PER_MS;
-            self.tables.streams[ti].held_ns += pause;
-            self.queue
-                .push(self.now + pause, Event::TableWrite { table: t });
+            self.world.tables.streams[ti].held_ns += pause;
+            self.world
+                .queue
+                .push(self.world.now + pause, Event::TableWrite { table: t });
             return;
         }
         self.apply_table_write(region, ti, key);
-        self.tables.streams[ti].rows += 1;
+        self.world.tables.streams[ti].rows += 1;
         self.schedule_table_write(t);
     }
 
@@ -290,12 +300,12 @@ impl Engine {
     /// path (which the designed table's writes then queue behind), flush requests.
     fn apply_table_write(&mut self, region: usize, ti: usize, key: &[u8]) {
         let weight = self.cfg.scale;
-        let now_ms = self.now / NS_PER_MS;
+        let now_ms = self.world.now / NS_PER_MS;
         let segment_overhead = self.cfg.layout.segment_overhead();
         let (mut data_total, mut heap_total, mut active) = (0, 0, 0);
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         let server = r.server;
-        for (store, fam) in r.stores.iter_mut().zip(&self.tables.puts) {
+        for (store, fam) in r.stores.iter_mut().zip(&self.world.tables.puts) {
             if fam.cells != 0 {
                 let before = store.memstore.heap_bytes;
                 let put = Put {
@@ -313,15 +323,15 @@ impl Engine {
         r.write_requests += weight;
         r.range_writes += weight;
         r.rows += weight;
-        r.last_write_ns = Some(self.now);
+        r.last_write_ns = Some(self.world.now);
         r.policy.record_writes(weight, 0, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
-        let idle = !r.flush_queued && !r.flushing;
+        let idle = r.flush.idle();
         let over_flush = policy::write::over_flush_size(active, self.cfg.settings.flush_size);
-        let stream = &mut self.tables.streams[ti];
+        let stream = &mut self.world.tables.streams[ti];
         stream.real_rows += weight;
         stream.server_bytes[server] += data_total;
-        let s = &mut self.state.servers[server];
+        let s = &mut self.world.state.servers[server];
         if idle {
             s.pressure_futile = false;
         }
@@ -331,22 +341,25 @@ impl Engine {
         // count for the WAL rate and the disks (`resource_tick`).
         s.write_bytes += data_total;
         let roll = policy::write::wal_rolls(
-            s.wal.append(weight * self.tables.wal_row),
+            s.wal.append(weight * self.world.tables.wal_row),
             self.cfg.wal_roll,
         );
         // The server's write path is shared: the designed table's writes queue behind these.
         s.busy_until_ns =
-            s.busy_until_ns.max(self.now) + ((data_total as u128 * s.write_fp) >> 32) as u64;
+            s.busy_until_ns.max(self.world.now) + ((data_total as u128 * s.write_fp) >> 32) as u64;
         if roll {
             self.roll_wal(server);
         }
         if over_flush {
-            self.request_flush(region, FlushWhy::Size);
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
         if self
             .cfg
             .global
-            .presses(self.state.servers[server].memstore_heap)
+            .presses(self.world.state.servers[server].memstore_heap)
         {
             self.global_pressure(server);
         }
@@ -356,18 +369,19 @@ impl Engine {
     /// `IncreasingToUpperBoundRegionSplitPolicy.getCountOfCommonTableRegions` counts.
     pub(crate) fn table_regions_on(&mut self, region: usize) -> usize {
         let (server, table) = {
-            let r = &self.state.regions[region];
+            let r = &self.world.state.regions[region];
             (r.server, r.table)
         };
-        if self.state.tables.is_empty() {
-            return self.state.servers[server].online_regions;
+        if self.world.state.tables.is_empty() {
+            return self.world.state.servers[server].online_regions;
         }
-        self.state.regions_on(server);
-        self.state
+        self.world.state.regions_on(server);
+        self.world
+            .state
             .by_server
             .on(server)
             .iter()
-            .map(|&id| &self.state.regions[id])
+            .map(|&id| &self.world.state.regions[id])
             .filter(|r| {
                 r.table == table && matches!(r.state, RegionState::Open | RegionState::Splitting)
             })
@@ -376,14 +390,15 @@ impl Engine {
 
     /// Every table's name, the designed one first.
     pub(crate) fn table_names(&self) -> Vec<String> {
-        std::iter::once(self.tables.main_name.clone())
-            .chain(self.tables.streams.iter().map(|s| s.name.clone()))
+        std::iter::once(self.world.tables.main_name.clone())
+            .chain(self.world.tables.streams.iter().map(|s| s.name.clone()))
             .collect()
     }
 
     /// Data bytes the other tables wrote (for the designed table's own `data_bytes`).
     pub(crate) fn other_tables_bytes(&self) -> u128 {
-        self.tables
+        self.world
+            .tables
             .streams
             .iter()
             .flat_map(|s| &s.server_bytes)
@@ -393,8 +408,8 @@ impl Engine {
 
     /// Counts a flush or compaction of `region` for its table.
     pub(crate) fn count_for_table(&mut self, region: usize, f: fn(&mut TableCounts)) {
-        let t = usize::from(self.state.regions[region].table);
-        if let Some(c) = self.tables.counts.get_mut(t) {
+        let t = usize::from(self.world.state.regions[region].table);
+        if let Some(c) = self.world.tables.counts.get_mut(t) {
             f(c);
         }
     }
@@ -403,22 +418,22 @@ impl Engine {
 impl Engine {
     /// Every table at the end, the designed one first (empty without other tables).
     pub(crate) fn table_results(&self, regions_initial: usize) -> Vec<TableResult> {
-        if self.state.tables.is_empty() {
+        if self.world.state.tables.is_empty() {
             return Vec::new();
         }
-        let n = self.state.servers.len();
-        let mut out: Vec<TableResult> = (0..=self.state.tables.len())
+        let n = self.world.state.servers.len();
+        let mut out: Vec<TableResult> = (0..=self.world.state.tables.len())
             .map(|t| {
-                let c = self.tables.counts.get(t).copied().unwrap_or_default();
+                let c = self.world.tables.counts.get(t).copied().unwrap_or_default();
                 let (name, regions_start, rows_written, held_ns) = if t == 0 {
                     (
-                        self.tables.main_name.clone(),
+                        self.world.tables.main_name.clone(),
                         regions_initial,
-                        self.rows_written,
+                        self.world.rows_written,
                         0,
                     )
                 } else {
-                    let s = &self.tables.streams[t - 1];
+                    let s = &self.world.tables.streams[t - 1];
                     (s.name.clone(), 0, s.real_rows, s.held_ns)
                 };
                 TableResult {
@@ -439,14 +454,14 @@ impl Engine {
             .collect();
         for ((o, &start), s) in out[1..]
             .iter_mut()
-            .zip(&self.tables.regions_start)
-            .zip(&self.tables.streams)
+            .zip(&self.world.tables.regions_start)
+            .zip(&self.world.tables.streams)
         {
             o.regions_start = start;
             o.server_write_bytes = s.server_bytes.clone();
         }
-        for id in self.state.live_ids() {
-            let r = &self.state.regions[id];
+        for id in self.world.state.live_ids() {
+            let r = &self.world.state.regions[id];
             let o = &mut out[usize::from(r.table)];
             o.regions_end += 1;
             o.store_bytes += r.store_bytes();
@@ -454,7 +469,7 @@ impl Engine {
             o.server_memstore[r.server] += r.memstore_data();
         }
         // The designed table's writes: each server's, less the other tables'.
-        for (i, s) in self.state.servers.iter().enumerate() {
+        for (i, s) in self.world.state.servers.iter().enumerate() {
             let others: u64 = out[1..].iter().map(|o| o.server_write_bytes[i]).sum();
             out[0].server_write_bytes[i] = s.write_bytes - others;
         }

@@ -2,7 +2,7 @@
 //! server is blocked, and lands in the memstores (`HRegion.put`, `checkResources`,
 //! `MemStoreFlusher.reclaimMemStoreMemory`), metered by the server's write bandwidth.
 
-use crate::engine::decision::FlushWhy;
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::ingest::route::hex_digits;
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
@@ -42,18 +42,18 @@ impl Engine {
         // drift from truncating a fraction of a nanosecond on every row. The 128-bit product
         // only changes with the weight (K, or less for the last row).
         self.set_clock_weight(weight);
-        let t = self.clock_step + self.clock_frac as u128;
-        self.now += (t >> 32) as u64;
-        self.clock_frac = t as u32;
+        let t = self.cache.clock_step + self.world.clock_frac as u128;
+        self.world.now += (t >> 32) as u64;
+        self.world.clock_frac = t as u32;
     }
 
     /// The client clock's advance per row for rows of `weight` real rows (recomputed only when
     /// the weight changes: K, or less for the last row).
     #[inline]
     pub(crate) fn set_clock_weight(&mut self, weight: u64) {
-        if weight != self.clock_weight {
-            self.clock_weight = weight;
-            self.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
+        if weight != self.cache.clock_weight {
+            self.cache.clock_weight = weight;
+            self.cache.clock_step = (weight * self.cfg.row_payload) as u128 * self.cfg.rate_fp;
         }
     }
 
@@ -93,22 +93,22 @@ impl Engine {
         let Some(target) = self.pick_written(b) else {
             return self.land(key, weight);
         };
-        let mut tk = std::mem::take(&mut self.target_key);
-        let id = self.sampling.id(target);
-        if self.generator.key_checked(id, &mut tk).is_err() {
-            self.target_key = tk;
+        let mut tk = std::mem::take(&mut self.cache.target_key);
+        let id = self.run.sampling.id(target);
+        if self.run.generator.key_checked(id, &mut tk).is_err() {
+            self.cache.target_key = tk;
             return self.land(key, weight);
         }
-        if self.rows_written >= self.next_row_trigger {
+        if self.world.rows_written >= self.cache.next_row_trigger {
             self.fire_row_events();
         }
         let p = prefix8(&tk);
         let region = self.route(&tk, p);
         if self.admission(region) == Admission::Take {
             self.apply_mutation(region, &tk, p, kind, weight);
-            self.target_key = tk;
+            self.cache.target_key = tk;
         } else {
-            self.target_key = tk;
+            self.cache.target_key = tk;
             self.land(key, weight);
         }
     }
@@ -134,17 +134,17 @@ impl Engine {
     /// family: key and type, no value) lands in the memstores of `region`, through the WAL and
     /// the server's write path like a put.
     fn apply_mutation(&mut self, region: usize, key: &[u8], p: u64, kind: Mutation, weight: u64) {
-        if key.len() != self.put_row_len {
+        if key.len() != self.cache.put_row_len {
             self.set_row_len(key.len());
         }
-        let now_ms = self.now / NS_PER_MS;
+        let now_ms = self.world.now / NS_PER_MS;
         let (mut data_total, mut heap_total, mut active) = (0, 0, 0);
         let segment_overhead = self.cfg.layout.segment_overhead();
         let per_family = match kind {
-            Mutation::Update => &self.put_per_family,
-            Mutation::Delete => &self.delete_per_family,
+            Mutation::Update => &self.cache.put_per_family,
+            Mutation::Delete => &self.cache.delete_per_family,
         };
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         let server = r.server;
         for (store, fam) in r.stores.iter_mut().zip(per_family) {
             if fam.cells != 0 {
@@ -165,21 +165,21 @@ impl Engine {
         }
         r.write_requests += weight;
         r.range_writes += weight;
-        self.rows_written += weight;
+        self.world.rows_written += weight;
         match kind {
-            Mutation::Update => self.rec.stats.updates += weight,
-            Mutation::Delete => self.rec.stats.deletes += weight,
+            Mutation::Update => self.world.rec.stats.updates += weight,
+            Mutation::Delete => self.world.rec.stats.deletes += weight,
         }
         // As for a put: a write to a region with no flush queued or running may make a futile
         // global-pressure pick worth trying again.
-        let idle = !r.flush_queued && !r.flushing;
-        r.last_write_ns = Some(self.now);
+        let idle = r.flush.idle();
+        r.last_write_ns = Some(self.world.now);
         r.policy.record_writes(weight, 0, now_ms);
         r.memstore_peak = r.memstore_peak.max(active + r.snapshot_heap);
         let over_flush = policy::write::over_flush_size(active, self.cfg.settings.flush_size);
         let wal = match kind {
-            Mutation::Update => self.wal_row,
-            Mutation::Delete => self.wal_delete,
+            Mutation::Update => self.cache.wal_row,
+            Mutation::Delete => self.cache.wal_delete,
         };
         let landed = Landed {
             server,
@@ -200,7 +200,7 @@ impl Engine {
     /// blocked, then goes into the memstores.
     #[inline(always)]
     pub(crate) fn land(&mut self, key: &[u8], weight: u64) {
-        if self.rows_written >= self.next_row_trigger {
+        if self.world.rows_written >= self.cache.next_row_trigger {
             self.fire_row_events();
         }
         let p = prefix8(key);
@@ -225,12 +225,16 @@ impl Engine {
                 Admission::Refused(why) => {
                     if why == Refusal::TooBusy {
                         // HRegion.checkResources requests a flush before it throws.
-                        self.request_flush(region, FlushWhy::Blocking);
+                        self.apply(Decision::Flush {
+                            region,
+                            why: FlushWhy::Blocking,
+                        });
                     }
                     why
                 }
                 // Queued behind the region's held rows, for the reason they are held.
                 Admission::BehindHeld => self
+                    .world
                     .state
                     .client
                     .held
@@ -238,7 +242,7 @@ impl Engine {
                     .map_or(Refusal::Offline, |h| h.why),
                 Admission::Blocked => {
                     // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
-                    let server = self.state.regions[region].server;
+                    let server = self.world.state.regions[region].server;
                     self.global_pressure(server);
                     if !self.wait_blocked(server, None) {
                         break;
@@ -263,23 +267,23 @@ impl Engine {
     /// Whether `region` takes a row now, and why not (`policy::write::admission`).
     #[inline(always)]
     pub(crate) fn admission(&self, region: usize) -> Admission {
-        let r = &self.state.regions[region];
-        let server_heap = self.state.servers[r.server].memstore_heap;
+        let r = &self.world.state.regions[region];
+        let server_heap = self.world.state.servers[r.server].memstore_heap;
         policy::write::admission(RegionWrite::of(r), server_heap, &self.write_limits())
     }
 
     /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
     /// the wait as blocked time. False if nothing is scheduled that could unblock them.
     pub(crate) fn wait_blocked(&mut self, server: usize, region: Option<usize>) -> bool {
-        let t0 = self.now;
+        let t0 = self.world.now;
         if !self.advance() {
             return false;
         }
-        let waited = self.now - t0;
-        self.rec.stats.blocked_ns += waited;
-        self.state.servers[server].blocked_ns += waited;
+        let waited = self.world.now - t0;
+        self.world.rec.stats.blocked_ns += waited;
+        self.world.state.servers[server].blocked_ns += waited;
         if let Some(r) = region {
-            self.state.regions[r].blocked_ns += waited;
+            self.world.state.regions[r].blocked_ns += waited;
         }
         true
     }
@@ -294,17 +298,17 @@ impl Engine {
         too_busy: bool,
         retried: bool,
     ) {
-        if key.len() != self.put_row_len {
+        if key.len() != self.cache.put_row_len {
             self.set_row_len(key.len());
         }
-        let now_ms = self.now / NS_PER_MS;
+        let now_ms = self.world.now / NS_PER_MS;
         let mut data_total = 0;
         let mut heap_total = 0;
         let mut active = 0;
         let segment_overhead = self.cfg.layout.segment_overhead();
-        let r = &mut self.state.regions[region];
+        let r = &mut self.world.state.regions[region];
         let server = r.server;
-        for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+        for (store, fam) in r.stores.iter_mut().zip(&self.cache.put_per_family) {
             if fam.cells != 0 {
                 let data = weight * fam.data;
                 let before = store.memstore.heap_bytes;
@@ -323,9 +327,9 @@ impl Engine {
         r.write_requests += weight;
         r.range_writes += weight;
         r.rows += weight;
-        self.rows_written += weight;
-        let idle = !r.flush_queued && !r.flushing;
-        r.last_write_ns = Some(self.now);
+        self.world.rows_written += weight;
+        let idle = r.flush.idle();
+        r.last_write_ns = Some(self.world.now);
         // BusyRegionSplitPolicy counts the writes that met RegionTooBusyException.
         let blocked = if too_busy { weight } else { 0 };
         r.policy.record_writes(weight, blocked, now_ms);
@@ -338,7 +342,7 @@ impl Engine {
             weight,
             data: data_total,
             heap: heap_total,
-            wal: weight * self.wal_row,
+            wal: weight * self.cache.wal_row,
             idle,
             over_flush,
             retried,
@@ -358,7 +362,7 @@ impl Engine {
             weight,
             ..
         } = l;
-        let s = &mut self.state.servers[server];
+        let s = &mut self.world.state.servers[server];
         if l.idle {
             s.pressure_futile = false;
         }
@@ -370,33 +374,36 @@ impl Engine {
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
         s.busy_until_ns =
-            s.busy_until_ns.max(self.now) + ((l.data as u128 * s.write_fp) >> 32) as u64;
+            s.busy_until_ns.max(self.world.now) + ((l.data as u128 * s.write_fp) >> 32) as u64;
         // A retried row's writer is not the one offering rows now: only the offered stream waits.
-        if !l.retried && s.busy_until_ns > self.now + CLIENT_LAG_NS {
-            let wait = s.busy_until_ns - CLIENT_LAG_NS - self.now;
-            self.rec.stats.throttled_ns += wait;
-            self.now += wait;
+        if !l.retried && s.busy_until_ns > self.world.now + CLIENT_LAG_NS {
+            let wait = s.busy_until_ns - CLIENT_LAG_NS - self.world.now;
+            self.world.rec.stats.throttled_ns += wait;
+            self.world.now += wait;
         }
         if roll {
             self.roll_wal(server);
         }
-        if self.now >= self.rec.next_slice_end {
+        if self.world.now >= self.world.rec.next_slice_end {
             self.roll_slices();
         }
-        if let Some(w) = self.rec.windows.last_mut() {
+        if let Some(w) = self.world.rec.windows.last_mut() {
             w[server] += weight;
         }
-        let b = self.rec.heat_bucket_coded(key, p, hex_digits(p));
-        if let Some(h) = self.rec.heat_writes.last_mut() {
+        let b = self.world.rec.heat_bucket_coded(key, p, hex_digits(p));
+        if let Some(h) = self.world.rec.heat_writes.last_mut() {
             h[b] += weight;
         }
         if l.over_flush {
-            self.request_flush(region, FlushWhy::Size);
+            self.apply(Decision::Flush {
+                region,
+                why: FlushWhy::Size,
+            });
         }
         if self
             .cfg
             .global
-            .presses(self.state.servers[server].memstore_heap)
+            .presses(self.world.state.servers[server].memstore_heap)
         {
             self.global_pressure(server);
         }
@@ -407,34 +414,34 @@ impl Engine {
     #[inline(never)]
     pub(crate) fn set_row_len(&mut self, len: usize) {
         let cfg = &self.cfg;
-        self.put_row_len = len;
-        self.put_per_family.clear();
-        self.delete_per_family.clear();
-        self.wal_row = 0;
-        self.wal_delete = 0;
+        self.cache.put_row_len = len;
+        self.cache.put_per_family.clear();
+        self.cache.delete_per_family.clear();
+        self.cache.wal_row = 0;
+        self.cache.wal_delete = 0;
         for (&cells, &family_len) in cfg.cells_per_family.iter().zip(&cfg.family_lens) {
             let size = cell::data_size(len as u64, family_len, cfg.qualifier_len, cfg.value_len);
-            self.put_per_family.push(FamilyPut {
+            self.cache.put_per_family.push(FamilyPut {
                 cells,
                 data: cells * size,
                 heap: cells * cell::heap_size(size, cfg.layout),
             });
-            self.wal_row += cells * cell::wal_entry_size(size);
+            self.cache.wal_row += cells * cell::wal_entry_size(size);
             // A row delete writes one DeleteFamily marker per family the row has cells in:
             // the row and family, an empty qualifier and no value (`KeyValue` of type
             // DeleteFamily).
             let marker = cell::data_size(len as u64, family_len, 0, 0);
             let has = u64::from(cells != 0);
-            self.delete_per_family.push(FamilyPut {
+            self.cache.delete_per_family.push(FamilyPut {
                 cells: has,
                 data: has * marker,
                 heap: has * cell::heap_size(marker, cfg.layout),
             });
-            self.wal_delete += has * cell::wal_entry_size(marker);
+            self.cache.wal_delete += has * cell::wal_entry_size(marker);
         }
         // The write path's CPU cost is per row: its rate in bytes follows the row's size.
-        self.row_data = self.put_per_family.iter().map(|f| f.data).sum();
-        for server in 0..self.state.servers.len() {
+        self.cache.row_data = self.cache.put_per_family.iter().map(|f| f.data).sum();
+        for server in 0..self.world.state.servers.len() {
             self.update_write_path(server);
         }
     }

@@ -269,15 +269,15 @@ impl Engine {
     /// `write.rs`), within the feed's current chunk; the rows' clock, keys and counters end as
     /// landing them one by one leaves them. Returns the rows applied so far when it took any.
     pub(crate) fn land_run(&mut self, feed: &mut KeyFeed) -> Option<u64> {
-        if !self.runs.enabled || self.cfg.mix.is_some() {
+        if !self.cache.runs.enabled || self.cfg.mix.is_some() {
             return None;
         }
-        if self.runs.cooldown > 0 {
-            self.runs.cooldown -= 1;
+        if self.cache.runs.cooldown > 0 {
+            self.cache.runs.cooldown -= 1;
             return None;
         }
-        let epoch = self.state.routing.epoch();
-        if self.state.routing.len() > FEED_ROUTES_ABOVE && feed.wants_router(epoch) {
+        let epoch = self.world.state.routing.epoch();
+        if self.world.state.routing.len() > FEED_ROUTES_ABOVE && feed.wants_router(epoch) {
             self.publish_router(feed);
         }
         let rest = feed.rest()?;
@@ -289,20 +289,23 @@ impl Engine {
         };
         let heat_fed = rest.heat;
         // Every row of a run has the same weight: the last emulated row may weigh less.
-        let emulated = self.sampling.emulated();
-        let full = if self.sampling.weight(emulated.saturating_sub(1)) == self.sampling.k {
+        let emulated = self.run.sampling.emulated();
+        let full = if self.run.sampling.weight(emulated.saturating_sub(1)) == self.run.sampling.k {
             emulated
         } else {
             emulated - 1
         };
         let mut limit = (rest.ends.len() as u64).min(full.saturating_sub(first));
-        let weight = self.sampling.k;
-        if limit == 0 || self.put_row_len == usize::MAX {
+        let weight = self.run.sampling.k;
+        if limit == 0 || self.cache.put_row_len == usize::MAX {
             return None;
         }
         // A row-count event fires before the row that reaches its count lands.
-        if self.next_row_trigger != u64::MAX {
-            let left = self.next_row_trigger.saturating_sub(self.rows_written);
+        if self.cache.next_row_trigger != u64::MAX {
+            let left = self
+                .cache
+                .next_row_trigger
+                .saturating_sub(self.world.rows_written);
             limit = limit.min(left.div_ceil(weight));
         }
         let cost = self.row_cost(weight);
@@ -312,13 +315,14 @@ impl Engine {
         self.set_clock_weight(weight);
         // A row's clock reaching the next timeline slice or read batch, or its arrival
         // reaching the next event, sets something off.
-        let boundary = self.rec.next_slice_end.min(self.reads.next_ns);
+        let boundary = self.world.rec.next_slice_end.min(self.run.reads.next_ns);
         let horizon = self
+            .world
             .queue
             .next_at
-            .min(self.end_ns.saturating_add(1))
+            .min(self.run.end_ns.saturating_add(1))
             .min(boundary);
-        let mut runs = std::mem::take(&mut self.runs);
+        let mut runs = std::mem::take(&mut self.cache.runs);
         runs.stamp = runs.stamp.wrapping_add(1);
         if runs.stamp == 0 {
             runs.regions.iter_mut().for_each(|s| s.stamp = 0);
@@ -326,9 +330,9 @@ impl Engine {
             runs.stamp = 1;
         }
         runs.regions
-            .resize(self.state.regions.len(), RegionSlot::default());
+            .resize(self.world.state.regions.len(), RegionSlot::default());
         runs.servers
-            .resize(self.state.servers.len(), ServerSlot::default());
+            .resize(self.world.state.servers.len(), ServerSlot::default());
         runs.touched_regions.clear();
         runs.touched_servers.clear();
         runs.held_regions.clear();
@@ -341,9 +345,9 @@ impl Engine {
             .cfg
             .writers
             .saturating_mul(self.cfg.settings.client.write_buffer);
-        let mut hold_left = buffers.saturating_sub(self.state.client.held_bytes) / held_row;
+        let mut hold_left = buffers.saturating_sub(self.world.state.client.held_bytes) / held_row;
         let stamp = runs.stamp;
-        let len = self.put_row_len;
+        let len = self.cache.put_row_len;
         // Keys opening with 8 hex digits (`hashed`, `md5-prefix`) are routed and kept for the
         // flush by those digits' value; the run's first key tells whether to read them (other
         // generators' keys would pay the read for nothing). Either way the rows land the same.
@@ -363,8 +367,8 @@ impl Engine {
         };
         // The current heat slice's row, out of the recorder for the run (its buckets are
         // looked up through the recorder's caches as rows go).
-        let mut heat = self.rec.heat_writes.pop();
-        let (mut now, mut frac) = (self.now, self.clock_frac);
+        let mut heat = self.world.rec.heat_writes.pop();
+        let (mut now, mut frac) = (self.world.now, self.world.clock_frac);
         let mut start = rest.start;
         let mut taken = 0u64;
         let mut throttled = 0u64;
@@ -382,7 +386,7 @@ impl Engine {
             ends,
             routed,
             heat_fed,
-            step: u64::try_from(self.clock_step)
+            step: u64::try_from(self.cache.clock_step)
                 .ok()
                 .filter(|&s| s <= u64::MAX >> 2),
             horizon,
@@ -405,8 +409,8 @@ impl Engine {
                     server_slots,
                     landed,
                     heat.as_deref_mut(),
-                    &mut self.state.routing,
-                    &mut self.rec,
+                    &mut self.world.state.routing,
+                    &mut self.world.rec,
                 );
                 (now, frac, throttled) = (c.now, c.frac, c.throttled);
                 if c.i > i {
@@ -419,7 +423,7 @@ impl Engine {
                 }
             }
             let end = ends[i];
-            let t = self.clock_step + frac as u128;
+            let t = self.cache.clock_step + frac as u128;
             let at = now + (t >> 32) as u64;
             let key = &rest.arena[start..end as usize];
             if at >= horizon || key.len() != len {
@@ -430,9 +434,9 @@ impl Engine {
             debug_assert!(!code.1 || code == hex_digits(p));
             let region = match routed.get(i) {
                 Some(&r) => r as usize,
-                None => self.state.routing.route_coded(key, p, code),
+                None => self.world.state.routing.route_coded(key, p, code),
             };
-            debug_assert_eq!(region, self.state.routing.locate(key));
+            debug_assert_eq!(region, self.world.state.routing.locate(key));
             let slot = &mut region_slots[region];
             if slot.stamp != stamp {
                 *slot = self.region_slot(region, &cost, stamp);
@@ -488,9 +492,9 @@ impl Engine {
             if let Some(h) = &mut heat {
                 let bucket = match heat_fed.get(i) {
                     Some(&b) => b as usize,
-                    None => self.rec.heat_bucket_coded(key, p, code),
+                    None => self.world.rec.heat_bucket_coded(key, p, code),
                 };
-                debug_assert_eq!(bucket, self.rec.heat_bucket_coded(key, p, code));
+                debug_assert_eq!(bucket, self.world.rec.heat_bucket_coded(key, p, code));
                 h[bucket] += weight;
             }
             start = end as usize;
@@ -498,10 +502,10 @@ impl Engine {
             i += 1;
         }
         runs.routed_total[usize::from(routed.is_empty())] += taken;
-        self.rec.heat_writes.extend(heat);
-        self.now = now;
-        self.clock_frac = frac;
-        self.rec.stats.throttled_ns += throttled;
+        self.world.rec.heat_writes.extend(heat);
+        self.world.now = now;
+        self.world.clock_frac = frac;
+        self.world.rec.stats.throttled_ns += throttled;
         self.push_run_keys(&mut runs, &keys);
         self.settle_run(&mut runs, &cost);
         if taken == 0 {
@@ -509,7 +513,7 @@ impl Engine {
             // its flush, a throttled server): they go row by row before runs are tried again.
             runs.cooldown = COOLDOWN_ROWS;
         }
-        self.runs = runs;
+        self.cache.runs = runs;
         feed.skip(taken as usize);
         (taken > 0).then_some(first + taken)
     }
@@ -517,14 +521,15 @@ impl Engine {
     /// Hands the feed's workers a copy of the routing table as it stands (it changes with
     /// splits and merges), to route the rows of the chunks they make with.
     fn publish_router(&mut self, feed: &mut KeyFeed) {
-        let snapshot = self.state.routing.snapshot();
+        let snapshot = self.world.state.routing.snapshot();
         // The heat buckets never change: one table for the whole run. Only for keys opening
         // with hex digits (the routing table built its hex slots): other keys would search the
         // buckets' starts row by row there, where the recorder's bounds cache here answers most
         // in a compare or two.
-        let heat = if snapshot.is_hex() && self.rec.heat_buckets.len() > 1 {
-            let buckets = &self.rec.heat_buckets;
+        let heat = if snapshot.is_hex() && self.world.rec.heat_buckets.len() > 1 {
+            let buckets = &self.world.rec.heat_buckets;
             let table = self
+                .cache
                 .runs
                 .heat_table
                 .get_or_insert_with(|| Arc::new(Router::frozen(buckets, true)));
@@ -538,7 +543,7 @@ impl Engine {
     /// What one row of `weight` real rows adds to its region's memstores, server and WAL.
     fn row_cost(&self, weight: u64) -> RowCost {
         let (mut heap, mut data) = (0, 0);
-        for fam in self.put_per_family.iter().filter(|f| f.cells != 0) {
+        for fam in self.cache.put_per_family.iter().filter(|f| f.cells != 0) {
             heap += weight * fam.heap;
             data += weight * fam.data;
         }
@@ -546,7 +551,7 @@ impl Engine {
             weight,
             heap,
             data,
-            wal: weight * self.wal_row,
+            wal: weight * self.cache.wal_row,
         }
     }
 
@@ -555,14 +560,16 @@ impl Engine {
     /// queued or running, when the size check's request does nothing), into memstores that
     /// already hold rows of the run's key length (`land`, `apply_write`).
     fn region_slot(&self, region: usize, cost: &RowCost, stamp: u32) -> RegionSlot {
-        let r = &self.state.regions[region];
+        let r = &self.world.state.regions[region];
         let fixed = r
             .stores
             .iter()
-            .zip(&self.put_per_family)
-            .all(|(store, fam)| fam.cells == 0 || store.memstore.takes_fixed(self.put_row_len));
+            .zip(&self.cache.put_per_family)
+            .all(|(store, fam)| {
+                fam.cells == 0 || store.memstore.takes_fixed(self.cache.put_row_len)
+            });
         // `request_flush` takes no request while one is queued (not merely delayed) or running.
-        let flush_pending = (r.flush_queued && !r.flush_delay_periodic) || r.flushing;
+        let flush_pending = !r.flush.idle() && !r.flush.delayed_periodic();
         let lim = self.write_limits();
         let room = if fixed {
             policy::write::region_rows(RegionWrite::of(r), cost.heap, flush_pending, &lim)
@@ -578,7 +585,7 @@ impl Engine {
             rows: 0,
             at: 0,
             last_ns: 0,
-            idle: !r.flush_queued && !r.flushing,
+            idle: r.flush.idle(),
             // Too busy, the row's `request_flush` is taken only where no flush is queued or
             // running: then the row ends the run.
             hold: r.client_held
@@ -597,7 +604,7 @@ impl Engine {
     /// mark before each row (and how many below the low mark after it), and its WAL before a
     /// roll (`land`, `land_on_server`).
     fn server_slot(&self, server: usize, cost: &RowCost, stamp: u32) -> ServerSlot {
-        let s = &self.state.servers[server];
+        let s = &self.world.state.servers[server];
         let heap = s.memstore_heap;
         let to_high = self.cfg.global.rows_before_block(heap, cost.heap);
         let below_low = self.cfg.global.rows_below_low(heap, cost.heap);
@@ -649,10 +656,10 @@ impl Engine {
             // Each region's struct, memstore and tail are a chain of loads, cold with hundreds
             // of regions: the next regions' are asked for while this one's keys go in.
             if let Some(&next) = runs.touched_regions.get(j + 2) {
-                prefetch::read(&self.state.regions[next as usize], 2);
+                prefetch::read(&self.world.state.regions[next as usize], 2);
             }
             if let Some(&next) = runs.touched_regions.get(j + 1)
-                && let Some(store) = self.state.regions[next as usize].stores.first()
+                && let Some(store) = self.world.state.regions[next as usize].stores.first()
             {
                 store.memstore.prefetch();
             }
@@ -661,8 +668,8 @@ impl Engine {
                 continue;
             }
             let rows = &runs.by_region[(slot.at - slot.rows as u32) as usize..slot.at as usize];
-            let r = &mut self.state.regions[region as usize];
-            for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+            let r = &mut self.world.state.regions[region as usize];
+            for (store, fam) in r.stores.iter_mut().zip(&self.cache.put_per_family) {
                 if fam.cells != 0 {
                     store.memstore.keys_mut().extend_fixed(keys, rows);
                 }
@@ -679,7 +686,7 @@ impl Engine {
             // As `hold` adds them row by row (no entry is fresh: the regions were held).
             let len = runs.held_keys.len() / runs.held_regions.len();
             let bytes = self.held_size(w);
-            let st = &mut self.state.client;
+            let st = &mut self.world.state.client;
             for (&region, key) in runs
                 .held_regions
                 .iter()
@@ -688,7 +695,8 @@ impl Engine {
                 let joined = st.join(region as usize, key, w, bytes);
                 debug_assert!(joined, "a held region has held rows");
             }
-            self.rec.stats.held_peak_bytes = self.rec.stats.held_peak_bytes.max(st.held_bytes);
+            self.world.rec.stats.held_peak_bytes =
+                self.world.rec.stats.held_peak_bytes.max(st.held_bytes);
         }
         for &region in &runs.touched_regions {
             let slot = runs.regions[region as usize];
@@ -697,8 +705,8 @@ impl Engine {
             }
             let n = slot.rows * w;
             let now_ms = slot.last_ns / NS_PER_MS;
-            let r = &mut self.state.regions[region as usize];
-            for (store, fam) in r.stores.iter_mut().zip(&self.put_per_family) {
+            let r = &mut self.world.state.regions[region as usize];
+            for (store, fam) in r.stores.iter_mut().zip(&self.cache.put_per_family) {
                 if fam.cells != 0 {
                     let put = Put {
                         rows: n,
@@ -715,11 +723,11 @@ impl Engine {
             r.last_write_ns = Some(slot.last_ns);
             r.policy.record_writes(n, 0, now_ms);
             r.memstore_peak = r.memstore_peak.max(r.memstore_heap());
-            self.rows_written += n;
+            self.world.rows_written += n;
         }
         for &server in &runs.touched_servers {
             let slot = runs.servers[server as usize];
-            let s = &mut self.state.servers[server as usize];
+            let s = &mut self.world.state.servers[server as usize];
             s.busy_until_ns = slot.busy_ns;
             if slot.rows == 0 {
                 continue;
@@ -734,7 +742,7 @@ impl Engine {
             let roll =
                 policy::write::wal_rolls(s.wal.append(slot.rows * cost.wal), self.cfg.wal_roll);
             debug_assert!(!roll, "a run stops before a WAL roll");
-            if let Some(windows) = self.rec.windows.last_mut() {
+            if let Some(windows) = self.world.rec.windows.last_mut() {
                 windows[server as usize] += slot.rows * w;
             }
         }

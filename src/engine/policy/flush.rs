@@ -3,6 +3,7 @@
 
 use std::cmp::Reverse;
 
+use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::policy::write::GlobalMarks;
 use crate::engine::state::region::{Region, RegionState};
 use crate::engine::state::server::Server;
@@ -28,6 +29,22 @@ pub(crate) enum PressureChoice {
     OverFileLimitTwiceAsLarge,
     /// Every candidate has too many store files: the largest of them.
     OnlyOverFileLimit,
+}
+
+impl PressurePick {
+    /// The emergency flush of the picked region, with its reason.
+    pub(crate) fn decision(&self) -> Decision {
+        let why = match self.choice {
+            PressureChoice::LargestFlushable | PressureChoice::OnlyOverFileLimit => {
+                FlushWhy::Global
+            }
+            PressureChoice::OverFileLimitTwiceAsLarge => FlushWhy::GlobalOverFileLimit,
+        };
+        Decision::EmergencyFlush {
+            region: self.region,
+            why,
+        }
+    }
 }
 
 /// The global pressure flush's pick: flushed at once, bypassing the blocking-files delay.
@@ -58,7 +75,7 @@ pub(crate) fn global_pressure_pick<'a>(
     let mut any: Option<(u64, Reverse<usize>)> = None;
     let mut flushable: Option<(u64, Reverse<usize>)> = None;
     for r in regions {
-        if r.server != server || r.state != RegionState::Open || r.flushing {
+        if r.server != server || r.state != RegionState::Open || r.flush.running() {
             continue;
         }
         let key = (r.memstore_heap(), Reverse(r.id));
@@ -94,8 +111,7 @@ pub(crate) fn global_pressure_pick<'a>(
 /// queued or running (`MemStoreFlusher.requestFlush` keeps one entry per region) — except that
 /// an immediate request replaces the periodic flusher's delayed entry.
 pub(crate) fn accepts_request(region: &Region) -> bool {
-    (!region.flush_queued || region.flush_delay_periodic)
-        && !region.flushing
+    (region.flush.idle() || region.flush.delayed_periodic())
         && region.state == RegionState::Open
         && region.active_heap() > 0
 }
@@ -209,7 +225,7 @@ pub(crate) fn periodic_delay_ms(seed: u64, region: usize, now_ms: u64, range_ms:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::state::region::{test_region, test_write};
+    use crate::engine::state::region::{FlushState, test_region, test_write};
 
     fn pick(server: usize, rs: &[Region], blocking: usize) -> Option<(usize, PressureChoice)> {
         global_pressure_pick(server, rs.iter(), blocking).map(|p| (p.region, p.choice))
@@ -236,14 +252,14 @@ mod tests {
         }
         let largest = Some((4, PressureChoice::LargestFlushable));
         assert_eq!(pick(0, &rs, 16), largest);
-        rs[4].flush_queued = true;
+        rs[4].flush = FlushState::Queued(FlushWhy::Size);
         assert_eq!(pick(0, &rs, 16), largest);
-        rs[4].flushing = true;
+        rs[4].flush = FlushState::Running(FlushWhy::Size);
         assert_eq!(
             pick(0, &rs, 16),
             Some((2, PressureChoice::LargestFlushable))
         );
-        rs[2].flushing = true;
+        rs[2].flush = FlushState::Running(FlushWhy::Size);
         rs[0].state = RegionState::Moving;
         assert_eq!(pick(0, &rs, 16), None);
         assert_eq!(
@@ -287,7 +303,7 @@ mod tests {
             pick(0, &rs, 17),
             Some((1, PressureChoice::LargestFlushable))
         );
-        rs[0].flushing = true;
+        rs[0].flush = FlushState::Running(FlushWhy::Size);
         assert_eq!(
             pick(0, &rs, 16),
             Some((1, PressureChoice::OnlyOverFileLimit))

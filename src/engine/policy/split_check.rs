@@ -109,7 +109,7 @@ pub fn check(region: &Region, cx: SplitContext) -> SplitCheck {
     if region.state != RegionState::Open {
         return gate(SplitGate::NotOpen);
     }
-    if region.flushing {
+    if region.flush.running() {
         return gate(SplitGate::Flushing);
     }
     let sizes: Vec<u64> = region.stores.iter().map(Store::size).collect();

@@ -21,6 +21,68 @@ pub enum RegionState {
     Retired,
 }
 
+/// A region's flush (`MemStoreFlusher` keeps at most one entry per region, and a region runs at
+/// most one flush): each state carries the reason it was requested for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushState {
+    /// No entry and no flush running.
+    Idle,
+    /// An entry waits in the server's flush queue.
+    Queued(FlushWhy),
+    /// The entry is off the queue waiting out a delay: `since`, the time it was first queued,
+    /// is what its `FlushRetry` event carries (an entry removed meanwhile leaves that event
+    /// stale).
+    Delayed {
+        /// Why the flush was requested.
+        why: FlushWhy,
+        /// When the entry was first queued.
+        since: u64,
+        /// What it waits for.
+        delay: FlushDelay,
+    },
+    /// A flush is running; its snapshot's heap is still counted.
+    Running(FlushWhy),
+}
+
+/// Why a flush entry is off the queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushDelay {
+    /// The periodic flusher's random delay (`MemStoreFlusher.requestFlush` replaces such an
+    /// entry with an immediate one).
+    Periodic,
+    /// Held back by too many store files, retried at the head of the queue (a request leaves
+    /// it alone).
+    HeldBack,
+}
+
+impl FlushState {
+    /// An entry is queued or delayed.
+    pub fn has_entry(self) -> bool {
+        matches!(self, FlushState::Queued(_) | FlushState::Delayed { .. })
+    }
+
+    /// A flush is running.
+    pub fn running(self) -> bool {
+        matches!(self, FlushState::Running(_))
+    }
+
+    /// Neither an entry nor a running flush.
+    pub fn idle(self) -> bool {
+        self == FlushState::Idle
+    }
+
+    /// An entry the periodic flusher delayed.
+    pub fn delayed_periodic(self) -> bool {
+        matches!(
+            self,
+            FlushState::Delayed {
+                delay: FlushDelay::Periodic,
+                ..
+            }
+        )
+    }
+}
+
 /// One column family's data in a region.
 #[derive(Debug, Clone, Default)]
 pub struct Store {
@@ -139,19 +201,8 @@ pub struct Region {
     pub parent: Option<usize>,
     /// Simulated open time, ns.
     pub opened_ns: u64,
-    /// A flush is queued.
-    pub flush_queued: bool,
-    /// Why the queued flush was requested.
-    pub flush_why: FlushWhy,
-    /// The region's flush entry is off the queue waiting out a delay (a held-back flush's retry,
-    /// or the periodic flusher's random delay): the time it was first queued, which its
-    /// `FlushRetry` event carries; an entry removed meanwhile leaves that event stale.
-    pub flush_delayed: Option<u64>,
-    /// The delayed entry is the periodic flusher's (`MemStoreFlusher.requestFlush` replaces such
-    /// an entry with an immediate one; a held-back entry it leaves alone).
-    pub flush_delay_periodic: bool,
-    /// A flush is running; its snapshot's heap is still counted.
-    pub flushing: bool,
+    /// Where the region's flush is: no entry, an entry queued or delayed, or running.
+    pub flush: FlushState,
     /// Heap of the snapshot being flushed.
     pub snapshot_heap: u64,
     /// Real rows written to this region (puts it received).
@@ -208,11 +259,7 @@ impl Region {
             policy,
             parent,
             opened_ns,
-            flush_queued: false,
-            flush_why: FlushWhy::Size,
-            flush_delayed: None,
-            flush_delay_periodic: false,
-            flushing: false,
+            flush: FlushState::Idle,
             snapshot_heap: 0,
             write_requests: 0,
             range_writes: 0,
@@ -231,9 +278,9 @@ impl Region {
     /// The region closes: its flush entry, queued or delayed, is dropped (a delayed entry's
     /// `FlushRetry` goes stale).
     pub(crate) fn drop_flush_entry(&mut self) {
-        self.flush_queued = false;
-        self.flush_delayed = None;
-        self.flush_delay_periodic = false;
+        if self.flush.has_entry() {
+            self.flush = FlushState::Idle;
+        }
     }
 
     /// True if `key` falls in `[start, end)`.
