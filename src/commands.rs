@@ -891,8 +891,8 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 crate::budget::memory_limit(None),
                 "--samples",
             )?;
-            presplit::sampled(
-                g.inner.as_ref(),
+            presplit::sampled_split(
+                g.batch(),
                 (s.workload.first_id, s.workload.rows),
                 args.samples,
                 regions,

@@ -28,10 +28,10 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::diag::InputError;
+use crate::engine::ingest::feed::{CHUNK, KeyFeed};
 use crate::keygen::Generator;
 use crate::plan::RunPlan;
 use crate::scenario::Scenario;
-use crate::workload::feed::{CHUNK, KeyFeed};
 use crate::workload::heat::heat_buckets;
 use crate::workload::reads::ReadState;
 use crate::workload::scale::{self, Sampling};
@@ -936,7 +936,7 @@ impl Engine {
             .collect();
         let cfg = &self.cfg;
         let scan_fanout = scan::fanout(&scan::ScanInputs {
-            generator: generator.inner.as_ref(),
+            generator: &generator,
             sampling,
             regions: &regions,
             minutes: &self.rec.windows,

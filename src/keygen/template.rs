@@ -18,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use super::batch::KeyBatch;
 use super::distribution::Draw;
 use super::enc::{self, decimal_len, push_decimal, push_hex_prefix, push_hex_u64};
 use super::rng::{self, streams};
@@ -578,6 +579,9 @@ impl RowKeyGenerator for Template {
         }
         s
     }
+}
+
+impl KeyBatch for Template {
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         match self.clock {
             Some(c) => c.keys_of(ids, f, |id, ts, out| self.write(id, ts, out)),

@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use toml::Spanned;
 
+use super::batch::KeyBatch;
 use super::enc::push_decimal;
 use super::rng::{self, streams};
 use super::spec::{self, GeneratorSpec, opt_err};
@@ -339,6 +340,12 @@ impl RowKeyGenerator for TimestampFirst {
             self.clock.describe()
         )
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        super::ScanLocality::Ordered
+    }
+}
+
+impl KeyBatch for TimestampFirst {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
@@ -346,9 +353,6 @@ impl RowKeyGenerator for TimestampFirst {
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_of(ids, f, |id, ts, out| self.write(id, ts, out));
-    }
-    fn scan_locality(&self) -> super::ScanLocality {
-        super::ScanLocality::Ordered
     }
 }
 
@@ -409,6 +413,13 @@ impl RowKeyGenerator for ReverseTimestamp {
             self.clock.describe()
         )
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        // Newest first within an entity: one range per entity holds a time window.
+        super::ScanLocality::Prefix(self.prefix.len() + self.width)
+    }
+}
+
+impl KeyBatch for ReverseTimestamp {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
@@ -416,10 +427,6 @@ impl RowKeyGenerator for ReverseTimestamp {
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_of(ids, f, |id, ts, out| self.write(id, ts, out));
-    }
-    fn scan_locality(&self) -> super::ScanLocality {
-        // Newest first within an entity: one range per entity holds a time window.
-        super::ScanLocality::Prefix(self.prefix.len() + self.width)
     }
 }
 
