@@ -1152,7 +1152,7 @@ mod tests {
         ) {
             let head = vec![0x5Au8; shared];
             let mut starts: Vec<Vec<u8>> = tails.iter().map(|t| [&head[..], t].concat()).collect();
-            starts.keys.push(Vec::new());
+            starts.push(Vec::new());
             starts.sort();
             starts.dedup();
             let prefixes: Vec<u64> = starts.iter().map(|s| prefix8(s)).collect();
@@ -1263,7 +1263,7 @@ mod tests {
     fn frozen_tables_route_as_the_search() {
         let mut starts = vec![Vec::new()];
         starts.extend((1..64u32).map(|i| hex_key(i.wrapping_mul(0x0400_0000), 0)));
-        starts.keys.push(b"zz".to_vec());
+        starts.push(b"zz".to_vec());
         let live = table(&starts.iter().map(Vec::as_slice).collect::<Vec<_>>());
         let mut chunk = FeedChunk::default();
         let mut x = 0x9E37_79B9u32;
