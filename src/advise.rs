@@ -1148,7 +1148,7 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
     let advice = AdviceJson {
         scenario: s.name.clone(),
         generator: g.name.clone(),
-        keys: g.inner.describe(),
+        keys: g.layout().describe(),
         samples: sample.len(),
         sample_source,
         data_bytes: data,

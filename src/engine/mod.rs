@@ -645,7 +645,7 @@ impl Engine {
         let global = policy::write::GlobalMarks::of(s, heap);
         let wal_roll = derived::wal_roll_size(s);
         let cfg = Config {
-            distinct_keys: generator.inner.distinct_keys(),
+            distinct_keys: generator.layout().distinct_keys(),
             reference: false,
             compaction: CompactionConfig::from_settings(s),
             settings: s.clone(),
@@ -955,7 +955,7 @@ impl Engine {
             - self.other_tables_bytes();
         RunResult {
             generator: generator.name.clone(),
-            describe: generator.inner.describe(),
+            describe: generator.layout().describe(),
             scale: sampling.k,
             scale_warning: self.scale_guard.warning(sampling.k),
             scale_guard: self.scale_guard.max_k(),

@@ -510,9 +510,9 @@ mod tests {
         let g = build_toml("[[generator]]\nname='h'\nkind='hashed'\n").unwrap();
         for ids in [1..1000, 0..1, 5..13, u64::MAX - 40..u64::MAX] {
             let mut want = KeyArena::default();
-            g.inner.keys_into_arena(ids.clone(), &mut want);
+            g.batch().keys_into_arena(ids.clone(), &mut want);
             let mut codes = Vec::new();
-            assert!(g.inner.codes_into(ids.clone(), &mut codes));
+            assert!(g.batch().codes_into(ids.clone(), &mut codes));
             assert_eq!(codes, want.codes);
             assert_eq!(codes.len(), want.ends.len());
             let (mut arena, mut ends) = (b"xy".to_vec(), vec![2]);
@@ -527,7 +527,7 @@ mod tests {
         }
         // Other generators hand over keys.
         let seq = build_toml("[[generator]]\nname='s'\nkind='sequential'\n").unwrap();
-        assert!(!seq.inner.codes_into(0..10, &mut Vec::new()));
+        assert!(!seq.batch().codes_into(0..10, &mut Vec::new()));
     }
 
     // Mirrors HashRowKeyGenerator.nextId(): MD5Hash.getMD5AsHex(Bytes.add(lowU, lowT))
@@ -555,7 +555,7 @@ mod tests {
                     .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
             );
         }
-        assert_keys_into_consistent(g.inner.as_ref(), 1000..3100);
+        assert_keys_into_consistent(g.batch(), 1000..3100);
     }
 
     #[test]
@@ -631,18 +631,17 @@ mod tests {
                 99_999_990..100_000_007,
                 u64::MAX - 40..u64::MAX - 1,
             ] {
-                assert_keys_into_consistent(g.inner.as_ref(), ids);
+                assert_keys_into_consistent(g.batch(), ids);
             }
             // Scattered ids (a scaled run's samples), in a batch longer than the SIMD lanes.
             let ids: Vec<u64> = (0..37u64).map(|i| i * 1_074 + (i * i) % 7).collect();
             let mut got = Vec::new();
-            g.inner
-                .keys_of(&ids, &mut |id, k| got.push((id, k.to_vec())));
+            g.keys_of(&ids, &mut |id, k| got.push((id, k.to_vec())));
             let want: Vec<(u64, Vec<u8>)> = ids
                 .iter()
                 .map(|&id| {
                     let mut b = Vec::new();
-                    g.inner.key_into(id, &mut b);
+                    g.batch().key_into(id, &mut b);
                     (id, b)
                 })
                 .collect();

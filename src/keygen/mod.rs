@@ -141,7 +141,7 @@ pub struct Generator {
     /// The scenario's name for it.
     pub name: String,
     /// The layout, with its batch paths.
-    pub(crate) inner: Box<dyn KeyBatch>,
+    inner: Box<dyn KeyBatch>,
 }
 
 impl Generator {

@@ -651,7 +651,7 @@ mod tests {
             &to_hex(&enc::md5(&user.to_be_bytes())).as_bytes()[..4]
         );
         assert_eq!(&k[14..], &(i64::MAX as u64 - 20).to_be_bytes());
-        assert_keys_into_consistent(g.inner.as_ref(), 0..3000);
+        assert_keys_into_consistent(g.batch(), 0..3000);
     }
 
     #[test]

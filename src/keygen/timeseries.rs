@@ -610,7 +610,7 @@ mod tests {
         assert_eq!(k.len(), 12);
         assert_eq!(&k[..8], &1030u64.to_be_bytes());
         assert!(u32::from_be_bytes(k[8..].try_into().unwrap()) < 16);
-        assert_keys_into_consistent(g.inner.as_ref(), 1000..3100);
+        assert_keys_into_consistent(g.batch(), 1000..3100);
     }
 
     #[test]
@@ -624,7 +624,7 @@ mod tests {
         assert_eq!(&k[..3], b"dev");
         assert!(k[3].is_ascii_digit() && k[4].is_ascii_digit());
         assert_eq!(&k[5..], &(i64::MAX as u64 - 10).to_be_bytes());
-        assert_keys_into_consistent(g.inner.as_ref(), 0..2100);
+        assert_keys_into_consistent(g.batch(), 0..2100);
     }
 
     #[test]
