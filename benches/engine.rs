@@ -38,7 +38,7 @@ fn bare(c: &mut Criterion) {
             b.iter(|| {
                 let mut counts = vec![0u64; starts.len()];
                 let mut last = 0usize;
-                p.generator.inner.keys_into(0..ROWS, &mut |_, k| {
+                p.generator.keys_into(0..ROWS, &mut |_, k| {
                     let inside = starts[last].as_slice() <= k
                         && starts.get(last + 1).is_none_or(|e| k < e.as_slice());
                     if !inside {

@@ -32,7 +32,7 @@ fn keys(kind: &str) -> Vec<Vec<u8>> {
     };
     let g = keygen::build(&spec, &ctx).expect("bench generator builds");
     let mut out = Vec::with_capacity(KEYS as usize);
-    g.inner.keys_into(0..KEYS, &mut |_, k| out.push(k.to_vec()));
+    g.keys_into(0..KEYS, &mut |_, k| out.push(k.to_vec()));
     out
 }
 

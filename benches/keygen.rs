@@ -45,8 +45,7 @@ fn keys_into(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut total = 0usize;
-                g.inner
-                    .keys_into(1_000_000..1_000_000 + IDS, &mut |_, k| total += k.len());
+                g.keys_into(1_000_000..1_000_000 + IDS, &mut |_, k| total += k.len());
                 black_box(total)
             })
         });
@@ -66,7 +65,7 @@ fn key_into_random_ids(c: &mut Criterion) {
                 // ids spread over the range, as stratified sampling visits them
                 for i in 0..IDS {
                     buf.clear();
-                    g.inner.key_into(i.wrapping_mul(42_949), &mut buf);
+                    g.layout().key_into(i.wrapping_mul(42_949), &mut buf);
                     total += buf.len();
                 }
                 black_box(total)

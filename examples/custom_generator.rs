@@ -35,8 +35,11 @@ fn main() {
         start_ms: 1_767_225_600_000,
     };
     println!("{}", g.describe());
-    g.keys_into(0..5, &mut |id, key| {
+    let mut key = Vec::new();
+    for id in 0..5 {
+        key.clear();
+        g.key_into(id, &mut key);
         assert!(!key.is_empty() && key.len() <= MAX_ROW_LENGTH);
-        println!("{id:>3}  {}", to_string_binary(key));
-    });
+        println!("{id:>3}  {}", to_string_binary(&key));
+    }
 }

@@ -27,6 +27,7 @@ use crate::engine;
 use crate::engine::policy::split::threshold_for;
 use crate::engine::policy::write::GlobalMarks;
 use crate::engine::state::cell;
+use crate::keygen::batch::PerKey;
 use crate::keygen::keyfile::KeyFile;
 use crate::keygen::{FieldDist, GeneratorKind, GeneratorSpec};
 use crate::keynotation::{to_shell_literal, to_string_binary};
@@ -839,8 +840,8 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
             })?;
             let kf = KeyFile::parse(src, false).map_err(|e| e.field("--keys"))?;
             let n = kf.len() as u64;
-            let sample =
-                Sample::collect_with(&kf, (0, n), args.samples, Some(s.seed)).map_err(flag)?;
+            let sample = Sample::collect_with(&PerKey(&kf), (0, n), args.samples, Some(s.seed))
+                .map_err(flag)?;
             let line = format!(
                 "Sample: {} of the {} keys in {} (one random line per equal block)",
                 thousands(sample.len() as u128),
@@ -850,13 +851,9 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
             (sample, path.display().to_string(), line)
         }
         None => {
-            let sample = Sample::collect_with(
-                g.inner.as_ref(),
-                (w.first_id, w.rows),
-                args.samples,
-                Some(s.seed),
-            )
-            .map_err(flag)?;
+            let sample =
+                Sample::collect_with(g.batch(), (w.first_id, w.rows), args.samples, Some(s.seed))
+                    .map_err(flag)?;
             let line = format!(
                 "Sample: {} keys, one random id from each of as many equal blocks of ids {}..={}",
                 thousands(sample.len() as u128),
@@ -1151,7 +1148,7 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
     let advice = AdviceJson {
         scenario: s.name.clone(),
         generator: g.name.clone(),
-        keys: g.inner.describe(),
+        keys: g.layout().describe(),
         samples: sample.len(),
         sample_source,
         data_bytes: data,
@@ -1514,7 +1511,7 @@ mod tests {
 
     fn sample_of(keys: Vec<Vec<u8>>) -> Sample {
         let n = keys.len() as u64;
-        Sample::collect_with(&Keys(keys), (0, n), n, None).unwrap()
+        Sample::collect_with(&PerKey(Keys(keys)), (0, n), n, None).unwrap()
     }
 
     fn sizing(data: u128, servers: u64, policy: SplitPolicy) -> SizingInput {

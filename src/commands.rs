@@ -663,7 +663,7 @@ pub fn keys(args: &KeysArgs) -> CmdResult {
     for spec in specs {
         let g = plan::build_generator(&s, spec)?;
         if several {
-            let head = format!("# {}: {}\n", g.name, g.inner.describe());
+            let head = format!("# {}: {}\n", g.name, g.layout().describe());
             out.write_all(crate::diag::escape_controls(&head).as_bytes())
                 .map_err(crate::output::stdout_error)?;
         }
@@ -891,8 +891,8 @@ pub fn split_keys(args: &SplitKeysArgs) -> CmdResult {
                 crate::budget::memory_limit(None),
                 "--samples",
             )?;
-            presplit::sampled(
-                g.inner.as_ref(),
+            presplit::sampled_split(
+                g.batch(),
                 (s.workload.first_id, s.workload.rows),
                 args.samples,
                 regions,

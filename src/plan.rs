@@ -109,8 +109,8 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
             (keys, how)
         }
         Presplit::Sampled { regions, samples } => {
-            let keys = presplit::sampled(
-                generator.inner.as_ref(),
+            let keys = presplit::sampled_split(
+                generator.batch(),
                 (w.first_id, w.rows),
                 *samples,
                 *regions,

@@ -28,10 +28,10 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::diag::InputError;
+use crate::engine::ingest::feed::{CHUNK, KeyFeed};
 use crate::keygen::Generator;
 use crate::plan::RunPlan;
 use crate::scenario::Scenario;
-use crate::workload::feed::{CHUNK, KeyFeed};
 use crate::workload::heat::heat_buckets;
 use crate::workload::reads::ReadState;
 use crate::workload::scale::{self, Sampling};
@@ -670,7 +670,7 @@ impl Engine {
         let global = policy::write::GlobalMarks::of(s, heap);
         let wal_roll = derived::wal_roll_size(s);
         let cfg = Config {
-            distinct_keys: generator.inner.distinct_keys(),
+            distinct_keys: generator.layout().distinct_keys(),
             reference: false,
             compaction: CompactionConfig::from_settings(s),
             settings: s.clone(),
@@ -974,7 +974,7 @@ impl Engine {
             .collect();
         let cfg = &self.cfg;
         let scan_fanout = scan::fanout(&scan::ScanInputs {
-            generator: generator.inner.as_ref(),
+            generator: &generator,
             sampling,
             regions: &regions,
             minutes: &self.world.rec.windows,
@@ -994,7 +994,7 @@ impl Engine {
             - self.other_tables_bytes();
         RunResult {
             generator: generator.name.clone(),
-            describe: generator.inner.describe(),
+            describe: generator.layout().describe(),
             scale: sampling.k,
             scale_warning: self.run.scale_guard.warning(sampling.k),
             scale_guard: self.run.scale_guard.max_k(),

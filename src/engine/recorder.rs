@@ -52,6 +52,12 @@ impl Recorder {
         self.heat_buckets = starts;
     }
 
+    /// The heat bucket holding `key`, whose `prefix8` is `p`.
+    #[inline(always)]
+    pub(crate) fn heat_bucket(&mut self, key: &[u8], p: u64) -> usize {
+        self.heat.route_by_prefix(key, p)
+    }
+
     /// The heat bucket holding `key`, whose `prefix8` is `p` and `hex_digits` are `code`.
     #[inline(always)]
     pub(crate) fn heat_bucket_coded(&mut self, key: &[u8], p: u64, code: (u64, bool)) -> usize {

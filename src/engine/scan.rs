@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::ClientSettings;
 use crate::keygen::rng::splitmix64;
-use crate::keygen::{RowKeyGenerator, ScanLocality};
+use crate::keygen::{Generator, ScanLocality};
 use crate::workload::scale::Sampling;
 
 use super::RegionResult;
@@ -106,7 +106,7 @@ pub fn region_rpcs(rows: u64, per_rpc: u64) -> u64 {
 /// What the pricing reads from a finished run.
 pub struct ScanInputs<'a> {
     /// The design.
-    pub generator: &'a dyn RowKeyGenerator,
+    pub generator: &'a Generator,
     /// Its emulated rows.
     pub sampling: Sampling,
     /// The final regions in key order.
@@ -125,7 +125,7 @@ pub struct ScanInputs<'a> {
 
 /// Prices the scans of a finished run.
 pub fn fanout(inp: &ScanInputs<'_>) -> ScanFanout {
-    let locality = inp.generator.scan_locality();
+    let locality = inp.generator.layout().scan_locality();
     let per_rpc = rows_per_rpc(inp.client, inp.row_bytes);
     let mut out = ScanFanout {
         locality: Some(locality),

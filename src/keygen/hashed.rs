@@ -6,11 +6,12 @@ use std::ops::Range;
 
 use toml::Spanned;
 
+use super::RowKeyGenerator;
+use super::batch::{KeyArena, KeyBatch};
 use super::enc::{self, push_decimal, push_hex_prefix, push_hex_u64};
 use super::md5x::{self, Batch, Batch8};
 use super::spec::{self, GeneratorSpec, opt_err};
 use super::timeseries::Clock;
-use super::{KeyArena, RowKeyGenerator};
 use crate::diag::InputError;
 
 /// `hashed`: the widely copied HBase `HashRowKeyGenerator`: `currentTime += nextInt(1000)`, then
@@ -256,6 +257,13 @@ impl RowKeyGenerator for HashRowKey {
             self.clock.describe()
         )
     }
+    fn distinct_keys(&self) -> bool {
+        // The id's 8 bytes follow a fixed 8-character prefix.
+        true
+    }
+}
+
+impl KeyBatch for HashRowKey {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         batched(
             Batch8::new(),
@@ -266,10 +274,6 @@ impl RowKeyGenerator for HashRowKey {
             |id, b, i, f| f(id, &hashed_key_of_head(b.head(i), id)),
             f,
         );
-    }
-    fn distinct_keys(&self) -> bool {
-        // The id's 8 bytes follow a fixed 8-character prefix.
-        true
     }
     fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
         // The feed's hottest loop (`heads_by_block`), the keys formatted 8 per vector.
@@ -290,11 +294,8 @@ impl RowKeyGenerator for HashRowKey {
             push_hashed(batch, &ids_buf[..n], out);
         });
     }
-    fn codes_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) -> bool {
-        out.hashed_from = Some(ids.start);
-        self.heads_by_block(ids, |_, n, batch| {
-            push_codes(batch.heads(), n, &mut out.codes)
-        });
+    fn codes_into(&self, ids: Range<u64>, codes: &mut Vec<u32>) -> bool {
+        self.heads_by_block(ids, |_, n, batch| push_codes(batch.heads(), n, codes));
         true
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
@@ -379,6 +380,21 @@ impl RowKeyGenerator for Md5Prefix {
         // The id, whole, follows a fixed-length prefix and separator.
         true
     }
+    fn describe(&self) -> String {
+        format!(
+            "md5-prefix: {} hex of MD5([id:8 BE]) + {:?} + id ({})",
+            self.hex_chars,
+            String::from_utf8_lossy(&self.separator),
+            if self.decimal {
+                "decimal"
+            } else {
+                "8 bytes BE"
+            }
+        )
+    }
+}
+
+impl KeyBatch for Md5Prefix {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.batch_keys(ids, f);
     }
@@ -406,18 +422,6 @@ impl RowKeyGenerator for Md5Prefix {
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         self.batch_keys(ids.iter().copied(), f);
-    }
-    fn describe(&self) -> String {
-        format!(
-            "md5-prefix: {} hex of MD5([id:8 BE]) + {:?} + id ({})",
-            self.hex_chars,
-            String::from_utf8_lossy(&self.separator),
-            if self.decimal {
-                "decimal"
-            } else {
-                "8 bytes BE"
-            }
-        )
     }
 }
 
@@ -455,14 +459,17 @@ impl RowKeyGenerator for Md5Legacy {
         out.push(b'_');
         out.extend_from_slice(&digits[..n]);
     }
+    fn describe(&self) -> String {
+        "md5-legacy: %08x of (MD5(decimal id)[0..4] & 0x7FFFFFFF) + \"_\" + decimal id".into()
+    }
+}
+
+impl KeyBatch for Md5Legacy {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         legacy_batch_keys(ids, f);
     }
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         legacy_batch_keys(ids.iter().copied(), f);
-    }
-    fn describe(&self) -> String {
-        "md5-legacy: %08x of (MD5(decimal id)[0..4] & 0x7FFFFFFF) + \"_\" + decimal id".into()
     }
 }
 
@@ -503,17 +510,15 @@ mod tests {
         let g = build_toml("[[generator]]\nname='h'\nkind='hashed'\n").unwrap();
         for ids in [1..1000, 0..1, 5..13, u64::MAX - 40..u64::MAX] {
             let mut want = KeyArena::default();
-            g.inner.keys_into_arena(ids.clone(), &mut want);
-            let mut compact = KeyArena::default();
-            assert!(g.inner.codes_into_arena(ids.clone(), &mut compact));
-            assert_eq!(compact.hashed_from, Some(ids.start));
-            assert!(compact.arena.is_empty() && compact.ends.is_empty());
-            assert_eq!(compact.codes, want.codes);
-            assert_eq!(compact.codes.len(), want.ends.len());
+            g.batch().keys_into_arena(ids.clone(), &mut want);
+            let mut codes = Vec::new();
+            assert!(g.batch().codes_into(ids.clone(), &mut codes));
+            assert_eq!(codes, want.codes);
+            assert_eq!(codes.len(), want.ends.len());
             let (mut arena, mut ends) = (b"xy".to_vec(), vec![2]);
-            expand_hashed(&compact.codes, ids.start, &mut arena, &mut ends);
+            expand_hashed(&codes, ids.start, &mut arena, &mut ends);
             let (mut arena2, mut ends2) = (b"xy".to_vec(), vec![2]);
-            expand_hashed_scalar(&compact.codes, ids.start, &mut arena2, &mut ends2);
+            expand_hashed_scalar(&codes, ids.start, &mut arena2, &mut ends2);
             for (a, e) in [(&arena, &ends), (&arena2, &ends2)] {
                 assert_eq!(&a[2..], &want.arena[..], "{ids:?}");
                 let shifted: Vec<u32> = want.ends.iter().map(|&x| x + 2).collect();
@@ -522,7 +527,7 @@ mod tests {
         }
         // Other generators hand over keys.
         let seq = build_toml("[[generator]]\nname='s'\nkind='sequential'\n").unwrap();
-        assert!(!seq.inner.codes_into_arena(0..10, &mut KeyArena::default()));
+        assert!(!seq.batch().codes_into(0..10, &mut Vec::new()));
     }
 
     // Mirrors HashRowKeyGenerator.nextId(): MD5Hash.getMD5AsHex(Bytes.add(lowU, lowT))
@@ -550,7 +555,7 @@ mod tests {
                     .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
             );
         }
-        assert_keys_into_consistent(g.inner.as_ref(), 1000..3100);
+        assert_keys_into_consistent(g.batch(), 1000..3100);
     }
 
     #[test]
@@ -626,18 +631,17 @@ mod tests {
                 99_999_990..100_000_007,
                 u64::MAX - 40..u64::MAX - 1,
             ] {
-                assert_keys_into_consistent(g.inner.as_ref(), ids);
+                assert_keys_into_consistent(g.batch(), ids);
             }
             // Scattered ids (a scaled run's samples), in a batch longer than the SIMD lanes.
             let ids: Vec<u64> = (0..37u64).map(|i| i * 1_074 + (i * i) % 7).collect();
             let mut got = Vec::new();
-            g.inner
-                .keys_of(&ids, &mut |id, k| got.push((id, k.to_vec())));
+            g.keys_of(&ids, &mut |id, k| got.push((id, k.to_vec())));
             let want: Vec<(u64, Vec<u8>)> = ids
                 .iter()
                 .map(|&id| {
                     let mut b = Vec::new();
-                    g.inner.key_into(id, &mut b);
+                    g.batch().key_into(id, &mut b);
                     (id, b)
                 })
                 .collect();

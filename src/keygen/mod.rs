@@ -19,13 +19,18 @@
 //! | `keyfile.rs` | `file` |
 //! | `template.rs` + `distribution.rs` | `template` (alias `composite`) |
 //!
-//! `md5x.rs` hashes short messages in SIMD batches for the MD5-based kinds' `keys_into`.
+//! A generator author implements [`RowKeyGenerator`] alone. `batch.rs` holds the internal batch
+//! paths (`KeyBatch`) the key feed and the samplers take: per-key defaults for every kind, and
+//! the kinds that make keys cheaper together override them; `md5x.rs` hashes short messages in
+//! SIMD batches for the MD5-based kinds'.
 
 use std::ops::Range;
 use std::path::Path;
 
 use crate::diag::InputError;
+use batch::{KeyBatch, PerKey};
 
+pub(crate) mod batch;
 pub mod distribution;
 pub(crate) mod enc;
 pub mod hashed;
@@ -59,32 +64,6 @@ pub trait RowKeyGenerator: Send + Sync {
     /// One line saying what the keys look like.
     fn describe(&self) -> String;
 
-    /// Visits the keys of consecutive ids. Generators with per-chunk streams override this to
-    /// avoid recomputing the stream prefix for every id.
-    fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
-        let mut buf = Vec::with_capacity(64);
-        for id in ids {
-            buf.clear();
-            self.key_into(id, &mut buf);
-            f(id, &buf);
-        }
-    }
-
-    /// Appends the keys of consecutive ids to `out` (how the key feed stores an exact run's
-    /// rows). Generators whose keys have one length override it to write them without a call
-    /// per key.
-    fn keys_into_arena(&self, ids: Range<u64>, out: &mut KeyArena) {
-        self.keys_into(ids, &mut |id, key| out.push(id, key));
-    }
-
-    /// Where the generator's keys are `hashed`'s (8 hex digits of a value, then the 8-byte
-    /// id): the values of consecutive ids into `out.codes` only, `out.hashed_from` set to
-    /// the first id, and true ([`KeyArena::hashed_from`]). False (nothing written) for
-    /// every other generator.
-    fn codes_into_arena(&self, _ids: Range<u64>, _out: &mut KeyArena) -> bool {
-        false
-    }
-
     /// True when distinct ids always give distinct keys (the key carries the id whole): a
     /// flush then looks only for the rows it keeps instead of sorting every row. A wrong
     /// `true` gives wrong store files; the default is `false`.
@@ -92,21 +71,27 @@ pub trait RowKeyGenerator: Send + Sync {
         false
     }
 
-    /// Visits the keys of `ids` (any ids, in the given order: a scaled run's sampled ids).
-    /// Generators that hash each id on its own override this to hash several ids at once.
-    fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
-        let mut buf = Vec::with_capacity(64);
-        for &id in ids {
-            buf.clear();
-            self.key_into(id, &mut buf);
-            f(id, &buf);
-        }
-    }
-
     /// How the rows of one stretch of ingest time lie in the key space, for the scan fan-out
     /// report (`engine/scan.rs`). Unknown layouts are [`ScanLocality::Scattered`].
     fn scan_locality(&self) -> ScanLocality {
         ScanLocality::Scattered
+    }
+}
+
+/// A borrowed generator is one: functions taking a generator by value take `&g` too.
+impl<G: RowKeyGenerator + ?Sized> RowKeyGenerator for &G {
+    #[inline]
+    fn key_into(&self, id: u64, out: &mut Vec<u8>) {
+        (**self).key_into(id, out);
+    }
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+    fn distinct_keys(&self) -> bool {
+        (**self).distinct_keys()
+    }
+    fn scan_locality(&self) -> ScanLocality {
+        (**self).scan_locality()
     }
 }
 
@@ -150,15 +135,45 @@ pub struct BuildContext<'a> {
     pub ids: (u64, u64),
 }
 
-/// A built generator with its scenario name; checks HBase's key limits.
+/// A built generator with its scenario name; checks HBase's key limits and gives keys many at
+/// a time (through the kind's own batch paths where it has them).
 pub struct Generator {
     /// The scenario's name for it.
     pub name: String,
-    /// The layout.
-    pub inner: Box<dyn RowKeyGenerator>,
+    /// The layout, with its batch paths.
+    inner: Box<dyn KeyBatch>,
 }
 
 impl Generator {
+    /// A generator of your own layout (see `examples/custom_generator.rs`), its keys made one
+    /// `key_into` at a time.
+    pub fn new(name: impl Into<String>, layout: impl RowKeyGenerator + 'static) -> Generator {
+        Generator {
+            name: name.into(),
+            inner: Box::new(PerKey(layout)),
+        }
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &dyn RowKeyGenerator {
+        self.inner.as_ref()
+    }
+
+    /// Visits the keys of consecutive ids (not checked against HBase's limits).
+    pub fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
+        self.inner.keys_into(ids, f);
+    }
+
+    /// Visits the keys of `ids`, in the given order (not checked against HBase's limits).
+    pub fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
+        self.inner.keys_of(ids, f);
+    }
+
+    /// The layout with its batch paths.
+    pub(crate) fn batch(&self) -> &dyn KeyBatch {
+        self.inner.as_ref()
+    }
+
     /// The key of row `id`, checked against HBase's limits (non-empty, ≤ 32767 bytes).
     pub fn key_checked(&self, id: u64, out: &mut Vec<u8>) -> Result<(), InputError> {
         out.clear();
@@ -186,8 +201,12 @@ pub fn generator_seed(seed: u64, name: &str) -> u64 {
 pub fn build(spec: &GeneratorSpec, ctx: &BuildContext<'_>) -> Result<Generator, InputError> {
     spec::check_applicable(spec)?;
     let seed = generator_seed(ctx.seed, spec.name.get_ref());
-    let inner: Box<dyn RowKeyGenerator> = match *spec.kind.get_ref() {
-        GeneratorKind::Sequential => Box::new(sequential::Sequential::from_spec(spec)?),
+    // Kinds with batch paths of their own are boxed as they are; the others as `PerKey`.
+    fn per_key(g: impl RowKeyGenerator + 'static) -> Box<dyn KeyBatch> {
+        Box::new(PerKey(g))
+    }
+    let inner: Box<dyn KeyBatch> = match *spec.kind.get_ref() {
+        GeneratorKind::Sequential => per_key(sequential::Sequential::from_spec(spec)?),
         GeneratorKind::TimestampFirst => {
             Box::new(timeseries::TimestampFirst::from_spec(spec, seed)?)
         }
@@ -197,13 +216,13 @@ pub fn build(spec: &GeneratorSpec, ctx: &BuildContext<'_>) -> Result<Generator, 
         GeneratorKind::Hashed => Box::new(hashed::HashRowKey::from_spec(spec, seed)?),
         GeneratorKind::Md5Prefix => Box::new(hashed::Md5Prefix::from_spec(spec)?),
         GeneratorKind::Md5Legacy => Box::new(hashed::Md5Legacy),
-        GeneratorKind::Partition => Box::new(partition::Partition::from_spec(spec)?),
-        GeneratorKind::Modulo => Box::new(partition::Modulo::from_spec(spec)?),
-        GeneratorKind::Salted => Box::new(salted::Salted::from_spec(spec, seed)?),
-        GeneratorKind::Reversed => Box::new(reversed::Reversed::from_spec(spec)?),
-        GeneratorKind::Uniform => Box::new(uniform::Uniform::from_spec(spec, seed)?),
-        GeneratorKind::Ycsb => Box::new(ycsb::Ycsb::from_spec(spec)?),
-        GeneratorKind::File => Box::new(keyfile::KeyFile::from_spec(spec, ctx.base_dir)?),
+        GeneratorKind::Partition => per_key(partition::Partition::from_spec(spec)?),
+        GeneratorKind::Modulo => per_key(partition::Modulo::from_spec(spec)?),
+        GeneratorKind::Salted => per_key(salted::Salted::from_spec(spec, seed)?),
+        GeneratorKind::Reversed => per_key(reversed::Reversed::from_spec(spec)?),
+        GeneratorKind::Uniform => per_key(uniform::Uniform::from_spec(spec, seed)?),
+        GeneratorKind::Ycsb => per_key(ycsb::Ycsb::from_spec(spec)?),
+        GeneratorKind::File => per_key(keyfile::KeyFile::from_spec(spec, ctx.base_dir)?),
         GeneratorKind::Template => Box::new(template::Template::from_spec(spec, ctx, seed)?),
     };
     Ok(Generator {
@@ -229,80 +248,10 @@ pub(crate) fn check_fixed_len(
     Ok(())
 }
 
-/// Keys back to back, each one's end, and the first id whose key HBase would reject (empty or
-/// longer than [`MAX_ROW_LENGTH`]): the key feed's chunks.
-#[derive(Debug, Default)]
-pub struct KeyArena {
-    /// The keys, back to back.
-    pub arena: Vec<u8>,
-    /// Each key's end in `arena`.
-    pub ends: Vec<u32>,
-    /// The value of each key's 8 leading hex digits (`routing::hex_digits`), where the
-    /// generator wrote them from a number it had (`hashed`'s digest head): the write path then
-    /// routes by it without reading the digits back. Valid only while as long as `ends`.
-    pub codes: Vec<u32>,
-    /// The first id pushed with a key HBase rejects.
-    pub bad: Option<u64>,
-    /// Each row's region, where a feed worker routed the chunk ([`KeyArena::epoch`]'s
-    /// table): valid only while as long as `ends`.
-    pub regions: Vec<u32>,
-    /// The routing table's epoch `regions` were found with.
-    pub epoch: u64,
-    /// Set where the chunk holds only codes ([`RowKeyGenerator::codes_into_arena`]): the
-    /// first row's id, each row's key being its code's 8 lowercase hex digits then its id
-    /// (`hashed`'s keys; `arena` and `ends` empty until `hashed::expand_hashed` makes them).
-    pub hashed_from: Option<u64>,
-    /// Each row's heat map bucket, where the worker found them: valid only while as long as
-    /// `ends`.
-    pub heat: Vec<u32>,
-}
-
-impl KeyArena {
-    /// Empties it, keeping its buffers.
-    pub fn clear(&mut self) {
-        self.arena.clear();
-        self.ends.clear();
-        self.codes.clear();
-        self.regions.clear();
-        self.heat.clear();
-        self.bad = None;
-        self.hashed_from = None;
-    }
-
-    /// Appends the key of `id`, remembering `id` if HBase would reject the key.
-    #[inline]
-    pub fn push(&mut self, id: u64, key: &[u8]) {
-        if key.is_empty() || key.len() > MAX_ROW_LENGTH {
-            self.bad.get_or_insert(id);
-        }
-        push_key(&mut self.arena, key);
-        self.ends.push(self.arena.len() as u32);
-    }
-
-    /// Appends a 16-byte key (valid by its length).
-    #[inline]
-    pub fn push16(&mut self, key: &[u8; 16]) {
-        self.arena.extend_from_slice(key);
-        self.ends.push(self.arena.len() as u32);
-    }
-}
-
-/// Appends `key` to `arena`. The common fixed key lengths get a constant-size copy the
-/// compiler inlines: a variable-length copy is a call into libc's memmove on every row.
-#[inline]
-pub(crate) fn push_key(arena: &mut Vec<u8>, key: &[u8]) {
-    if let Ok(k) = <&[u8; 8]>::try_from(key) {
-        arena.extend_from_slice(k);
-    } else if let Ok(k) = <&[u8; 16]>::try_from(key) {
-        arena.extend_from_slice(k);
-    } else {
-        arena.extend_from_slice(key);
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod testutil {
     //! Helpers shared by the generator unit tests.
+    use super::batch::KeyArena;
     use super::*;
 
     /// A context with seed 42 and ids 0..1_000_000.
@@ -336,8 +285,8 @@ pub(crate) mod testutil {
         v
     }
 
-    /// Asserts `keys_into` equals `key_into` over `ids`.
-    pub fn assert_keys_into_consistent(g: &dyn RowKeyGenerator, ids: Range<u64>) {
+    /// Asserts the batch paths give the keys `key_into` gives over `ids`.
+    pub fn assert_keys_into_consistent(g: &dyn KeyBatch, ids: Range<u64>) {
         let mut n = 0;
         let mut buf = Vec::new();
         g.keys_into(ids.clone(), &mut |id, k| {

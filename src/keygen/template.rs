@@ -18,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use super::batch::KeyBatch;
 use super::distribution::Draw;
 use super::enc::{self, decimal_len, push_decimal, push_hex_prefix, push_hex_u64};
 use super::rng::{self, streams};
@@ -578,6 +579,9 @@ impl RowKeyGenerator for Template {
         }
         s
     }
+}
+
+impl KeyBatch for Template {
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         match self.clock {
             Some(c) => c.keys_of(ids, f, |id, ts, out| self.write(id, ts, out)),
@@ -647,7 +651,7 @@ mod tests {
             &to_hex(&enc::md5(&user.to_be_bytes())).as_bytes()[..4]
         );
         assert_eq!(&k[14..], &(i64::MAX as u64 - 20).to_be_bytes());
-        assert_keys_into_consistent(g.inner.as_ref(), 0..3000);
+        assert_keys_into_consistent(g.batch(), 0..3000);
     }
 
     #[test]

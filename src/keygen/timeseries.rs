@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use toml::Spanned;
 
+use super::batch::KeyBatch;
 use super::enc::push_decimal;
 use super::rng::{self, streams};
 use super::spec::{self, GeneratorSpec, opt_err};
@@ -339,6 +340,12 @@ impl RowKeyGenerator for TimestampFirst {
             self.clock.describe()
         )
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        super::ScanLocality::Ordered
+    }
+}
+
+impl KeyBatch for TimestampFirst {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
@@ -346,9 +353,6 @@ impl RowKeyGenerator for TimestampFirst {
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_of(ids, f, |id, ts, out| self.write(id, ts, out));
-    }
-    fn scan_locality(&self) -> super::ScanLocality {
-        super::ScanLocality::Ordered
     }
 }
 
@@ -409,6 +413,13 @@ impl RowKeyGenerator for ReverseTimestamp {
             self.clock.describe()
         )
     }
+    fn scan_locality(&self) -> super::ScanLocality {
+        // Newest first within an entity: one range per entity holds a time window.
+        super::ScanLocality::Prefix(self.prefix.len() + self.width)
+    }
+}
+
+impl KeyBatch for ReverseTimestamp {
     fn keys_into(&self, ids: Range<u64>, f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_into(ids, f, |id, ts, out| self.write(id, ts, out));
@@ -416,10 +427,6 @@ impl RowKeyGenerator for ReverseTimestamp {
     fn keys_of(&self, ids: &[u64], f: &mut dyn FnMut(u64, &[u8])) {
         self.clock
             .keys_of(ids, f, |id, ts, out| self.write(id, ts, out));
-    }
-    fn scan_locality(&self) -> super::ScanLocality {
-        // Newest first within an entity: one range per entity holds a time window.
-        super::ScanLocality::Prefix(self.prefix.len() + self.width)
     }
 }
 
@@ -603,7 +610,7 @@ mod tests {
         assert_eq!(k.len(), 12);
         assert_eq!(&k[..8], &1030u64.to_be_bytes());
         assert!(u32::from_be_bytes(k[8..].try_into().unwrap()) < 16);
-        assert_keys_into_consistent(g.inner.as_ref(), 1000..3100);
+        assert_keys_into_consistent(g.batch(), 1000..3100);
     }
 
     #[test]
@@ -617,7 +624,7 @@ mod tests {
         assert_eq!(&k[..3], b"dev");
         assert!(k[3].is_ascii_digit() && k[4].is_ascii_digit());
         assert_eq!(&k[5..], &(i64::MAX as u64 - 10).to_be_bytes());
-        assert_keys_into_consistent(g.inner.as_ref(), 0..2100);
+        assert_keys_into_consistent(g.batch(), 0..2100);
     }
 
     #[test]

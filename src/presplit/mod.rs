@@ -23,6 +23,7 @@ mod hexstring;
 mod partition;
 mod rolling;
 mod sampled;
+pub(crate) use sampled::sampled_split;
 mod splitter;
 mod uniform;
 
@@ -31,6 +32,7 @@ use std::str::FromStr;
 
 use crate::diag::InputError;
 use crate::keygen::RowKeyGenerator;
+use crate::keygen::batch::PerKey;
 
 pub use explicit::{
     SplitsFileFormat, parse_splits_text, read_splits_file, read_splits_file_as, render_splits_file,
@@ -189,7 +191,8 @@ pub fn split_keys_in(
 /// without one), sorted as bytes, split keys at sorted
 /// index ⌊i·samples/regions⌋ for i = 1..regions−1. Errors when two split keys would be equal
 /// (too few distinct keys), when `samples` (or `count`) < `regions`, or `samples` >
-/// [`MAX_SAMPLES`]. When `samples` > `count` every id is sampled.
+/// [`MAX_SAMPLES`]. When `samples` > `count` every id is sampled. (A built generator's keys
+/// are sampled through its batch paths: `sampled_split`.)
 pub fn sampled(
     generator: &dyn RowKeyGenerator,
     ids: (u64, u64),
@@ -197,7 +200,7 @@ pub fn sampled(
     regions: u64,
     seed: Option<u64>,
 ) -> Result<Vec<Vec<u8>>, InputError> {
-    sampled::sampled_split(generator, ids, samples, regions, seed)
+    sampled::sampled_split(&PerKey(generator), ids, samples, regions, seed)
 }
 
 /// Region boundaries from sorted split keys: `[∅, k₀), [k₀, k₁), …, [kₙ₋₁, ∅)`, each as

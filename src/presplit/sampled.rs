@@ -16,7 +16,8 @@ use super::explicit::show_key;
 use super::hexstring::too_many;
 use super::{MAX_PRESPLIT_REGIONS, check_region_count};
 use crate::diag::InputError;
-use crate::keygen::{MAX_ROW_LENGTH, RowKeyGenerator};
+use crate::keygen::MAX_ROW_LENGTH;
+use crate::keygen::batch::KeyBatch;
 
 /// Stream of the stratified sample's draws (apart from the generators' streams).
 const SAMPLE_STREAM: u64 = 0x5A3B1E;
@@ -53,7 +54,7 @@ impl Sample {
     /// 100 ids sees one partition only). Errors on an empty or overflowing id range, `samples`
     /// over [`MAX_SAMPLES`], or a key over HBase's row limit.
     pub(crate) fn collect_with(
-        generator: &dyn RowKeyGenerator,
+        generator: &dyn KeyBatch,
         ids: (u64, u64),
         samples: u64,
         jitter: Option<u64>,
@@ -159,7 +160,7 @@ impl Sample {
 }
 
 pub(crate) fn sampled_split(
-    generator: &dyn RowKeyGenerator,
+    generator: &dyn KeyBatch,
     ids: (u64, u64),
     samples: u64,
     regions: u64,
@@ -229,6 +230,7 @@ pub(crate) fn sampled_split(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keygen::RowKeyGenerator;
 
     /// Big-endian u64 of the id (what a sequential generator writes).
     struct Seq;
@@ -240,6 +242,7 @@ mod tests {
             "sequential".into()
         }
     }
+    impl KeyBatch for Seq {}
 
     /// Reversed decimal id, keys in a very different order from the ids.
     struct Reversed;
@@ -251,6 +254,7 @@ mod tests {
             "reversed".into()
         }
     }
+    impl KeyBatch for Reversed {}
 
     /// Only `k` distinct keys.
     struct Few(u64);
@@ -262,6 +266,7 @@ mod tests {
             "few".into()
         }
     }
+    impl KeyBatch for Few {}
 
     #[test]
     fn sequential_keys_give_exact_quantiles() {

@@ -150,7 +150,7 @@ impl PlanReport<'_> {
                 .zip(&self.samples)
                 .map(|(r, samples)| RunJson {
                     generator: r.generator.name.clone(),
-                    describe: r.generator.inner.describe(),
+                    describe: r.generator.layout().describe(),
                     presplit: r.presplit.clone(),
                     sample_keys: samples.iter().map(|k| to_string_binary(k)).collect(),
                     split_keys: r.split_keys.iter().map(|k| to_string_binary(k)).collect(),
@@ -300,7 +300,7 @@ impl PlanReport<'_> {
             o.push_str(&format!(
                 "\nRun `{}`: {}\n",
                 run.generator.name,
-                run.generator.inner.describe()
+                run.generator.layout().describe()
             ));
             for (i, k) in samples.iter().enumerate() {
                 let label = if i == 0 { "sample keys" } else { "" };

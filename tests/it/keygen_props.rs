@@ -54,11 +54,11 @@ fn keys_into_equals_key_into_over_chunk_boundaries() {
     for g in build_all(7) {
         let mut buf = Vec::new();
         let mut next = 1000;
-        g.inner.keys_into(1000..3100, &mut |id, k| {
+        g.keys_into(1000..3100, &mut |id, k| {
             assert_eq!(id, next);
             next += 1;
             g.key_checked(id, &mut buf).unwrap();
-            assert_eq!(k, &buf[..], "{} id {id}", g.inner.describe());
+            assert_eq!(k, &buf[..], "{} id {id}", g.layout().describe());
         });
         assert_eq!(next, 3100);
     }
@@ -67,7 +67,7 @@ fn keys_into_equals_key_into_over_chunk_boundaries() {
 #[test]
 fn describe_is_one_line() {
     for g in build_all(1) {
-        let d = g.inner.describe();
+        let d = g.layout().describe();
         assert!(!d.is_empty() && !d.contains('\n'), "{d}");
     }
 }
@@ -93,9 +93,9 @@ proptest! {
         let mut buf = Vec::new();
         for g in build_all(seed) {
             let mut seen = 0;
-            g.inner.keys_into(start..start + len, &mut |id, k| {
+            g.keys_into(start..start + len, &mut |id, k| {
                 buf.clear();
-                g.inner.key_into(id, &mut buf);
+                g.layout().key_into(id, &mut buf);
                 assert_eq!(k, &buf[..]);
                 seen += 1;
             });

@@ -3,7 +3,6 @@
 //! `MemStoreFlusher.reclaimMemStoreMemory`), metered by the server's write bandwidth.
 
 use crate::engine::decision::{Decision, FlushWhy};
-use crate::engine::ingest::route::hex_digits;
 use crate::engine::policy;
 use crate::engine::policy::client::Refusal;
 use crate::engine::policy::write::{Admission, RegionWrite, WriteLimits};
@@ -390,7 +389,7 @@ impl Engine {
         if let Some(w) = self.world.rec.windows.last_mut() {
             w[server] += weight;
         }
-        let b = self.world.rec.heat_bucket_coded(key, p, hex_digits(p));
+        let b = self.world.rec.heat_bucket(key, p);
         if let Some(h) = self.world.rec.heat_writes.last_mut() {
             h[b] += weight;
         }

@@ -110,7 +110,7 @@ impl MemKeys {
             self.start_fixed(key.len());
         }
         if key.len() as u32 == self.key_len {
-            crate::keygen::push_key(self.keys.room(key.len()), key);
+            crate::keygen::batch::push_key(self.keys.room(key.len()), key);
             prefetch::next_write(self.keys.tail());
         } else {
             self.add_mixed(key);
@@ -172,7 +172,7 @@ impl MemKeys {
     fn push_fixed(&mut self, key: &[u8], code: (u64, bool)) {
         debug_assert!(self.takes_fixed(key.len()));
         debug_assert!(!code.1 || code == hex_digits(prefix8(key)));
-        crate::keygen::push_key(self.keys.room(key.len()), key);
+        crate::keygen::batch::push_key(self.keys.room(key.len()), key);
         self.held += 1;
         if code.1 & self.whole {
             self.codes.push(code.0 as u32);

@@ -1,6 +1,9 @@
 //! The ingest layer: everything the engine does per row to go fast, kept apart from the model
 //! (`policy/`, `apply/`, `state/`), which says what happens and never how it is sped up.
 //!
+//! - `feed` — the emulated rows' keys in id order, made a chunk at a time through the
+//!   generators' batch paths (`keygen::batch`), on worker threads that also route each chunk's
+//!   rows with a frozen copy of the routing table;
 //! - `route` — finding a row's region: the routing table's indexes and caches, its frozen
 //!   copies for the feed's workers, the heat map's buckets, and a plain mode that only
 //!   searches the table (the reference engine);
@@ -17,6 +20,7 @@
 //! model without it, and the tests hold the two to the same reports byte for byte.
 
 pub(crate) mod chunks;
+pub(crate) mod feed;
 pub(crate) mod keysort;
 pub(crate) mod memkeys;
 pub mod route;

@@ -6,9 +6,8 @@ use std::sync::Arc;
 
 use crate::engine::state::routing::RoutingTable;
 
-use crate::keygen::KeyArena;
+use crate::engine::ingest::feed::{ChunkRouter, FeedChunk};
 use crate::keygen::hashed::hashed_key;
-use crate::workload::feed::ChunkRouter;
 
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded (orders like the key except
 /// among keys sharing those bytes).
@@ -631,10 +630,11 @@ impl ChunkRouter for RouteSnapshot {
         self.table.epoch()
     }
 
-    fn route(&self, keys: &KeyArena, regions: &mut Vec<u32>, heat: &mut Vec<u32>) {
+    fn route(&self, chunk: &FeedChunk, regions: &mut Vec<u32>, heat: &mut Vec<u32>) {
         regions.clear();
         heat.clear();
-        if let Some(first) = keys.hashed_from {
+        let keys = &chunk.keys;
+        if let Some(first) = chunk.hashed_from {
             // Codes only: a key is made (on the stack) only where a start shares its slot.
             regions.reserve(keys.codes.len());
             for (j, &c) in keys.codes.iter().enumerate() {
@@ -791,6 +791,13 @@ impl Router {
         self.route_slow(key, p)
     }
 
+    /// [`Router::route_coded`] with the key's [`hex_digits`] read from `p` here: for a caller
+    /// that has no codes at hand (the row-at-a-time write path).
+    #[inline(always)]
+    pub(crate) fn route_by_prefix(&mut self, key: &[u8], p: u64) -> usize {
+        self.route_coded(key, p, hex_digits(p))
+    }
+
     /// [`Router::route`] for a key whose [`hex_digits`] are
     /// `code`: a key opening with 8 hex digits is looked up by its first 4 characters.
     #[inline(always)]
@@ -914,8 +921,7 @@ impl Router {
     /// The region holding `key`, as the write path finds it.
     #[inline]
     pub fn route_key(&mut self, key: &[u8]) -> usize {
-        let p = prefix8(key);
-        self.route_coded(key, p, hex_digits(p))
+        self.route_by_prefix(key, prefix8(key))
     }
 }
 
@@ -1259,23 +1265,23 @@ mod tests {
         starts.extend((1..64u32).map(|i| hex_key(i.wrapping_mul(0x0400_0000), 0)));
         starts.push(b"zz".to_vec());
         let live = table(&starts.iter().map(Vec::as_slice).collect::<Vec<_>>());
-        let mut chunk = KeyArena::default();
+        let mut chunk = FeedChunk::default();
         let mut x = 0x9E37_79B9u32;
         for i in 0..5000u64 {
             x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            chunk.push(i, &hex_key(x, i));
+            chunk.keys.push(i, &hex_key(x, i));
         }
-        chunk.push(5000, b"not hex at all");
+        chunk.keys.push(5000, b"not hex at all");
         for hex in [false, true] {
             let frozen = Router::frozen(&starts, hex);
             assert_eq!(frozen.hex.is_built(), hex);
             let snap = live.snapshot().with_heat(Some(Arc::new(frozen)));
             let (mut regions, mut heat) = (Vec::new(), Vec::new());
             snap.route(&chunk, &mut regions, &mut heat);
-            assert_eq!(heat.len(), chunk.ends.len());
+            assert_eq!(heat.len(), chunk.keys.ends.len());
             let mut from = 0;
-            for ((&end, &r), &h) in chunk.ends.iter().zip(&regions).zip(&heat) {
-                let key = &chunk.arena[from..end as usize];
+            for ((&end, &r), &h) in chunk.keys.ends.iter().zip(&regions).zip(&heat) {
+                let key = &chunk.keys.arena[from..end as usize];
                 from = end as usize;
                 assert_eq!(r as usize, live.locate(key));
                 assert_eq!(
@@ -1388,46 +1394,46 @@ mod tests {
                 // or read from the keys, and the table's own starts (hex or not) too.
                 let snap = t.snapshot();
                 proptest::prop_assert_eq!(snap.epoch(), t.epoch());
-                let mut chunk = KeyArena::default();
+                let mut chunk = FeedChunk::default();
                 let mut codes = Vec::new();
                 for (i, &(hi, lo)) in keys.iter().enumerate() {
                     let x = (hi << 16) | u32::from(lo);
-                    chunk.push(i as u64, &hex_key(x, i as u64));
+                    chunk.keys.push(i as u64, &hex_key(x, i as u64));
                     codes.push(x);
                 }
                 let mut out = Vec::new();
                 for coded in [false, true] {
-                    chunk.codes = if coded { codes.clone() } else { Vec::new() };
+                    chunk.keys.codes = if coded { codes.clone() } else { Vec::new() };
                     snap.route(&chunk, &mut out, &mut Vec::new());
                     proptest::prop_assert_eq!(out.len(), keys.len());
                     for (i, &r) in out.iter().enumerate() {
-                        let key = &chunk.arena[i * 16..(i + 1) * 16];
+                        let key = &chunk.keys.arena[i * 16..(i + 1) * 16];
                         proptest::prop_assert_eq!(r as usize, t.locate(key));
                     }
                 }
                 // Codes only (`hashed` chunks from the workers): keys made where slots are
                 // shared.
-                let compact = KeyArena {
-                    codes: codes.clone(),
+                let mut compact = FeedChunk {
                     hashed_from: Some(0),
-                    ..KeyArena::default()
+                    ..FeedChunk::default()
                 };
+                compact.keys.codes = codes.clone();
                 snap.route(&compact, &mut out, &mut Vec::new());
                 proptest::prop_assert_eq!(out.len(), keys.len());
                 for (i, &r) in out.iter().enumerate() {
-                    let key = &chunk.arena[i * 16..(i + 1) * 16];
+                    let key = &chunk.keys.arena[i * 16..(i + 1) * 16];
                     proptest::prop_assert_eq!(r as usize, t.locate(key));
                 }
-                let mut starts = KeyArena::default();
+                let mut starts = FeedChunk::default();
                 for (i, (start, _)) in t.entries().iter().enumerate() {
                     if !start.is_empty() {
-                        starts.push(i as u64, start);
+                        starts.keys.push(i as u64, start);
                     }
                 }
                 snap.route(&starts, &mut out, &mut Vec::new());
                 let mut from = 0;
-                for (&end, &r) in starts.ends.iter().zip(&out) {
-                    proptest::prop_assert_eq!(r as usize, t.locate(&starts.arena[from..end as usize]));
+                for (&end, &r) in starts.keys.ends.iter().zip(&out) {
+                    proptest::prop_assert_eq!(r as usize, t.locate(&starts.keys.arena[from..end as usize]));
                     from = end as usize;
                 }
                 Ok(())

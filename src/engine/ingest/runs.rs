@@ -18,6 +18,7 @@
 
 use std::sync::Arc;
 
+use crate::engine::ingest::feed::KeyFeed;
 use crate::engine::ingest::memkeys::ArenaRows;
 use crate::engine::ingest::route::{Router, hex_digits};
 use crate::engine::policy;
@@ -29,7 +30,6 @@ use crate::engine::state::memstore::Put;
 use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::kernel::{self, prefetch};
-use crate::workload::feed::KeyFeed;
 
 /// [`RowRuns::landed`] of a row held back for the client's retry.
 const HELD: u32 = u32::MAX;

@@ -9,36 +9,72 @@ use std::thread::JoinHandle;
 
 use crossbeam::channel::{Receiver, Sender};
 
-use super::scale::Sampling;
 use crate::diag::InputError;
+use crate::keygen::Generator;
+use crate::keygen::batch::KeyArena;
 use crate::keygen::hashed::expand_hashed;
-use crate::keygen::{Generator, KeyArena};
+use crate::workload::scale::Sampling;
 
 /// Emulated rows generated per key chunk.
 pub const CHUNK: u64 = 16_384;
 
-/// Fills `out` with the keys of chunk `c` (its buffers reused: fresh ones would page-fault on
-/// every chunk).
+/// A chunk of the feed's rows: their keys as the generator made them, and what the feed adds.
+#[derive(Debug, Default)]
+pub(crate) struct FeedChunk {
+    /// The keys (with their codes where the generator gave them).
+    pub keys: KeyArena,
+    /// Set where the chunk holds only codes ([`KeyBatch::codes_into`]): the first row's id,
+    /// each row's key being `hashed_key(code, id)` (`keys.arena` and `keys.ends` empty until
+    /// `expand_hashed` makes them).
+    ///
+    /// [`KeyBatch::codes_into`]: crate::keygen::batch::KeyBatch::codes_into
+    pub hashed_from: Option<u64>,
+    /// Each row's region, where a feed worker routed the chunk (`epoch`'s table): valid only
+    /// while as long as `keys.ends`.
+    pub regions: Vec<u32>,
+    /// The routing table's epoch `regions` were found with.
+    pub epoch: u64,
+    /// Each row's heat map bucket, where the worker found them: valid only while as long as
+    /// `keys.ends`.
+    pub heat: Vec<u32>,
+}
+
+impl FeedChunk {
+    /// Empties it, keeping its buffers.
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.regions.clear();
+        self.heat.clear();
+        self.hashed_from = None;
+    }
+}
+
+/// Fills `chunk` with the keys of chunk `c` (its buffers reused: fresh ones would page-fault
+/// on every chunk).
 /// `codes_only`: a generator that can hands over only its keys' codes (a worker's chunk, made
-/// into keys by the engine: [`KeyArena::hashed_from`]).
+/// into keys by the engine: [`FeedChunk::hashed_from`]).
 fn make(
     generator: &Generator,
     sampling: Sampling,
     c: u64,
-    out: &mut KeyArena,
+    chunk: &mut FeedChunk,
     codes_only: bool,
 ) -> Result<(), InputError> {
     let n = sampling.emulated();
     let from = c * CHUNK;
     let to = (from + CHUNK).min(n);
-    out.clear();
+    chunk.clear();
+    let g = generator.batch();
+    let out = &mut chunk.keys;
     if sampling.k == 1 {
         // Exact mode: consecutive ids, so the generator's streaming path applies.
         let ids = sampling.first_id + from..sampling.first_id + to;
-        if !(codes_only && generator.inner.codes_into_arena(ids.clone(), out)) {
+        if codes_only && g.codes_into(ids.clone(), &mut out.codes) {
+            chunk.hashed_from = Some(ids.start);
+        } else {
             out.arena.reserve(((to - from) * 24) as usize);
             out.ends.reserve((to - from) as usize);
-            generator.inner.keys_into_arena(ids, out);
+            g.keys_into_arena(ids, out);
         }
     } else {
         out.arena.reserve(((to - from) * 24) as usize);
@@ -51,9 +87,7 @@ fn make(
             for (i, slot) in ids[..n].iter_mut().enumerate() {
                 *slot = sampling.id(b + i as u64);
             }
-            generator
-                .inner
-                .keys_of(&ids[..n], &mut |id, key| out.push(id, key));
+            g.keys_of(&ids[..n], &mut |id, key| out.push(id, key));
             b += n as u64;
         }
     }
@@ -70,11 +104,12 @@ fn make_plain(
     generator: &Generator,
     sampling: Sampling,
     c: u64,
-    out: &mut KeyArena,
+    chunk: &mut FeedChunk,
 ) -> Result<(), InputError> {
     let from = c * CHUNK;
     let to = (from + CHUNK).min(sampling.emulated());
-    out.clear();
+    chunk.clear();
+    let out = &mut chunk.keys;
     let mut key = Vec::new();
     for b in from..to {
         let id = sampling.id(b);
@@ -87,12 +122,12 @@ fn make_plain(
 /// Routes a chunk's rows to regions as the engine's routing table stood at one epoch: the
 /// feed's workers call it on the chunks they make, so that the write path reads each row's
 /// region instead of looking it up on the engine's thread.
-pub trait ChunkRouter: Send + Sync {
+pub(crate) trait ChunkRouter: Send + Sync {
     /// The table's epoch (its changes so far).
     fn epoch(&self) -> u64;
-    /// Each row of `keys`, its region into `regions`, and its heat map bucket into `heat`
+    /// Each row of `chunk`, its region into `regions`, and its heat map bucket into `heat`
     /// where the router has them (both emptied first).
-    fn route(&self, keys: &KeyArena, regions: &mut Vec<u32>, heat: &mut Vec<u32>);
+    fn route(&self, chunk: &FeedChunk, regions: &mut Vec<u32>, heat: &mut Vec<u32>);
 }
 
 /// Where the engine leaves the latest [`ChunkRouter`] for the workers.
@@ -139,10 +174,10 @@ pub struct FeedRest<'a> {
 
 /// Worker threads generating chunks ahead, and the chunks that arrived out of order.
 struct Workers {
-    rx: Receiver<(u64, Result<KeyArena, InputError>)>,
+    rx: Receiver<(u64, Result<FeedChunk, InputError>)>,
     /// Consumed chunks go back to the workers for reuse.
-    back: Sender<KeyArena>,
-    pending: BTreeMap<u64, Result<KeyArena, InputError>>,
+    back: Sender<FeedChunk>,
+    pending: BTreeMap<u64, Result<FeedChunk, InputError>>,
     stop: Arc<AtomicBool>,
     handles: Vec<JoinHandle<()>>,
     /// Per worker, its chunks in flight.
@@ -159,7 +194,7 @@ pub struct KeyFeed {
     sampling: Sampling,
     chunks: u64,
     /// The chunk being read (`next_chunk - 1`), the row in it, and that row's key start.
-    chunk: KeyArena,
+    chunk: FeedChunk,
     next_chunk: u64,
     row: usize,
     start: usize,
@@ -180,7 +215,7 @@ impl KeyFeed {
             let n = threads - 1;
             // Unbounded: each worker keeps at most AHEAD_HIGH chunks in flight itself.
             let (tx, rx) = crossbeam::channel::unbounded();
-            let (back, back_rx) = crossbeam::channel::unbounded::<KeyArena>();
+            let (back, back_rx) = crossbeam::channel::unbounded::<FeedChunk>();
             let stop = Arc::new(AtomicBool::new(false));
             let router: RouterCell = Arc::default();
             let ahead: Arc<[Ahead]> = (0..n).map(|_| Ahead::default()).collect();
@@ -240,7 +275,7 @@ impl KeyFeed {
             generator,
             sampling,
             chunks,
-            chunk: KeyArena::default(),
+            chunk: FeedChunk::default(),
             next_chunk: 0,
             row: 0,
             start: 0,
@@ -263,12 +298,12 @@ impl KeyFeed {
     /// gives.
     #[inline]
     pub fn peek(&mut self) -> Option<(u64, &[u8])> {
-        if self.row >= self.chunk.ends.len() && !self.load_next() {
+        if self.row >= self.chunk.keys.ends.len() && !self.load_next() {
             return None;
         }
-        let end = self.chunk.ends[self.row] as usize;
+        let end = self.chunk.keys.ends[self.row] as usize;
         let b = (self.next_chunk - 1) * CHUNK + self.row as u64;
-        Some((b, &self.chunk.arena[self.start..end]))
+        Some((b, &self.chunk.keys.arena[self.start..end]))
     }
 
     /// Why the feed stopped early, if it did (taken once).
@@ -279,7 +314,7 @@ impl KeyFeed {
     /// Consumes the row [`peek`](KeyFeed::peek) returned.
     #[inline]
     pub fn advance(&mut self) {
-        if let Some(&end) = self.chunk.ends.get(self.row) {
+        if let Some(&end) = self.chunk.keys.ends.get(self.row) {
             self.start = end as usize;
             self.row += 1;
         }
@@ -290,26 +325,26 @@ impl KeyFeed {
     /// key starts at the returned offset). `None` as for [`KeyFeed::peek`].
     #[inline]
     pub fn rest(&mut self) -> Option<FeedRest<'_>> {
-        if self.row >= self.chunk.ends.len() && !self.load_next() {
+        if self.row >= self.chunk.keys.ends.len() && !self.load_next() {
             return None;
         }
         Some(FeedRest {
             first: (self.next_chunk - 1) * CHUNK + self.row as u64,
             start: self.start,
-            arena: &self.chunk.arena,
-            ends: &self.chunk.ends[self.row..],
-            codes: if self.chunk.codes.len() == self.chunk.ends.len() {
-                &self.chunk.codes[self.row..]
+            arena: &self.chunk.keys.arena,
+            ends: &self.chunk.keys.ends[self.row..],
+            codes: if self.chunk.keys.codes.len() == self.chunk.keys.ends.len() {
+                &self.chunk.keys.codes[self.row..]
             } else {
                 &[]
             },
-            regions: if self.chunk.regions.len() == self.chunk.ends.len() {
+            regions: if self.chunk.regions.len() == self.chunk.keys.ends.len() {
                 &self.chunk.regions[self.row..]
             } else {
                 &[]
             },
             epoch: self.chunk.epoch,
-            heat: if self.chunk.heat.len() == self.chunk.ends.len() {
+            heat: if self.chunk.heat.len() == self.chunk.keys.ends.len() {
                 &self.chunk.heat[self.row..]
             } else {
                 &[]
@@ -339,8 +374,8 @@ impl KeyFeed {
     #[inline]
     pub fn skip(&mut self, n: usize) {
         if n > 0 {
-            let row = (self.row + n).min(self.chunk.ends.len());
-            self.start = self.chunk.ends[row - 1] as usize;
+            let row = (self.row + n).min(self.chunk.keys.ends.len());
+            self.start = self.chunk.keys.ends[row - 1] as usize;
             self.row = row;
         }
     }
@@ -355,7 +390,7 @@ impl KeyFeed {
                 // Nothing after a bad key is fed.
                 self.error = Some(e);
                 self.next_chunk = self.chunks;
-                self.chunk.ends.clear();
+                self.chunk.keys.ends.clear();
                 false
             }
         }
@@ -398,11 +433,12 @@ impl KeyFeed {
                     Some(first) => {
                         let own = &mut self.chunk;
                         own.clear();
-                        std::mem::swap(&mut own.codes, &mut fresh.codes);
+                        std::mem::swap(&mut own.keys.codes, &mut fresh.keys.codes);
                         std::mem::swap(&mut own.regions, &mut fresh.regions);
                         std::mem::swap(&mut own.heat, &mut fresh.heat);
                         own.epoch = fresh.epoch;
-                        expand_hashed(&own.codes, first, &mut own.arena, &mut own.ends);
+                        let keys = &mut own.keys;
+                        expand_hashed(&keys.codes, first, &mut keys.arena, &mut keys.ends);
                         fresh
                     }
                     None => std::mem::replace(&mut self.chunk, fresh),
@@ -413,7 +449,7 @@ impl KeyFeed {
         self.next_chunk += 1;
         self.row = 0;
         self.start = 0;
-        Ok(!self.chunk.ends.is_empty())
+        Ok(!self.chunk.keys.ends.is_empty())
     }
 }
 
@@ -587,10 +623,7 @@ mod tests {
     #[test]
     fn a_bad_key_stops_the_feed_with_an_error_for_any_thread_count() {
         for threads in [1, 3] {
-            let generator = Arc::new(Generator {
-                name: "g".into(),
-                inner: Box::new(EmptyAt70k),
-            });
+            let generator = Arc::new(Generator::new("g", EmptyAt70k));
             let sampling = Sampling {
                 first_id: 0,
                 rows: 10 * CHUNK,
@@ -620,9 +653,10 @@ mod tests {
             self.0
         }
 
-        fn route(&self, keys: &KeyArena, out: &mut Vec<u32>, heat: &mut Vec<u32>) {
+        fn route(&self, chunk: &FeedChunk, out: &mut Vec<u32>, heat: &mut Vec<u32>) {
             out.clear();
             heat.clear();
+            let keys = &chunk.keys;
             out.extend(
                 keys.ends
                     .iter()
