@@ -329,7 +329,7 @@ mod tests {
     /// kept once) holds for fixed-length keys without end offsets, for a memstore that turns to
     /// mixed lengths after fixed ones, and on the 16-bit radix path (more than 65,536 rows).
     /// The reference engine's standard sort keeps the rows the fast selection keeps: every
-    /// `step`-th distinct key, in order, for fixed-length hex keys (coded), other fixed-length
+    /// `step`-th distinct key, in order, for fixed-length hex keys, other fixed-length
     /// keys and keys of mixed lengths, with and without repeats.
     #[test]
     fn the_plain_sort_keeps_what_the_fast_selection_keeps() {
