@@ -350,19 +350,7 @@ impl Engine {
         if roll {
             self.roll_wal(server);
         }
-        if over_flush {
-            self.apply(Decision::Flush {
-                region,
-                why: FlushWhy::Size,
-            });
-        }
-        if self
-            .cfg
-            .global
-            .presses(self.world.state.servers[server].memstore_heap)
-        {
-            self.global_pressure(server);
-        }
+        self.after_landing(region, server, over_flush);
     }
 
     /// Regions of `region`'s table online on its server: what

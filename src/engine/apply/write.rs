@@ -393,7 +393,15 @@ impl Engine {
         if let Some(h) = self.world.rec.heat_writes.last_mut() {
             h[b] += weight;
         }
-        if l.over_flush {
+        self.after_landing(region, server, l.over_flush);
+    }
+
+    /// What a landing sets off once its bytes are counted (`HRegion.put`'s
+    /// `requestFlushIfNeeded`, then `MemStoreFlusher`'s global check): a flush of a region over
+    /// its flush size, then the server's global memstore pressure. Rows and the other tables'
+    /// writes share it.
+    pub(super) fn after_landing(&mut self, region: usize, server: usize, over_flush: bool) {
+        if over_flush {
             self.apply(Decision::Flush {
                 region,
                 why: FlushWhy::Size,
