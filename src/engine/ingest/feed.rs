@@ -693,11 +693,16 @@ mod tests {
             }
             *routed += 1;
         };
-        for _ in 0..8 {
+        // Workers may have queued chunks made before the router arrived (more of them on a
+        // loaded host): read at least 8, then on until a routed one comes, within half the rows.
+        for i in 0..20 {
             let rest = feed.rest().expect("rows");
             check(&rest, &mut routed);
             let n = rest.ends.len();
             feed.skip(n);
+            if i >= 7 && routed > 0 {
+                break;
+            }
         }
         assert!(routed > 0, "some chunks were routed");
         // A new epoch goes to the workers only after a few chunks more.
