@@ -2,9 +2,10 @@
 //! events, and the reasons of splits, moves and merges (the run reports).
 
 use crate::assignment::server_name;
-use crate::config::SplitPolicy;
 use crate::engine::policy::normalizer::{Average, AverageBasis, NormMerge, NormSplit};
-use crate::engine::policy::split::{BusyCheck, SizeCheck, SplitDecision, SplitWhy, Threshold};
+use crate::engine::policy::split::{
+    Basis, BusyCheck, SizeCheck, SplitDecision, SplitWhy, Threshold,
+};
 use crate::engine::{
     EventDetail, FlushWhy, Happening, MoveReason, OpenedAs, ServerAt, SplitReason, SplitSource,
 };
@@ -357,43 +358,37 @@ fn size_check(s: &SizeCheck) -> String {
     }
 }
 
-/// How the policy's threshold came about.
+/// How the policy's threshold came about (its [`Basis`], worded).
 fn threshold_context(t: &Threshold) -> String {
     let name = t.policy.simple_name();
-    let count = t.regions;
-    let regions = if count == 1 {
-        "1 region".to_string()
-    } else {
-        format!("{count} regions")
-    };
     let desired = format!(
         "max file size {} with jitter {:+.2} %",
         format_bytes(t.desired),
         t.jitter_rate * 100.0
     );
-    match t.policy {
-        SplitPolicy::Disabled => name.to_string(),
-        SplitPolicy::ConstantSize => format!("{name}, {desired}"),
-        SplitPolicy::Stepping => {
-            let basis = if count == 1 {
-                format!("initial size {}", format_bytes(t.initial_size))
-            } else {
-                desired
-            };
-            format!("{name}, {regions} of the table on the server: {basis}")
+    let on_server = || {
+        let count = t.regions;
+        if count == 1 {
+            "1 region of the table on the server".to_string()
+        } else {
+            format!("{count} regions of the table on the server")
         }
-        _ => {
-            let basis = if count == 0 || count > 100 {
-                desired
-            } else {
-                format!(
-                    "min({}, {} × {count}³)",
-                    format_bytes(t.desired),
-                    format_bytes(t.initial_size)
-                )
-            };
-            format!("{name}, {regions} of the table on the server: {basis}")
-        }
+    };
+    match t.basis {
+        Basis::Never => name.to_string(),
+        Basis::Desired { by_count: false } => format!("{name}, {desired}"),
+        Basis::Desired { by_count: true } => format!("{name}, {}: {desired}", on_server()),
+        Basis::Initial => format!(
+            "{name}, {}: initial size {}",
+            on_server(),
+            format_bytes(t.initial_size)
+        ),
+        Basis::InitialCubed { count } => format!(
+            "{name}, {}: min({}, {} × {count}³)",
+            on_server(),
+            format_bytes(t.desired),
+            format_bytes(t.initial_size)
+        ),
     }
 }
 
@@ -421,6 +416,7 @@ fn busy_check(b: &BusyCheck) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::SplitPolicy;
     use crate::config::{SiteConfig, TableAttributes};
     use crate::engine::policy::split::SplitPolicyInstance;
 

@@ -93,6 +93,8 @@ pub enum SizeCheck {
 pub struct Threshold {
     /// The policy.
     pub policy: SplitPolicy,
+    /// Which size the policy took.
+    pub basis: Basis,
     /// Regions of the table on the server.
     pub regions: u32,
     /// The jittered desired max file size, bytes.
@@ -101,6 +103,26 @@ pub struct Threshold {
     pub jitter_rate: f64,
     /// `initialSize` of the increasing policies, bytes.
     pub initial_size: u64,
+}
+
+/// Which size a split threshold is ([`basis_for`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The policy never splits.
+    Never,
+    /// The jittered desired max file size; `by_count`: the policy consulted the number of the
+    /// table's regions on the server to choose it.
+    Desired {
+        /// The region count was consulted.
+        by_count: bool,
+    },
+    /// The increasing policies' initial size (Stepping, one region on the server).
+    Initial,
+    /// `min(desired, initial × count³)`.
+    InitialCubed {
+        /// Regions of the table on the server.
+        count: u32,
+    },
 }
 
 /// BusyRegionSplitPolicy's busy rule.
@@ -177,22 +199,21 @@ impl BusyState {
     }
 }
 
-/// The size a store must exceed for `policy` to split a region when `count` regions of its
-/// table are on the server, with desired max size `desired` (jittered, Java `long`) and initial
-/// size `initial`:
+/// Which size a policy's threshold takes with `count` regions of the table on the server: the
+/// one place a policy's rule is written (the threshold and its explanation both read it).
 ///
-/// ConstantSize: `desired`. IncreasingToUpperBound, KeyPrefix, DelimitedKeyPrefix and Busy:
-/// `count == 0 || count > 100 ? desired : min(desired, initial × count³)`. Stepping:
-/// `count == 1 ? initial : desired`. Disabled: `i64::MAX` (never).
-pub fn threshold_for(policy: SplitPolicy, desired: i64, initial: i64, count: u32) -> i64 {
+/// ConstantSize: the desired size. IncreasingToUpperBound, KeyPrefix, DelimitedKeyPrefix and
+/// Busy: `count == 0 || count > 100 ? desired : min(desired, initial × count³)`. Stepping:
+/// `count == 1 ? initial : desired`. Disabled: never.
+pub fn basis_for(policy: SplitPolicy, count: u32) -> Basis {
     match policy {
-        SplitPolicy::Disabled => i64::MAX,
-        SplitPolicy::ConstantSize => desired,
+        SplitPolicy::Disabled => Basis::Never,
+        SplitPolicy::ConstantSize => Basis::Desired { by_count: false },
         SplitPolicy::Stepping => {
             if count == 1 {
-                initial
+                Basis::Initial
             } else {
-                desired
+                Basis::Desired { by_count: true }
             }
         }
         SplitPolicy::IncreasingToUpperBound
@@ -200,11 +221,25 @@ pub fn threshold_for(policy: SplitPolicy, desired: i64, initial: i64, count: u32
         | SplitPolicy::DelimitedKeyPrefix
         | SplitPolicy::Busy => {
             if count == 0 || count > 100 {
-                desired
+                Basis::Desired { by_count: true }
             } else {
-                let c = count as i64;
-                desired.min(initial.saturating_mul(c * c * c))
+                Basis::InitialCubed { count }
             }
+        }
+    }
+}
+
+/// The size a store must exceed for `policy` to split a region when `count` regions of its
+/// table are on the server, with desired max size `desired` (jittered, Java `long`) and initial
+/// size `initial` ([`basis_for`] says which; `i64::MAX` for never).
+pub fn threshold_for(policy: SplitPolicy, desired: i64, initial: i64, count: u32) -> i64 {
+    match basis_for(policy, count) {
+        Basis::Never => i64::MAX,
+        Basis::Desired { .. } => desired,
+        Basis::Initial => initial,
+        Basis::InitialCubed { count } => {
+            let c = count as i64;
+            desired.min(initial.saturating_mul(c * c * c))
         }
     }
 }
@@ -371,6 +406,7 @@ impl SplitPolicyInstance {
     fn threshold_context(&self, count: u32) -> Threshold {
         Threshold {
             policy: self.policy,
+            basis: basis_for(self.policy, count),
             regions: count,
             desired: self.desired_max_file_size(),
             jitter_rate: self.jitter_rate,
