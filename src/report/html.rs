@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use crate::keynotation::to_bytes_binary;
 use crate::report::run::{Report, RunJson, TimelineSampleJson};
-use crate::report::summary::{dur, pct, server_names, timeline_series, verdict, write_share_grid};
+use crate::report::summary::{dur, server_names, timeline_series, verdict, write_share_grid};
 use crate::report::svg::{self, Mark, Marker, Merge, Series, Unit, esc};
 use crate::units::{format_bytes, thousands};
 
@@ -82,13 +82,6 @@ fn render_page(report: &Report, linked: bool) -> String {
 }
 
 /// A comparison row: label, one value per run, and whether lower is better (None: no best).
-struct Row {
-    label: &'static str,
-    values: Vec<f64>,
-    shown: Vec<String>,
-    lower_is_better: Option<bool>,
-}
-
 fn comparison(o: &mut String, report: &Report) {
     o.push_str("<h2 id=\"comparison\">Comparison</h2>\n");
     if report.runs.is_empty() {
@@ -96,89 +89,28 @@ fn comparison(o: &mut String, report: &Report) {
         return;
     }
     let runs = &report.runs;
-    let row = |label, lower: Option<bool>, f: &dyn Fn(&RunJson) -> (f64, String)| {
-        let (values, shown) = runs.iter().map(f).unzip();
-        Row {
-            label,
-            values,
-            shown,
-            lower_is_better: lower,
-        }
-    };
-    let rows = [
-        row("ingest time", Some(true), &|r| {
-            (r.summary.sim_seconds, dur(r.summary.sim_seconds))
-        }),
-        row("final regions", None, &|r| {
-            let s = &r.summary;
-            (
-                s.regions_final as f64,
-                format!("{} → {}", s.regions_initial, s.regions_final),
-            )
-        }),
-        row("splits", Some(true), &|r| {
-            (r.summary.splits as f64, thousands(r.summary.splits as u128))
-        }),
-        row("cold regions", Some(true), &|r| {
-            let c = r.region_sizes.cold_regions;
-            (c as f64, thousands(c as u128))
-        }),
-        row("regions no longer written", None, &|r| {
-            let q = r.region_sizes.quiet_regions;
-            (q as f64, thousands(q as u128))
-        }),
-        row("… their median / split size", None, &|r| {
-            let z = &r.region_sizes;
-            if z.quiet_regions == 0 || z.split_size == 0 {
-                (f64::NAN, "-".to_string())
-            } else {
-                let f = z.quiet_p50 as f64 / z.split_size as f64;
-                (f, pct(f))
-            }
-        }),
-        row("peak server write share", Some(true), &|r| {
-            let m = r.summary.max_server_write_share;
-            (m, pct(m))
-        }),
-        row("blocked", Some(true), &|r| {
-            (r.summary.blocked_seconds, dur(r.summary.blocked_seconds))
-        }),
-        row("write amplification", Some(true), &|r| {
-            let w = r.summary.write_amplification;
-            (w, format!("{w:.2}"))
-        }),
-    ];
     o.push_str("<table id=\"cmp-table\"><thead><tr><th></th>");
     for r in runs {
         let _ = write!(o, "<th>{}</th>", esc(&r.generator));
     }
     o.push_str("</tr></thead><tbody>\n");
-    for row in &rows {
-        let best = row.lower_is_better.and_then(|lower| {
-            let finite = row.values.iter().copied().filter(|v| v.is_finite());
-            let b = if lower {
-                finite.fold(f64::INFINITY, f64::min)
-            } else {
-                finite.fold(f64::NEG_INFINITY, f64::max)
-            };
-            // Highlight only when the runs differ: a tie has no winner.
-            let differ = row.values.iter().any(|v| *v != b);
-            (b.is_finite() && differ && runs.len() > 1).then_some(b)
-        });
+    for row in crate::report::compare::ROWS {
+        let best = row.best(runs);
         let _ = write!(o, "<tr><th>{}</th>", row.label);
-        for (v, s) in row.values.iter().zip(&row.shown) {
-            let class = if Some(*v) == best {
+        for r in runs {
+            let (v, s) = ((row.value)(r), (row.shown)(r));
+            let class = if Some(v) == best {
                 " class=\"best\""
             } else {
                 ""
             };
-            let _ = write!(o, "<td{class}>{}</td>", esc(s));
+            let _ = write!(o, "<td{class}>{}</td>", esc(&s));
         }
         o.push_str("</tr>\n");
     }
     o.push_str(
-        "</tbody></table>\n<p class=\"meta\">Best value per row highlighted (lower is better; \
-                final regions has no best).</p>\n<ul id=\"cmp-verdicts\">\n",
+        "</tbody></table>\n<p class=\"meta\">Best value per row highlighted where lower is better on its \
+         own (regions, splits and sizes describe the layout: no best).</p>\n<ul id=\"cmp-verdicts\">\n",
     );
     let servers = report.scenario.regionservers as usize;
     for (i, r) in runs.iter().enumerate() {

@@ -44,12 +44,75 @@ fn minute_peaks(run: &RunJson) -> Vec<f64> {
 
 /// One line in plain words, computed from the numbers.
 pub fn verdict(run: &RunJson, servers: usize) -> String {
-    let peaks = minute_peaks(run);
     let s = &run.summary;
-    let tail = format!("; ingest took {}", dur(s.sim_seconds));
     if s.rows == 0 {
         return "no rows were written".to_string();
     }
+    let spread = spread(run, servers);
+    let waits = waits(run);
+    if waits.is_empty() {
+        spread
+    } else {
+        format!("{}; {spread}", waits.join(", "))
+    }
+}
+
+/// A wait counts in the verdict from this share of the ingest time on.
+pub const WAIT_SHARE: f64 = 0.05;
+
+/// The client's waits over [`WAIT_SHARE`] of the ingest, largest first, each with its share
+/// and length (`blocked 83% of the ingest (1d 16h, …)`).
+fn waits(run: &RunJson) -> Vec<String> {
+    let s = &run.summary;
+    if s.sim_seconds.is_nan() || s.sim_seconds <= 0.0 {
+        return Vec::new();
+    }
+    let mut w = [
+        (
+            s.blocked_seconds,
+            "blocked",
+            "regions too busy or a full global memstore",
+        ),
+        (
+            s.offline_wait_seconds,
+            "waiting on offline regions",
+            "regions in transition",
+        ),
+        (
+            s.throttled_seconds,
+            "held back by the servers",
+            "their write bandwidth and GC pauses",
+        ),
+    ];
+    // Stable: equal waits keep this order.
+    w.sort_by(|a, b| b.0.total_cmp(&a.0));
+    w.iter()
+        .filter(|(secs, ..)| *secs / s.sim_seconds > WAIT_SHARE)
+        .map(|(secs, what, cause)| {
+            format!(
+                "{what} {} of the ingest ({}: {cause})",
+                pct(secs / s.sim_seconds),
+                dur(*secs)
+            )
+        })
+        .collect()
+}
+
+/// How the writes spread over the servers, ending with the ingest time (and the flushes and
+/// compactions that ran on after the last write, when they took over [`WAIT_SHARE`] of it).
+fn spread(run: &RunJson, servers: usize) -> String {
+    let peaks = minute_peaks(run);
+    let s = &run.summary;
+    let after = s.settle_seconds - s.sim_seconds;
+    let tail = if s.sim_seconds > 0.0 && after / s.sim_seconds > WAIT_SHARE {
+        format!(
+            "; ingest took {}, then {} of flushes and compactions",
+            dur(s.sim_seconds),
+            dur(after)
+        )
+    } else {
+        format!("; ingest took {}", dur(s.sim_seconds))
+    };
     if servers <= 1 {
         return format!("a single RegionServer took every write{tail}");
     }

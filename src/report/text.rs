@@ -68,6 +68,10 @@ impl Report {
             c.retries,
             format_duration_ms(c.operation_timeout_ms)
         ));
+        if let [r] = self.runs.as_slice() {
+            // One design: its answer first, before the scans and the details.
+            o.push_str(&format!("\nVerdict   {}\n", verdict(r, r.servers.len())));
+        }
         if self.runs.len() > 1 {
             // One column per generator: stays within 100 columns for a handful of designs.
             o.push_str("\nComparison\n");
@@ -77,56 +81,10 @@ impl Report {
             let mut t = table(&header_refs);
             fit(&mut t);
             align_right(&mut t, &(1..=self.runs.len()).collect::<Vec<_>>());
-            type Cell = fn(&RunJson) -> String;
-            let rows: [(&str, Cell); 13] = [
-                ("regions", |r| {
-                    format!(
-                        "{} → {}",
-                        r.summary.regions_initial, r.summary.regions_final
-                    )
-                }),
-                ("splits", |r| thousands(r.summary.splits as u128)),
-                ("ingest time", |r| {
-                    format_duration_ms((r.summary.sim_seconds * 1000.0) as u64)
-                }),
-                ("blocked", |r| {
-                    format_duration_ms((r.summary.blocked_seconds * 1000.0) as u64)
-                }),
-                ("busiest server, mean share", |r| {
-                    r.hotspots
-                        .mean_hottest_share
-                        .map_or("-".to_string(), |m| format!("{:.0}%", m * 100.0))
-                }),
-                ("load over 2× fair share", |r| {
-                    format!("{:.0}%", r.hotspots.time_over_twice_fair_share * 100.0)
-                }),
-                ("busiest server, worst minute", |r| {
-                    format!("{:.0}%", r.summary.max_server_write_share * 100.0)
-                }),
-                ("cold regions", |r| {
-                    thousands(r.region_sizes.cold_regions as u128)
-                }),
-                ("regions no longer written", |r| {
-                    thousands(r.region_sizes.quiet_regions as u128)
-                }),
-                ("… their median / split size", |r| {
-                    let z = &r.region_sizes;
-                    if z.quiet_regions == 0 || z.split_size == 0 {
-                        "-".to_string()
-                    } else {
-                        format!("{:.0}%", z.quiet_p50 as f64 * 100.0 / z.split_size as f64)
-                    }
-                }),
-                ("region size p50", |r| format_bytes(r.region_sizes.p50)),
-                ("region size max", |r| format_bytes(r.region_sizes.max)),
-                ("write amplification", |r| {
-                    format!("{:.2}", r.summary.write_amplification)
-                }),
-            ];
-            for (name, cell) in rows {
-                let mut row = vec![name.to_string()];
-                row.extend(self.runs.iter().map(cell));
-                t.add_row(row);
+            for row in crate::report::compare::ROWS {
+                let mut cells = vec![row.label.to_string()];
+                cells.extend(self.runs.iter().map(row.shown));
+                t.add_row(cells);
             }
             o.push_str(&t.to_string());
             o.push('\n');
