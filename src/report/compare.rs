@@ -22,6 +22,10 @@ pub struct Row {
     pub label: &'static str,
     /// Which value is good.
     pub better: Better,
+    /// The figure rests on what a coarse scale gets wrong (blocking, flush, compaction and
+    /// split counts, the region count: `workload/scale.rs`): marked when the run's scale is
+    /// coarser than its guard.
+    pub coarse: bool,
     /// The value compared (not finite: none, never highlighted).
     pub value: fn(&RunJson) -> f64,
     /// The value as shown.
@@ -54,18 +58,21 @@ pub const ROWS: &[Row] = &[
     Row {
         label: "ingest time",
         better: Better::Lower,
+        coarse: true,
         value: |r| r.summary.sim_seconds,
         shown: |r| dur(r.summary.sim_seconds),
     },
     Row {
         label: "blocked",
         better: Better::Lower,
+        coarse: true,
         value: |r| r.summary.blocked_seconds,
         shown: |r| dur(r.summary.blocked_seconds),
     },
     Row {
         label: "regions",
         better: Better::Neither,
+        coarse: true,
         value: |r| r.summary.regions_final as f64,
         shown: |r| {
             format!(
@@ -77,66 +84,94 @@ pub const ROWS: &[Row] = &[
     Row {
         label: "splits",
         better: Better::Neither,
+        coarse: true,
         value: |r| r.summary.splits as f64,
         shown: |r| thousands(r.summary.splits as u128),
     },
     Row {
         label: "busiest server, mean share",
         better: Better::Lower,
+        coarse: false,
         value: |r| r.hotspots.mean_hottest_share.unwrap_or(f64::NAN),
         shown: |r| share_or_dash(r.hotspots.mean_hottest_share.unwrap_or(f64::NAN)),
     },
     Row {
         label: "load over 2× fair share",
         better: Better::Lower,
+        coarse: false,
         value: |r| r.hotspots.time_over_twice_fair_share,
         shown: |r| pct(r.hotspots.time_over_twice_fair_share),
     },
     Row {
         label: "busiest server, worst minute",
         better: Better::Lower,
+        coarse: false,
         value: |r| r.summary.max_server_write_share,
         shown: |r| pct(r.summary.max_server_write_share),
     },
     Row {
         label: "cold regions",
         better: Better::Lower,
+        coarse: true,
         value: |r| r.region_sizes.cold_regions as f64,
         shown: |r| thousands(r.region_sizes.cold_regions as u128),
     },
     Row {
         label: "regions no longer written",
         better: Better::Neither,
+        coarse: true,
         value: |r| r.region_sizes.quiet_regions as f64,
         shown: |r| thousands(r.region_sizes.quiet_regions as u128),
     },
     Row {
         label: "… their median / split size",
         better: Better::Neither,
+        coarse: true,
         value: quiet_median,
         shown: |r| share_or_dash(quiet_median(r)),
     },
     Row {
         label: "region size p50",
         better: Better::Neither,
+        coarse: true,
         value: |r| r.region_sizes.p50 as f64,
         shown: |r| format_bytes(r.region_sizes.p50),
     },
     Row {
         label: "region size max",
         better: Better::Neither,
+        coarse: true,
         value: |r| r.region_sizes.max as f64,
         shown: |r| format_bytes(r.region_sizes.max),
     },
     Row {
         label: "write amplification",
         better: Better::Lower,
+        coarse: true,
         value: |r| r.summary.write_amplification,
         shown: |r| format!("{:.2}", r.summary.write_amplification),
     },
 ];
 
+/// Marks a figure a coarse scale makes untrustworthy ([`COARSE_NOTE`] says why).
+pub const COARSE_MARK: &str = " ≈?";
+
+/// The note under a comparison with marked figures.
+pub const COARSE_NOTE: &str = "≈? not trustworthy at this run's scale, coarser than its guard \
+                               (under 100 emulated rows per flush or per region); --scale sets \
+                               a finer one";
+
 impl Row {
+    /// The value as shown for `run`, marked when the run's scale makes it untrustworthy.
+    pub fn cell(&self, run: &RunJson) -> String {
+        let shown = (self.shown)(run);
+        if self.coarse && run.scale_warning.is_some() {
+            shown + COARSE_MARK
+        } else {
+            shown
+        }
+    }
+
     /// The best value among `runs` for this row: `None` for a row without a best, with fewer
     /// than two runs, or when the runs tie (a tie has no winner).
     pub fn best(&self, runs: &[RunJson]) -> Option<f64> {

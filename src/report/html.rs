@@ -98,7 +98,7 @@ fn comparison(o: &mut String, report: &Report) {
         let best = row.best(runs);
         let _ = write!(o, "<tr><th>{}</th>", row.label);
         for r in runs {
-            let (v, s) = ((row.value)(r), (row.shown)(r));
+            let (v, s) = ((row.value)(r), row.cell(r));
             let class = if Some(v) == best {
                 " class=\"best\""
             } else {
@@ -108,8 +108,16 @@ fn comparison(o: &mut String, report: &Report) {
         }
         o.push_str("</tr>\n");
     }
+    o.push_str("</tbody></table>\n");
+    if runs.iter().any(|r| r.scale_warning.is_some()) {
+        let _ = writeln!(
+            o,
+            "<p class=\"meta\">{}</p>",
+            esc(crate::report::compare::COARSE_NOTE)
+        );
+    }
     o.push_str(
-        "</tbody></table>\n<p class=\"meta\">Best value per row highlighted where lower is better on its \
+        "<p class=\"meta\">Best value per row highlighted where lower is better on its \
          own (regions, splits and sizes describe the layout: no best).</p>\n<ul id=\"cmp-verdicts\">\n",
     );
     let servers = report.scenario.regionservers as usize;

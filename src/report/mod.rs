@@ -46,7 +46,9 @@ pub fn fit(t: &mut Table) {
 }
 
 /// Wraps prose lines longer than [`TEXT_WIDTH`] after `; ` or `, ` (continuations indented four
-/// spaces deeper). Table lines (box drawing) are left alone: [`fit`] lays those out.
+/// spaces deeper), and a clause too long for a line of its own between words (never inside one:
+/// a number or an escaped key stays whole). Table lines (box drawing) are left alone: [`fit`]
+/// lays those out.
 pub fn wrap_prose(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     for line in text.split_inclusive('\n') {
@@ -59,7 +61,15 @@ pub fn wrap_prose(text: &str) -> String {
         let indent = body.len() - body.trim_start().len();
         let cont = " ".repeat(indent + 4);
         let mut current = String::new();
-        for piece in clauses(body) {
+        let room = TEXT_WIDTH.saturating_sub(cont.len());
+        let pieces = clauses(body).into_iter().flat_map(|c| {
+            if c.trim_end().chars().count() > room {
+                c.split_inclusive(' ').collect()
+            } else {
+                vec![c]
+            }
+        });
+        for piece in pieces {
             let fits = current.chars().count() + piece.trim_end().chars().count() <= TEXT_WIDTH;
             if !current.trim().is_empty() && !fits {
                 out.push_str(current.trim_end());
@@ -101,5 +111,13 @@ mod tests {
             format!("  {};\n      {}\n", "a".repeat(60), "b".repeat(60))
         );
         assert_eq!(super::wrap_prose("short\n"), "short\n");
+        // A clause longer than a line breaks between words, never inside one.
+        let words = vec!["word1234"; 30].join(" ");
+        let wrapped = super::wrap_prose(&format!("  {words}\n"));
+        assert!(wrapped.lines().count() > 2, "{wrapped}");
+        for l in wrapped.lines() {
+            assert!(l.chars().count() <= super::TEXT_WIDTH, "{l}");
+            assert!(l.trim().split(' ').all(|w| w == "word1234"), "{l}");
+        }
     }
 }

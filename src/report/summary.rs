@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::report::run::{RunJson, TimelineSampleJson};
 use crate::report::svg::Series;
-use crate::units::format_duration_ms;
+use crate::units::{format_duration_ms, thousands};
 
 /// A duration for people; `0 ms` for none or a non-finite value.
 pub(crate) fn dur(seconds: f64) -> String {
@@ -50,10 +50,21 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     }
     let spread = spread(run, servers);
     let waits = waits(run);
-    if waits.is_empty() {
+    let answer = if waits.is_empty() {
         spread
     } else {
         format!("{}; {spread}", waits.join(", "))
+    };
+    if run.scale_warning.is_some() {
+        // Said first: the waits and the ingest time below rest on what the scale gets wrong.
+        format!(
+            "rough: scale {} is coarser than its guard {} (blocking, flushes, splits and the \
+             region count not trustworthy); {answer}",
+            thousands(run.scale as u128),
+            thousands(run.scale_guard as u128)
+        )
+    } else {
+        answer
     }
 }
 

@@ -83,11 +83,14 @@ impl Report {
             align_right(&mut t, &(1..=self.runs.len()).collect::<Vec<_>>());
             for row in crate::report::compare::ROWS {
                 let mut cells = vec![row.label.to_string()];
-                cells.extend(self.runs.iter().map(row.shown));
+                cells.extend(self.runs.iter().map(|r| row.cell(r)));
                 t.add_row(cells);
             }
             o.push_str(&t.to_string());
             o.push('\n');
+            if self.runs.iter().any(|r| r.scale_warning.is_some()) {
+                o.push_str(&format!("  {}\n", crate::report::compare::COARSE_NOTE));
+            }
             o.push_str("\nVerdicts\n");
             for r in &self.runs {
                 o.push_str(&format!(

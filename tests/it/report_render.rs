@@ -355,3 +355,45 @@ fn the_regions_page_has_every_region_of_every_run_and_report_html_links_to_it() 
     assert!(page.contains("<script>") && page.contains("onclick"));
     assert!(!html::render(&r).contains("regions.html"));
 }
+
+/// A run coarser than its scale guard says so where users read first: its verdict opens with
+/// "rough:" and the comparison marks the figures the scale gets wrong (blocking, splits,
+/// regions, sizes), not the write shares, in the text and the HTML alike.
+#[test]
+fn a_coarse_scale_is_flagged_in_the_comparison_and_the_verdict() {
+    let mut r = common::small_report();
+    let plain = r.to_text_with(false);
+    assert!(
+        !plain.contains("≈?") && !plain.contains("rough:"),
+        "{plain}"
+    );
+    r.runs[1].scale_warning = Some("scale 9 is coarser than 3".to_string());
+    let text = r.to_text_with(false);
+    let row = |label: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("│ {label} ")))
+            .unwrap_or_else(|| panic!("{label} row in {text}"))
+            .to_string()
+    };
+    // Only the coarse run's cell is marked: once per marked row.
+    for label in [
+        "blocked",
+        "splits",
+        "regions",
+        "region size p50",
+        "write amplification",
+    ] {
+        assert_eq!(row(label).matches("≈?").count(), 1, "{}", row(label));
+    }
+    for label in ["busiest server, worst minute", "load over 2× fair share"] {
+        assert!(!row(label).contains("≈?"), "{}", row(label));
+    }
+    assert!(
+        text.contains("≈? not trustworthy at this run's scale"),
+        "{text}"
+    );
+    assert!(text.contains("  hashed: rough: scale"), "{text}");
+    assert!(!text.contains("  sequential: rough:"), "{text}");
+    let page = html::render(&r);
+    assert!(page.contains("≈?") && page.contains("rough: scale"));
+}
