@@ -27,9 +27,10 @@ use crate::engine;
 use crate::engine::policy::split::threshold_for;
 use crate::engine::policy::write::GlobalMarks;
 use crate::engine::state::cell;
+use crate::keygen::GeneratorSpec;
 use crate::keygen::batch::PerKey;
 use crate::keygen::keyfile::KeyFile;
-use crate::keygen::{FieldDist, GeneratorKind, GeneratorSpec};
+pub use crate::keygen::{Grouping, KeyGroup};
 use crate::keynotation::{to_shell_literal, to_string_binary};
 use crate::output::{FileSet, write_output};
 use crate::plan;
@@ -236,136 +237,9 @@ pub fn region_count(i: &SizingInput) -> RegionCount {
     }
 }
 
-/// Which part of a key should stay in one region.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Grouping {
-    /// The first `n` bytes.
-    Fixed(usize),
-    /// The bytes before the first occurrence of the delimiter (the whole key without one).
-    Delimited(Vec<u8>),
-}
-
-impl Grouping {
-    /// The group (prefix) of `key`.
-    pub fn group<'k>(&self, key: &'k [u8]) -> &'k [u8] {
-        match self {
-            Grouping::Fixed(n) => &key[..key.len().min(*n)],
-            Grouping::Delimited(d) if !d.is_empty() => {
-                match key.windows(d.len()).position(|w| w == d.as_slice()) {
-                    Some(p) => &key[..p],
-                    None => key,
-                }
-            }
-            Grouping::Delimited(_) => key,
-        }
-    }
-}
-
-/// A grouping with what it stands for (`salt bucket`, `KeyPrefixRegionSplitPolicy prefix`, …).
-#[derive(Debug, Clone, PartialEq)]
-pub struct KeyGroup {
-    /// For people.
-    pub what: String,
-    /// The rule.
-    pub grouping: Grouping,
-}
-
-fn decimal_digits(n: u64) -> usize {
-    n.to_string().len()
-}
-
-/// A template's first field, when it is a small-cardinality prefix (≤ 1024 values).
-fn template_group(spec: &GeneratorSpec) -> Option<KeyGroup> {
-    const SMALL: u64 = 1024;
-    let text = spec.template.as_ref()?.get_ref().as_str();
-    let rest = text.strip_prefix('{')?;
-    if rest.starts_with('{') {
-        return None; // `{{` is a literal brace
-    }
-    let close = rest.find('}')?;
-    let (expr, after) = (&rest[..close], &rest[close + 1..]);
-    let (value, format) = match expr.split_once(':') {
-        Some((v, f)) => (v.trim(), Some(f.trim())),
-        None => (expr.trim(), None),
-    };
-    let (name, card) = if let Some(h) = value.strip_prefix("hash(") {
-        let (inner, n) = h.split_once(")%")?;
-        (format!("hash({inner})%{n}"), n.trim().parse::<u64>().ok()?)
-    } else {
-        let fields = spec.fields.as_ref()?.get_ref();
-        let f = fields.get(value)?.get_ref();
-        if *f.dist.get_ref() == FieldDist::Latest {
-            return None;
-        }
-        (
-            format!("field `{value}`"),
-            *f.cardinality.as_ref()?.get_ref(),
-        )
-    };
-    if card == 0 || card > SMALL {
-        return None;
-    }
-    let top = card - 1;
-    let fixed = match format {
-        Some(f) if f.starts_with("be") => f[2..].parse::<usize>().ok(),
-        Some(f) if f.starts_with('x') || f.starts_with('X') => f[1..]
-            .parse::<usize>()
-            .ok()
-            .filter(|&w| format!("{top:x}").len() <= w),
-        Some(f) if f.starts_with('0') => f[1..]
-            .parse::<usize>()
-            .ok()
-            .filter(|&w| decimal_digits(top) <= w),
-        _ => None,
-    };
-    let grouping = match fixed {
-        Some(n) => Grouping::Fixed(n),
-        None => {
-            // A variable-width field stays whole up to the literal that follows it.
-            let d = after.bytes().next()?;
-            if d == b'{' || d.is_ascii_hexdigit() {
-                return None;
-            }
-            Grouping::Delimited(vec![d])
-        }
-    };
-    Some(KeyGroup {
-        what: format!("template prefix {name} ({card} values)"),
-        grouping,
-    })
-}
-
 /// The key prefixes that should stay whole for this generator and table, in priority order.
 pub fn key_groups(spec: &GeneratorSpec, s: &Scenario) -> Vec<KeyGroup> {
-    let mut out = Vec::new();
-    match *spec.kind.get_ref() {
-        GeneratorKind::Salted => {
-            let buckets = spec.buckets.as_ref().map_or(1, |b| *b.get_ref());
-            let decimal = spec
-                .bucket_format
-                .as_ref()
-                .is_some_and(|f| f.get_ref() == "decimal");
-            let width = if decimal {
-                decimal_digits(buckets.saturating_sub(1))
-            } else {
-                1
-            };
-            out.push(KeyGroup {
-                what: format!("salt bucket ({buckets} buckets)"),
-                grouping: Grouping::Fixed(width),
-            });
-        }
-        GeneratorKind::Partition => out.push(KeyGroup {
-            what: "partition prefix (8-byte id % N)".into(),
-            grouping: Grouping::Fixed(8),
-        }),
-        GeneratorKind::Modulo => out.push(KeyGroup {
-            what: "modulo prefix (decimal id % N)".into(),
-            grouping: Grouping::Delimited(b"_".to_vec()),
-        }),
-        GeneratorKind::Template => out.extend(template_group(spec)),
-        _ => {}
-    }
+    let mut out: Vec<KeyGroup> = spec.kind.get_ref().key_group(spec).into_iter().collect();
     let st = &s.settings;
     match st.split_policy {
         SplitPolicy::KeyPrefix => {
@@ -1645,27 +1519,6 @@ mod tests {
             .collect();
         let s = sample_of(keys);
         assert_eq!(aligned_keys(&s, 3, &g), [b"1".to_vec(), b"2".to_vec()]);
-    }
-
-    #[test]
-    fn template_prefix_detection() {
-        let spec = crate::keygen::testutil::spec(
-            "[[generator]]\nname='t'\nkind='template'\ntemplate='{region:02}_{id}'\n\
-             fields.region = { dist = 'uniform', cardinality = 12 }\n",
-        );
-        let g = template_group(&spec).unwrap();
-        assert_eq!(g.grouping, Grouping::Fixed(2));
-        let spec = crate::keygen::testutil::spec(
-            "[[generator]]\nname='t'\nkind='template'\ntemplate='{hash(id)%16}-{id}'\n",
-        );
-        assert_eq!(
-            template_group(&spec).unwrap().grouping,
-            Grouping::Delimited(b"-".to_vec())
-        );
-        let spec = crate::keygen::testutil::spec(
-            "[[generator]]\nname='t'\nkind='template'\ntemplate='{md5(id):4}{id}'\n",
-        );
-        assert!(template_group(&spec).is_none());
     }
 
     #[test]

@@ -47,6 +47,11 @@ pub(crate) trait KeyBatch: RowKeyGenerator {
     }
 }
 
+/// A kind without batch paths of its own, boxed for `build` with the per-key defaults.
+pub(crate) fn per_key(g: impl RowKeyGenerator + 'static) -> Box<dyn KeyBatch> {
+    Box::new(PerKey(g))
+}
+
 /// A generator that has only `key_into`: its batches are the per-key defaults. Generic over
 /// the generator, so a built-in kind's `key_into` is still called statically and inlined.
 pub(crate) struct PerKey<G>(pub G);

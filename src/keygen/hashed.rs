@@ -2,6 +2,7 @@
 //!
 //! HBase's `MD5Hash.getMD5AsHex` prints the digest as lowercase hex; all three kinds do the same.
 
+use super::spec::KindEntry;
 use std::ops::Range;
 
 use toml::Spanned;
@@ -13,6 +14,24 @@ use super::md5x::{self, Batch, Batch8};
 use super::spec::{self, GeneratorSpec, opt_err};
 use super::timeseries::Clock;
 use crate::diag::InputError;
+
+/// The `hashed` kind (HashRowKeyGenerator): its clock's options.
+pub(crate) static HASHED: KindEntry = KindEntry::new(
+    "hashed",
+    &["start_ms", "step_ms", "fixed_step"],
+    |spec, _, seed| Ok(Box::new(HashRowKey::from_spec(spec, seed)?)),
+);
+
+/// The `md5-prefix` kind.
+pub(crate) static MD5_PREFIX: KindEntry = KindEntry::new(
+    "md5-prefix",
+    &["hex_chars", "separator", "id_format", "width"],
+    |spec, _, _| Ok(Box::new(Md5Prefix::from_spec(spec)?)),
+);
+
+/// The `md5-legacy` kind: no options.
+pub(crate) static MD5_LEGACY: KindEntry =
+    KindEntry::new("md5-legacy", &[], |_, _, _| Ok(Box::new(Md5Legacy)));
 
 /// `hashed`: the widely copied HBase `HashRowKeyGenerator`: `currentTime += nextInt(1000)`, then
 /// `key = MD5Hash.getMD5AsHex(low4(id) ‖ low4(time)).substring(0, 8) ‖ Bytes.toBytes(id)`.

@@ -1,6 +1,8 @@
 //! `file`: replay keys from a key file, one key per line (`escaped` = HBase `toStringBinary`
 //! notation, or `hex`). Row `id` gets line `id % lines`. The file is read once at build.
 
+use super::batch::per_key;
+use super::spec::KindEntry;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -8,6 +10,11 @@ use super::spec::{self, GeneratorSpec, opt_err};
 use super::{MAX_ROW_LENGTH, RowKeyGenerator};
 use crate::diag::{InputError, SourceText};
 use crate::keynotation::decode_binary_line;
+
+/// The `file` kind: keys replayed from a file beside the scenario.
+pub(crate) static KIND: KindEntry = KindEntry::new("file", &["path", "format"], |spec, ctx, _| {
+    Ok(per_key(KeyFile::from_spec(spec, ctx.base_dir)?))
+});
 
 /// Keys of a file in one arena.
 #[derive(Debug, Clone)]

@@ -19,7 +19,24 @@
 //! | `keyfile.rs` | `file` |
 //! | `template.rs` + `distribution.rs` | `template` (alias `composite`) |
 //!
-//! A generator author implements [`RowKeyGenerator`] alone. `batch.rs` holds the internal batch
+//! **Adding a built-in kind** takes two files: its own, which implements [`RowKeyGenerator`] and
+//! declares its registry entry, a `static` `spec::KindEntry` (name, aliases, the options it
+//! accepts, its build function and, when its keys group by a prefix, the key group `advise
+//! --align` keeps whole); and this one, for its `mod` line and its line in `KINDS`. A kind that
+//! needs an option no kind has yet adds the field to `spec.rs`'s [`GeneratorSpec`] as well (the
+//! struct stays flat so toml reports exact spans and unknown keys). For example:
+//!
+//! ```ignore
+//! pub(crate) static KIND: KindEntry = KindEntry {
+//!     aliases: &["composite"],                      // optional
+//!     key_group: Some(template_group),              // optional
+//!     ..KindEntry::new("template", &["template", "fields"], |spec, ctx, seed| {
+//!         Ok(Box::new(Template::from_spec(spec, ctx, seed)?))  // `per_key(..)` without batch paths
+//!     })
+//! };
+//! ```
+//!
+//! A generator author outside the crate implements [`RowKeyGenerator`] alone. `batch.rs` holds the internal batch
 //! paths (`KeyBatch`) the key feed and the samplers take: per-key defaults for every kind, and
 //! the kinds that make keys cheaper together override them; `md5x.rs` hashes short messages in
 //! SIMD batches for the MD5-based kinds'.
@@ -47,7 +64,26 @@ pub mod timeseries;
 pub mod uniform;
 pub mod ycsb;
 
+use spec::KindEntry;
 pub use spec::{FieldDist, FieldSpec, GeneratorKind, GeneratorSpec};
+
+/// The built-in kinds, one line each. Their order is the order the unknown-kind error lists them.
+pub(crate) static KINDS: &[&KindEntry] = &[
+    &sequential::KIND,
+    &timeseries::TIMESTAMP_FIRST,
+    &hashed::HASHED,
+    &hashed::MD5_PREFIX,
+    &hashed::MD5_LEGACY,
+    &partition::PARTITION,
+    &partition::MODULO,
+    &salted::KIND,
+    &reversed::KIND,
+    &timeseries::REVERSE_TIMESTAMP,
+    &template::KIND,
+    &uniform::KIND,
+    &ycsb::KIND,
+    &keyfile::KIND,
+];
 
 /// HBase's limit on a row key (`HConstants.MAX_ROW_LENGTH = Short.MAX_VALUE`).
 pub const MAX_ROW_LENGTH: usize = 32767;
@@ -122,6 +158,40 @@ impl ScanLocality {
             ScanLocality::Scattered => None,
         }
     }
+}
+
+/// Which part of a key should stay in one region (`advise --align`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Grouping {
+    /// The first `n` bytes.
+    Fixed(usize),
+    /// The bytes before the first occurrence of the delimiter (the whole key without one).
+    Delimited(Vec<u8>),
+}
+
+impl Grouping {
+    /// The group (prefix) of `key`.
+    pub fn group<'k>(&self, key: &'k [u8]) -> &'k [u8] {
+        match self {
+            Grouping::Fixed(n) => &key[..key.len().min(*n)],
+            Grouping::Delimited(d) if !d.is_empty() => {
+                match key.windows(d.len()).position(|w| w == d.as_slice()) {
+                    Some(p) => &key[..p],
+                    None => key,
+                }
+            }
+            Grouping::Delimited(_) => key,
+        }
+    }
+}
+
+/// A grouping with what it stands for (`salt bucket`, `KeyPrefixRegionSplitPolicy prefix`, …).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyGroup {
+    /// For people.
+    pub what: String,
+    /// The rule.
+    pub grouping: Grouping,
 }
 
 /// What a generator needs besides its own spec.
@@ -201,30 +271,7 @@ pub fn generator_seed(seed: u64, name: &str) -> u64 {
 pub fn build(spec: &GeneratorSpec, ctx: &BuildContext<'_>) -> Result<Generator, InputError> {
     spec::check_applicable(spec)?;
     let seed = generator_seed(ctx.seed, spec.name.get_ref());
-    // Kinds with batch paths of their own are boxed as they are; the others as `PerKey`.
-    fn per_key(g: impl RowKeyGenerator + 'static) -> Box<dyn KeyBatch> {
-        Box::new(PerKey(g))
-    }
-    let inner: Box<dyn KeyBatch> = match *spec.kind.get_ref() {
-        GeneratorKind::Sequential => per_key(sequential::Sequential::from_spec(spec)?),
-        GeneratorKind::TimestampFirst => {
-            Box::new(timeseries::TimestampFirst::from_spec(spec, seed)?)
-        }
-        GeneratorKind::ReverseTimestamp => {
-            Box::new(timeseries::ReverseTimestamp::from_spec(spec, seed)?)
-        }
-        GeneratorKind::Hashed => Box::new(hashed::HashRowKey::from_spec(spec, seed)?),
-        GeneratorKind::Md5Prefix => Box::new(hashed::Md5Prefix::from_spec(spec)?),
-        GeneratorKind::Md5Legacy => Box::new(hashed::Md5Legacy),
-        GeneratorKind::Partition => per_key(partition::Partition::from_spec(spec)?),
-        GeneratorKind::Modulo => per_key(partition::Modulo::from_spec(spec)?),
-        GeneratorKind::Salted => per_key(salted::Salted::from_spec(spec, seed)?),
-        GeneratorKind::Reversed => per_key(reversed::Reversed::from_spec(spec)?),
-        GeneratorKind::Uniform => per_key(uniform::Uniform::from_spec(spec, seed)?),
-        GeneratorKind::Ycsb => per_key(ycsb::Ycsb::from_spec(spec)?),
-        GeneratorKind::File => per_key(keyfile::KeyFile::from_spec(spec, ctx.base_dir)?),
-        GeneratorKind::Template => Box::new(template::Template::from_spec(spec, ctx, seed)?),
-    };
+    let inner = (spec.kind.get_ref().entry().build)(spec, ctx, seed)?;
     Ok(Generator {
         name: spec.name.get_ref().clone(),
         inner,
@@ -384,6 +431,28 @@ mod tests {
         let g =
             build_toml("[[generator]]\nname='t'\nkind='composite'\ntemplate='k{id}'\n").unwrap();
         assert_eq!(key(&g, 7), b"k7");
+    }
+
+    #[test]
+    fn registry_names_and_aliases_are_unique_and_found() {
+        let mut names: Vec<&str> = KINDS
+            .iter()
+            .flat_map(|k| k.aliases.iter().copied().chain([k.name]))
+            .collect();
+        for &n in &names {
+            let k = GeneratorKind::named(n).expect("registered");
+            assert!(k.as_str() == n || k.entry().aliases.contains(&n));
+        }
+        assert_eq!(
+            GeneratorKind::named("composite").map(GeneratorKind::as_str),
+            Some("template")
+        );
+        assert!(GeneratorKind::named("Salted").is_none());
+        assert_eq!(GeneratorKind::all().count(), KINDS.len());
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "a name or alias used twice");
     }
 
     #[test]

@@ -1,9 +1,38 @@
 //! `partition` and `modulo`: the id's residue mod N in front of the id.
 
 use super::RowKeyGenerator;
+use super::batch::per_key;
 use super::enc::push_decimal;
+use super::spec::KindEntry;
 use super::spec::{self, GeneratorSpec};
+use super::{Grouping, KeyGroup};
 use crate::diag::InputError;
+
+/// The `partition` kind: keys group by their 8-byte partition.
+pub(crate) static PARTITION: KindEntry = KindEntry {
+    key_group: Some(|_| {
+        Some(KeyGroup {
+            what: "partition prefix (8-byte id % N)".into(),
+            grouping: Grouping::Fixed(8),
+        })
+    }),
+    ..KindEntry::new("partition", &["partitions"], |spec, _, _| {
+        Ok(per_key(Partition::from_spec(spec)?))
+    })
+};
+
+/// The `modulo` kind: keys group by the decimal residue before `_`.
+pub(crate) static MODULO: KindEntry = KindEntry {
+    key_group: Some(|_| {
+        Some(KeyGroup {
+            what: "modulo prefix (decimal id % N)".into(),
+            grouping: Grouping::Delimited(b"_".to_vec()),
+        })
+    }),
+    ..KindEntry::new("modulo", &["partitions"], |spec, _, _| {
+        Ok(per_key(Modulo::from_spec(spec)?))
+    })
+};
 
 fn partitions(spec: &GeneratorSpec) -> Result<u64, InputError> {
     spec::required_int(

@@ -2,8 +2,16 @@
 //! account numbers), spreading consecutive ids over the key space by their last digit.
 
 use super::RowKeyGenerator;
+use super::batch::per_key;
+use super::spec::KindEntry;
 use super::spec::{self, GeneratorSpec};
 use crate::diag::InputError;
+
+/// The `reversed` kind.
+pub(crate) static KIND: KindEntry =
+    KindEntry::new("reversed", &["digits", "base"], |spec, _, _| {
+        Ok(per_key(Reversed::from_spec(spec)?))
+    });
 
 /// `reverse(zero-pad(base + id, digits))`; `base + id` is taken mod 10^digits.
 #[derive(Debug, Clone, Copy)]

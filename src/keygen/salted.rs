@@ -1,11 +1,49 @@
 //! `salted`: a random-but-deterministic salt bucket in front of the sequential id.
 
 use super::RowKeyGenerator;
+use super::batch::per_key;
 use super::enc::{decimal_len, push_decimal};
 use super::hashed::{id_options, push_id};
 use super::rng::{self, streams};
+use super::spec::KindEntry;
 use super::spec::{self, GeneratorSpec, opt_err};
+use super::{Grouping, KeyGroup};
 use crate::diag::InputError;
+
+/// The `salted` kind: keys group by their salt bucket.
+pub(crate) static KIND: KindEntry = KindEntry {
+    key_group: Some(bucket_group),
+    ..KindEntry::new(
+        "salted",
+        &[
+            "buckets",
+            "bucket_format",
+            "separator",
+            "id_format",
+            "width",
+        ],
+        |spec, _, seed| Ok(per_key(Salted::from_spec(spec, seed)?)),
+    )
+};
+
+/// The salt bucket as a key group: one byte, or the decimal digits of N−1. Read from the spec
+/// as written (advise groups before it builds).
+fn bucket_group(spec: &GeneratorSpec) -> Option<KeyGroup> {
+    let buckets = spec.buckets.as_ref().map_or(1, |b| *b.get_ref());
+    let decimal = spec
+        .bucket_format
+        .as_ref()
+        .is_some_and(|f| f.get_ref() == "decimal");
+    let width = if decimal {
+        decimal_len(buckets.saturating_sub(1))
+    } else {
+        1
+    };
+    Some(KeyGroup {
+        what: format!("salt bucket ({buckets} buckets)"),
+        grouping: Grouping::Fixed(width),
+    })
+}
 
 /// `bucket ‖ separator ‖ id`, bucket = `hash(seed, id) % N`. With `bucket_format = "byte"`
 /// (default) the bucket is one raw byte, as Apache Phoenix's `SALT_BUCKETS` (N ≤ 256); with

@@ -1,11 +1,20 @@
 //! `sequential`: the monotonically increasing key (every write lands in the last region).
 
+use super::batch::per_key;
+use super::spec::KindEntry;
 use toml::Spanned;
 
 use super::enc::push_decimal;
 use super::spec::{self, GeneratorSpec, opt_err};
 use super::{RowKeyGenerator, check_fixed_len};
 use crate::diag::InputError;
+
+/// The `sequential` kind.
+pub(crate) static KIND: KindEntry = KindEntry::new(
+    "sequential",
+    &["format", "width", "prefix"],
+    |spec, _, _| Ok(per_key(Sequential::from_spec(spec)?)),
+);
 
 /// `prefix ‖ id`, the id as 8 big-endian bytes (`Bytes.toBytes(long)`) or as a zero-padded decimal.
 #[derive(Debug, Clone)]

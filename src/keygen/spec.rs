@@ -1,100 +1,159 @@
 //! The `[[generator]]` entry as written in a scenario, and the option checks `build` shares.
 //!
-//! The struct is flat (a unit `kind` enum plus optional, spanned options) so toml reports exact
-//! spans and unknown keys at their own line (RUST-NOTES §3). Which options apply to which kind is
-//! decided in one table, [`GeneratorKind::options`]; anything else is an error naming the option
-//! and the kind.
+//! The struct is flat (a `kind` plus optional, spanned options) so toml reports exact spans and
+//! unknown keys at their own line (RUST-NOTES §3). Each kind's `KindEntry`, in the kind's own
+//! file, says which options it accepts; anything else is an error naming the option and the kind.
+//! This file changes only for a brand-new option field.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::ops::{Range, RangeInclusive};
+use std::sync::LazyLock;
 
 use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, VariantAccess, Visitor};
 use toml::Spanned;
 
+use super::batch::KeyBatch;
+use super::{BuildContext, KINDS, KeyGroup};
 use crate::diag::InputError;
 
-/// Which built-in generator a `[[generator]]` entry uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GeneratorKind {
-    /// Big-endian u64 of the id, or a zero-padded decimal.
-    Sequential,
-    /// Time series: `[timestamp ms: 8 BE][host: 4 BE]`.
-    TimestampFirst,
-    /// The classic HashRowKeyGenerator: 8 hex chars of MD5(low id ‖ low time) + 8-byte id.
-    Hashed,
-    /// N hex chars of MD5(8-byte BE id) + separator + id.
-    Md5Prefix,
-    /// `MD5StringSplit`-style: 8 hex chars of (MD5(decimal id) & 0x7FFFFFFF) + `_` + decimal id.
-    Md5Legacy,
-    /// `[id % N: 8 BE][id: 8 BE]`.
-    Partition,
-    /// Decimal `id % N` + `_` + decimal id.
-    Modulo,
-    /// Salt bucket (seeded hash of the id mod N) + id.
-    Salted,
-    /// Fixed-width decimal digits of `base + id`, reversed (phone-number style).
-    Reversed,
-    /// Entity prefix + 8-byte BE `Long.MAX_VALUE - timestamp`.
-    ReverseTimestamp,
-    /// A user template such as `{md5(user):4}_{user:08}_{revts}`.
-    #[serde(alias = "composite")]
-    Template,
-    /// Uniformly random bytes.
-    Uniform,
-    /// YCSB `CoreWorkload` keys: `user` + FNV hash (or counter) of the id.
-    Ycsb,
-    /// Keys replayed from a file.
-    File,
+/// How a kind is built: from its checked spec, the context and the generator's own seed.
+pub(crate) type BuildFn =
+    fn(&GeneratorSpec, &BuildContext<'_>, u64) -> Result<Box<dyn KeyBatch>, InputError>;
+
+/// What `build`, the option check and `advise` need to know about one generator kind. Each
+/// kind's file declares its entry as a `static`; `keygen/mod.rs` lists them in `KINDS`.
+pub(crate) struct KindEntry {
+    /// The kind as written in a scenario (kebab-case).
+    pub name: &'static str,
+    /// Other names a scenario may write for it.
+    pub aliases: &'static [&'static str],
+    /// The options (besides `name` and `kind`) it accepts, in the order its errors list them.
+    pub options: &'static [&'static str],
+    /// Builds it (its spec's options already checked against `options`).
+    pub build: BuildFn,
+    /// The key prefix `advise --align` should keep whole, when its keys group by one.
+    pub key_group: Option<fn(&GeneratorSpec) -> Option<KeyGroup>>,
 }
 
+impl KindEntry {
+    /// An entry without aliases or key grouping (set those with `..KindEntry::new(..)`).
+    pub const fn new(
+        name: &'static str,
+        options: &'static [&'static str],
+        build: BuildFn,
+    ) -> KindEntry {
+        KindEntry {
+            name,
+            aliases: &[],
+            options,
+            build,
+            key_group: None,
+        }
+    }
+}
+
+/// Which built-in generator a `[[generator]]` entry uses: a handle to its `KindEntry` in the
+/// registry (`KINDS` in `keygen/mod.rs`), read from its name (or an alias) in a scenario.
+#[derive(Clone, Copy)]
+pub struct GeneratorKind(&'static KindEntry);
+
 impl GeneratorKind {
+    /// The kind a scenario names `name` (or an alias of it), if there is one.
+    pub fn named(name: &str) -> Option<GeneratorKind> {
+        KINDS
+            .iter()
+            .find(|k| k.name == name || k.aliases.contains(&name))
+            .map(|k| GeneratorKind(k))
+    }
+
+    /// Every built-in kind, in registry order.
+    pub fn all() -> impl Iterator<Item = GeneratorKind> {
+        KINDS.iter().map(|k| GeneratorKind(k))
+    }
+
     /// The kind as written in a scenario (kebab-case).
     pub fn as_str(self) -> &'static str {
-        match self {
-            GeneratorKind::Sequential => "sequential",
-            GeneratorKind::TimestampFirst => "timestamp-first",
-            GeneratorKind::Hashed => "hashed",
-            GeneratorKind::Md5Prefix => "md5-prefix",
-            GeneratorKind::Md5Legacy => "md5-legacy",
-            GeneratorKind::Partition => "partition",
-            GeneratorKind::Modulo => "modulo",
-            GeneratorKind::Salted => "salted",
-            GeneratorKind::Reversed => "reversed",
-            GeneratorKind::ReverseTimestamp => "reverse-timestamp",
-            GeneratorKind::Template => "template",
-            GeneratorKind::Uniform => "uniform",
-            GeneratorKind::Ycsb => "ycsb",
-            GeneratorKind::File => "file",
-        }
+        self.0.name
     }
 
     /// The options (besides `name` and `kind`) this kind accepts.
     pub fn options(self) -> &'static [&'static str] {
-        const CLOCK: [&str; 3] = ["start_ms", "step_ms", "fixed_step"];
-        match self {
-            GeneratorKind::Sequential => &["format", "width", "prefix"],
-            GeneratorKind::TimestampFirst => &["start_ms", "step_ms", "fixed_step", "cardinality"],
-            GeneratorKind::Hashed => &CLOCK,
-            GeneratorKind::Md5Prefix => &["hex_chars", "separator", "id_format", "width"],
-            GeneratorKind::Md5Legacy => &[],
-            GeneratorKind::Partition | GeneratorKind::Modulo => &["partitions"],
-            GeneratorKind::Salted => &[
-                "buckets",
-                "bucket_format",
-                "separator",
-                "id_format",
-                "width",
-            ],
-            GeneratorKind::Reversed => &["digits", "base"],
-            GeneratorKind::ReverseTimestamp => {
-                &["start_ms", "step_ms", "fixed_step", "cardinality", "prefix"]
+        self.0.options
+    }
+
+    /// The kind's registry entry.
+    pub(crate) fn entry(self) -> &'static KindEntry {
+        self.0
+    }
+
+    /// The key prefix that should stay in one region for these keys, if they group by one.
+    pub fn key_group(self, spec: &GeneratorSpec) -> Option<KeyGroup> {
+        self.0.key_group.and_then(|f| f(spec))
+    }
+}
+
+/// Names are unique in the registry, so the name is the identity.
+impl PartialEq for GeneratorKind {
+    fn eq(&self, other: &GeneratorKind) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for GeneratorKind {}
+
+impl fmt::Debug for GeneratorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GeneratorKind({:?})", self.0.name)
+    }
+}
+
+/// Every name a scenario may write, for the unknown-kind error: each kind's aliases, then its
+/// name (the order serde's derive gave, so the message stays as it was).
+fn accepted_names() -> &'static [&'static str] {
+    static NAMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        KINDS
+            .iter()
+            .flat_map(|k| k.aliases.iter().copied().chain([k.name]))
+            .collect()
+    });
+    &NAMES
+}
+
+/// Read as an enum (as the derive did), so toml's spans and its messages for a value of the
+/// wrong type stay; the variant's name is looked up in the registry.
+impl<'de> Deserialize<'de> for GeneratorKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GeneratorKind, D::Error> {
+        struct Name;
+        impl<'de> DeserializeSeed<'de> for Name {
+            type Value = GeneratorKind;
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<GeneratorKind, D::Error> {
+                d.deserialize_identifier(self)
             }
-            GeneratorKind::Template => &["template", "fields", "start_ms", "step_ms", "fixed_step"],
-            GeneratorKind::Uniform => &["length"],
-            GeneratorKind::Ycsb => &["ordered", "zero_padding", "prefix"],
-            GeneratorKind::File => &["path", "format"],
         }
+        impl Visitor<'_> for Name {
+            type Value = GeneratorKind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a generator kind")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<GeneratorKind, E> {
+                GeneratorKind::named(v).ok_or_else(|| E::unknown_variant(v, accepted_names()))
+            }
+        }
+        struct Kind;
+        impl<'de> Visitor<'de> for Kind {
+            type Value = GeneratorKind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("enum GeneratorKind")
+            }
+            fn visit_enum<A: EnumAccess<'de>>(self, a: A) -> Result<GeneratorKind, A::Error> {
+                let (kind, rest) = a.variant_seed(Name)?;
+                rest.unit_variant()?;
+                Ok(kind)
+            }
+        }
+        d.deserialize_enum("GeneratorKind", accepted_names(), Kind)
     }
 }
 

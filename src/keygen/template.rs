@@ -15,6 +15,8 @@
 //! (a salt: equal values get equal salts). The template is compiled once into a list of ops;
 //! evaluation appends to the key buffer without allocating.
 
+use super::spec::KindEntry;
+use super::{Grouping, KeyGroup};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -26,6 +28,78 @@ use super::spec::{FieldDist, GeneratorSpec, opt_err};
 use super::timeseries::{Clock, reverse_ts};
 use super::{BuildContext, MAX_ROW_LENGTH, RowKeyGenerator};
 use crate::diag::InputError;
+
+/// The `template` kind (alias `composite`): keys group by a small-cardinality first field.
+pub(crate) static KIND: KindEntry = KindEntry {
+    aliases: &["composite"],
+    key_group: Some(template_group),
+    ..KindEntry::new(
+        "template",
+        &["template", "fields", "start_ms", "step_ms", "fixed_step"],
+        |spec, ctx, seed| Ok(Box::new(Template::from_spec(spec, ctx, seed)?)),
+    )
+};
+
+/// A template's first field, when it is a small-cardinality prefix (≤ 1024 values).
+fn template_group(spec: &GeneratorSpec) -> Option<KeyGroup> {
+    const SMALL: u64 = 1024;
+    let text = spec.template.as_ref()?.get_ref().as_str();
+    let rest = text.strip_prefix('{')?;
+    if rest.starts_with('{') {
+        return None; // `{{` is a literal brace
+    }
+    let close = rest.find('}')?;
+    let (expr, after) = (&rest[..close], &rest[close + 1..]);
+    let (value, format) = match expr.split_once(':') {
+        Some((v, f)) => (v.trim(), Some(f.trim())),
+        None => (expr.trim(), None),
+    };
+    let (name, card) = if let Some(h) = value.strip_prefix("hash(") {
+        let (inner, n) = h.split_once(")%")?;
+        (format!("hash({inner})%{n}"), n.trim().parse::<u64>().ok()?)
+    } else {
+        let fields = spec.fields.as_ref()?.get_ref();
+        let f = fields.get(value)?.get_ref();
+        if *f.dist.get_ref() == FieldDist::Latest {
+            return None;
+        }
+        (
+            format!("field `{value}`"),
+            *f.cardinality.as_ref()?.get_ref(),
+        )
+    };
+    if card == 0 || card > SMALL {
+        return None;
+    }
+    let top = card - 1;
+    let fixed = match format {
+        Some(f) if f.starts_with("be") => f[2..].parse::<usize>().ok(),
+        Some(f) if f.starts_with('x') || f.starts_with('X') => f[1..]
+            .parse::<usize>()
+            .ok()
+            .filter(|&w| format!("{top:x}").len() <= w),
+        Some(f) if f.starts_with('0') => f[1..]
+            .parse::<usize>()
+            .ok()
+            .filter(|&w| decimal_len(top) <= w),
+        _ => None,
+    };
+    let grouping = match fixed {
+        Some(n) => Grouping::Fixed(n),
+        None => {
+            // A variable-width field stays whole up to the literal that follows it.
+            let d = after.bytes().next()?;
+            if d == b'{' || d.is_ascii_hexdigit() {
+                return None;
+            }
+            Grouping::Delimited(vec![d])
+        }
+    };
+    Some(KeyGroup {
+        what: format!("template prefix {name} ({card} values)"),
+        grouping,
+    })
+}
 
 /// Longest padding width accepted in a format.
 const MAX_WIDTH: u64 = 4096;
@@ -612,7 +686,25 @@ impl Template {
 mod tests {
     use super::super::testutil::*;
     use super::*;
+
     use crate::keynotation::to_hex;
+
+    #[test]
+    fn template_prefix_detection() {
+        let s = spec(
+            "[[generator]]\nname='t'\nkind='template'\ntemplate='{region:02}_{id}'\n\
+             fields.region = { dist = 'uniform', cardinality = 12 }\n",
+        );
+        let g = template_group(&s).unwrap();
+        assert_eq!(g.grouping, Grouping::Fixed(2));
+        let s = spec("[[generator]]\nname='t'\nkind='template'\ntemplate='{hash(id)%16}-{id}'\n");
+        assert_eq!(
+            template_group(&s).unwrap().grouping,
+            Grouping::Delimited(b"-".to_vec())
+        );
+        let s = spec("[[generator]]\nname='t'\nkind='template'\ntemplate='{md5(id):4}{id}'\n");
+        assert!(template_group(&s).is_none());
+    }
 
     fn gen_toml(template: &str, extra: &str) -> String {
         format!("[[generator]]\nname='t'\nkind='template'\ntemplate = \"{template}\"\n{extra}")

@@ -8,6 +8,7 @@
 //! The approximation: at chunk boundaries the clock snaps to its expected value (it can jump back
 //! or forward by the accumulated deviation, typically ±√1024·step/√12 ≈ 9·step ms).
 
+use super::spec::KindEntry;
 use std::ops::Range;
 
 use toml::Spanned;
@@ -18,6 +19,20 @@ use super::rng::{self, streams};
 use super::spec::{self, GeneratorSpec, opt_err};
 use super::{DEFAULT_START_MS, RowKeyGenerator};
 use crate::diag::InputError;
+
+/// The `timestamp-first` kind.
+pub(crate) static TIMESTAMP_FIRST: KindEntry = KindEntry::new(
+    "timestamp-first",
+    &["start_ms", "step_ms", "fixed_step", "cardinality"],
+    |spec, _, seed| Ok(Box::new(TimestampFirst::from_spec(spec, seed)?)),
+);
+
+/// The `reverse-timestamp` kind.
+pub(crate) static REVERSE_TIMESTAMP: KindEntry = KindEntry::new(
+    "reverse-timestamp",
+    &["start_ms", "step_ms", "fixed_step", "cardinality", "prefix"],
+    |spec, _, seed| Ok(Box::new(ReverseTimestamp::from_spec(spec, seed)?)),
+);
 
 /// Ids per clock chunk.
 pub const CHUNK: u64 = 1024;

@@ -1,9 +1,16 @@
 //! `uniform`: uniformly random key bytes from the seeded stream.
 
+use super::batch::per_key;
 use super::rng::{self, streams};
+use super::spec::KindEntry;
 use super::spec::{self, GeneratorSpec};
 use super::{MAX_ROW_LENGTH, RowKeyGenerator};
 use crate::diag::InputError;
+
+/// The `uniform` kind.
+pub(crate) static KIND: KindEntry = KindEntry::new("uniform", &["length"], |spec, _, seed| {
+    Ok(per_key(Uniform::from_spec(spec, seed)?))
+});
 
 /// `length` random bytes; byte word `k` of row `id` is `draw(seed, UNIFORM + (k << 16), id)`.
 #[derive(Debug, Clone, Copy)]

@@ -5,11 +5,20 @@
 //! `fnvhash64` hashes the 8 low-to-high bytes of the long with FNV-1a 64 and returns
 //! `Math.abs(hash)` (so `Long.MIN_VALUE` stays negative and prints with a `-`, as in Java).
 
+use super::batch::per_key;
 use super::enc::{decimal_len, push_signed_decimal};
+use super::spec::KindEntry;
 use super::spec::{self, GeneratorSpec};
 use super::{RowKeyGenerator, check_fixed_len};
 use crate::diag::InputError;
 use toml::Spanned;
+
+/// The `ycsb` kind.
+pub(crate) static KIND: KindEntry = KindEntry::new(
+    "ycsb",
+    &["ordered", "zero_padding", "prefix"],
+    |spec, _, _| Ok(per_key(Ycsb::from_spec(spec)?)),
+);
 
 /// YCSB `Utils.fnvhash64(long)`.
 pub fn fnvhash64(val: u64) -> i64 {
