@@ -6,12 +6,17 @@
 //!    per server `c` such that each region ends the load at no more than half of the size at
 //!    which the table's split policy would split it, with `c` regions of the table on its
 //!    server; N = c × servers. The rule only proposes: see step 4.
+//! 2b. **Limit** regions per server (docs/PRESPLIT.md, "The limit on regions per server"): what
+//!    the heap's memstore supports and at most the reference guide's 200, at the start and at
+//!    the end of the load.
 //! 3. **Place split keys** at the sample quantiles ⌊i·M/N⌋, dropping repeats (lumpy keys) and,
 //!    with `--align`, on salt-bucket / prefix boundaries (within each group when there are more
 //!    regions than groups).
-//! 4. **Search** (`search`): emulate the scenario's own pre-split and advised keys for a few
-//!    counts around N at a coarse but guarded scale, and choose by a stated objective; the
-//!    advice is never a layout its own emulation shows worse than the scenario's.
+//! 4. **Search** (`search`): emulate the scenario's own pre-split and advised layouts — counts
+//!    around N, capped at the limit, at the table's region size and larger ones — at a coarse but
+//!    guarded scale, and choose by a stated objective whose first criterion is the limit; the
+//!    advice is never a layout its own emulation shows worse than the scenario's, and never one
+//!    over the limit without saying which limit to relax.
 
 mod search;
 
@@ -58,7 +63,8 @@ pub struct AdviseArgs {
     /// The generator to advise for (required when the scenario has several).
     #[arg(long, value_name = "NAME")]
     pub generator: Option<String>,
-    /// Number of regions (default: from data size, split size and servers; see docs/PRESPLIT.md).
+    /// Number of regions, tried at the table's own region size only (default: the search's
+    /// counts and sizes, within the limit on regions per server; see docs/PRESPLIT.md).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub regions: Option<u64>,
     /// Keys to sample.
@@ -283,7 +289,7 @@ pub fn region_limit(i: &SizingInput) -> RegionLimit {
             "limit: at most {n} of the table's regions per server, at the start and at the end \
              of the load ({} binds; other tables' regions on the servers would share it)",
             match binding {
-                LimitRule::Memstore => format!("the memstore rule, ⌊{mem:.1}⌋"),
+                LimitRule::Memstore => format!("the memstore rule, ⌊{mem:.1}⌋ = {n},"),
                 LimitRule::Guide => format!("the guide's {}", GUIDE_RANGE.1),
             }
         ),
@@ -1493,8 +1499,8 @@ fn verdict(
         within_limits: search::within_limit(adv, servers, cap),
         text: format!(
             "pre-split into {n} regions{}: at most {} per server, within {rule} of {cap}, \
-             blocked {} and ingest {} (emulated), where the scenario's pre-split ({} regions) \
-             {why}",
+             blocked {} of a {} ingest (emulated), where the scenario's pre-split ({} \
+             regions) {why}",
             size(adv.max_filesize),
             adv.regions_per_server(servers),
             secs(adv.blocked_seconds),

@@ -1,7 +1,7 @@
 //! The layout search of `advise`: region sizes (`hbase.hregion.max.filesize`) and region counts
 //! around the arithmetic, each emulated, and the choice among them by a stated objective whose
 //! first criterion is HBase's limit on regions per server (docs/PRESPLIT.md, "Choosing the
-//! count").
+//! layout").
 //!
 //! Everything here is pure: the emulation runs happen in `advise`; this module only lists the
 //! counts to try and decides from the figures the runs produced.

@@ -490,7 +490,7 @@ fn align_prefix_aligns_to_a_fixed_width_prefix() {
 /// Returns the chosen candidate.
 fn keeps_to_its_printed_limit(v: &serde_json::Value) -> serde_json::Value {
     let limit = v["limit"]["regions_per_server"].as_u64().unwrap();
-    assert!(limit >= 1 && limit <= 200, "{v:#}");
+    assert!((1..=200).contains(&limit), "{v:#}");
     let cands = v["candidates"].as_array().unwrap();
     for c in cands {
         let per = c["regions_per_server"].as_u64().unwrap();
