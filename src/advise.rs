@@ -5,14 +5,14 @@
 //! 2. **Count regions** (docs/PRESPLIT.md, "Split-key advice"): the rule's N, the fewest regions
 //!    per server `c` such that each region ends the load at no more than half of the size at
 //!    which the table's split policy would split it, with `c` regions of the table on its
-//!    server; N = c × servers. The rule only proposes: see step 4.
-//! 2b. **Limit** regions per server (docs/PRESPLIT.md, "The limit on regions per server"): what
+//!    server; N = c × servers. The rule only proposes: see step 5.
+//! 3. **Limit** regions per server (docs/PRESPLIT.md, "The limit on regions per server"): what
 //!    the heap's memstore supports and at most the reference guide's 200, at the start and at
 //!    the end of the load.
-//! 3. **Place split keys** at the sample quantiles ⌊i·M/N⌋, dropping repeats (lumpy keys) and,
+//! 4. **Place split keys** at the sample quantiles ⌊i·M/N⌋, dropping repeats (lumpy keys) and,
 //!    with `--align`, on salt-bucket / prefix boundaries (within each group when there are more
 //!    regions than groups).
-//! 4. **Search** (`search`): emulate the scenario's own pre-split and advised layouts — counts
+//! 5. **Search** (`search`): emulate the scenario's own pre-split and advised layouts — counts
 //!    around N, capped at the limit, at the table's region size and larger ones — at a coarse but
 //!    guarded scale, and choose by a stated objective whose first criterion is the limit; the
 //!    advice is never a layout its own emulation shows worse than the scenario's, and never one
