@@ -5,13 +5,18 @@
 //! 2. **Count regions** (docs/PRESPLIT.md, "Split-key advice"): the rule's N, the fewest regions
 //!    per server `c` such that each region ends the load at no more than half of the size at
 //!    which the table's split policy would split it, with `c` regions of the table on its
-//!    server; N = c × servers. The rule only proposes: see step 4.
-//! 3. **Place split keys** at the sample quantiles ⌊i·M/N⌋, dropping repeats (lumpy keys) and,
+//!    server; N = c × servers. The rule only proposes: see step 5.
+//! 3. **Limit** regions per server (docs/PRESPLIT.md, "The limit on regions per server"): what
+//!    the heap's memstore supports and at most the reference guide's 200, at the start and at
+//!    the end of the load.
+//! 4. **Place split keys** at the sample quantiles ⌊i·M/N⌋, dropping repeats (lumpy keys) and,
 //!    with `--align`, on salt-bucket / prefix boundaries (within each group when there are more
 //!    regions than groups).
-//! 4. **Search** (`search`): emulate the scenario's own pre-split and advised keys for a few
-//!    counts around N at a coarse but guarded scale, and choose by a stated objective; the
-//!    advice is never a layout its own emulation shows worse than the scenario's.
+//! 5. **Search** (`search`): emulate the scenario's own pre-split and advised layouts — counts
+//!    around N, capped at the limit, at the table's region size and larger ones — at a coarse but
+//!    guarded scale, and choose by a stated objective whose first criterion is the limit; the
+//!    advice is never a layout its own emulation shows worse than the scenario's, and never one
+//!    over the limit without saying which limit to relax.
 
 mod search;
 
@@ -59,7 +64,8 @@ pub struct AdviseArgs {
     /// The generator to advise for (required when the scenario has several).
     #[arg(long, value_name = "NAME")]
     pub generator: Option<String>,
-    /// Number of regions (default: from data size, split size and servers; see docs/PRESPLIT.md).
+    /// Number of regions, tried at the table's own region size only (default: the search's
+    /// counts and sizes, within the limit on regions per server; see docs/PRESPLIT.md).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::argval::seed_arg)]
     pub regions: Option<u64>,
     /// Keys to sample.
@@ -109,7 +115,7 @@ pub struct RegionCount {
     pub regions: u64,
     /// Lines of arithmetic for people.
     pub lines: Vec<String>,
-    /// Advice the rule could not act on (memstore starting point, guide ranges).
+    /// Advice the rule could not act on (a count past the pre-split ceiling).
     pub warnings: Vec<String>,
     /// The guide's memstore starting point: regions per server whose memstores all fit at
     /// flush size (heap × global memstore fraction / (flush size × families)).
@@ -204,36 +210,117 @@ pub fn region_count(i: &SizingInput) -> RegionCount {
              raise hbase.hregion.max.filesize"
         ));
     }
-    // The guide's starting point: regions per RS whose memstores all fit at flush size.
-    let fams = i.families.max(1);
-    let start = i.global_memstore_bytes as f64 / (i.flush_size.max(1) * fams) as f64;
-    let global = match i.global_memstore_fraction {
-        Some(f) => format!("heap {} × {f:.2}", format_bytes(i.heap_bytes)),
-        None => format!("global memstore {}", format_bytes(i.global_memstore_bytes)),
-    };
-    lines.push(format!(
-        "check: memstore starting point = {global} / (flush {} × {}) = {:.0} regions per server",
-        format_bytes(i.flush_size),
-        crate::units::count_of(u128::from(fams), "family", "families"),
-        start
-    ));
-    if c as f64 > start {
-        warnings.push(format!(
-            "{c} regions per server exceed the memstore starting point ({start:.0}): when all \
-             take writes at once, flushes come early and small; consider a larger max.filesize \
-             or more RegionServers"
-        ));
-    }
-    if c > 200 {
-        warnings.push(format!(
-            "{c} regions per server is above the reference guide's 20–200 range"
-        ));
-    }
+    let start = memstore_regions(i);
     RegionCount {
         regions: n,
         lines,
         warnings,
         memstore_start: start,
+    }
+}
+
+/// The memstore starting point of the guide: regions per server whose memstores all fit at
+/// flush size (global memstore / (flush size × families)).
+fn memstore_regions(i: &SizingInput) -> f64 {
+    i.global_memstore_bytes as f64 / (i.flush_size.max(1) * i.families.max(1)) as f64
+}
+
+/// The reference guide's range of regions per RegionServer (HBase reference guide, "Regions per
+/// RegionServer").
+pub const GUIDE_RANGE: (u64, u64) = (20, 200);
+
+/// Which rule sets the limit on regions per server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitRule {
+    /// Global memstore / (flush size × families).
+    Memstore,
+    /// The top of the reference guide's range.
+    Guide,
+}
+
+/// HBase's operational limit on one table's regions per server: the smaller of what the heap's
+/// memstore supports and the top of the guide's range. A constraint of the search, not a
+/// tie-breaker.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RegionLimit {
+    /// Regions per server allowed (at least 1).
+    pub regions_per_server: u64,
+    /// The rule that binds.
+    pub binding: LimitRule,
+    /// The memstore rule's figure, regions per server (unrounded).
+    pub memstore_regions_per_server: f64,
+    /// The guide's range, regions per server.
+    pub guide_range: (u64, u64),
+    /// The arithmetic, for people.
+    pub lines: Vec<String>,
+}
+
+/// The limit for `i`'s server, with its arithmetic.
+pub fn region_limit(i: &SizingInput) -> RegionLimit {
+    let mem = memstore_regions(i);
+    let mem_n = (mem.floor() as u64).max(1);
+    let (n, binding) = if mem_n <= GUIDE_RANGE.1 {
+        (mem_n, LimitRule::Memstore)
+    } else {
+        (GUIDE_RANGE.1, LimitRule::Guide)
+    };
+    let global = match i.global_memstore_fraction {
+        Some(f) => format!(
+            "{} (heap {} × {f:.2})",
+            format_bytes(i.global_memstore_bytes),
+            format_bytes(i.heap_bytes)
+        ),
+        None => format!("{} (set absolutely)", format_bytes(i.global_memstore_bytes)),
+    };
+    let lines = vec![
+        format!(
+            "limit, memstore: global memstore {global} / (flush {} × {}) = {mem:.1} regions \
+             per server (the guide's memstore starting point: every memstore can reach its \
+             flush size at once)",
+            format_bytes(i.flush_size),
+            crate::units::count_of(u128::from(i.families.max(1)), "family", "families"),
+        ),
+        format!(
+            "limit, range: {}–{} regions per server (HBase reference guide, \"Regions per \
+             RegionServer\"; fewer is fine for a small table)",
+            GUIDE_RANGE.0, GUIDE_RANGE.1
+        ),
+        format!(
+            "limit: at most {n} of the table's regions per server, at the start and at the end \
+             of the load ({} binds; other tables' regions on the servers would share it)",
+            match binding {
+                LimitRule::Memstore => format!("the memstore rule, ⌊{mem:.1}⌋ = {n},"),
+                LimitRule::Guide => format!("the guide's {}", GUIDE_RANGE.1),
+            }
+        ),
+    ];
+    RegionLimit {
+        regions_per_server: n,
+        binding,
+        memstore_regions_per_server: (mem * 10.0).round() / 10.0,
+        guide_range: GUIDE_RANGE,
+        lines,
+    }
+}
+
+/// How `n` regions at region size `size` hold the load's data, by the rule's arithmetic.
+fn hold(i: &SizingInput, size: u64, n: u64) -> search::Hold {
+    let at = SizingInput {
+        max_filesize: size,
+        ..i.clone()
+    };
+    let servers = i.servers.max(1);
+    let split = u128::from(split_size(&at, n.div_ceil(servers)));
+    let per_region = i.data_bytes / u128::from(n.max(1));
+    // Under HBase's default split-size jitter (hbase.hregion.max.filesize.jitter 0.25, ±12.5 %),
+    // a region over ⅞ of the split size may split.
+    if i.policy == SplitPolicy::Disabled || per_region <= split / 2 {
+        search::Hold::Half
+    } else if per_region <= split / 8 * 7 {
+        search::Hold::Under
+    } else {
+        search::Hold::Over
     }
 }
 
@@ -428,12 +515,16 @@ pub(crate) fn cut_keys<'a>(
         .collect()
 }
 
-/// The HBase shell statement creating the scenario's table with its families, pre-split.
-pub fn create_statement(s: &Scenario, keys: &[Vec<u8>]) -> String {
+/// The HBase shell statement creating the scenario's table with its families, pre-split, and
+/// with `max_filesize` as the table's MAX_FILESIZE when the advice changes the region size.
+pub fn create_statement(s: &Scenario, keys: &[Vec<u8>], max_filesize: Option<u64>) -> String {
     let quote = |t: &str| format!("'{}'", t.replace('\\', "\\\\").replace('\'', "\\'"));
     let mut out = format!("create {}", quote(&s.table.name));
     for f in &s.table.families {
         let _ = write!(out, ", {{NAME => {}}}", quote(&f.name));
+    }
+    if let Some(z) = max_filesize {
+        let _ = write!(out, ", MAX_FILESIZE => '{z}'");
     }
     if !keys.is_empty() {
         out.push_str(", SPLITS => [");
@@ -538,7 +629,7 @@ fn row_spread(run: &RunJson) -> f64 {
         .fold(0.0, f64::max)
 }
 
-fn comparison(base: &RunJson, adv: &RunJson, base_how: &str, adv_regions: usize) -> String {
+fn comparison(base: &RunJson, adv: &RunJson, base_how: &str, adv_what: &str) -> String {
     let secs = |x: f64| format_duration_ms((x * 1000.0).round() as u64);
     let row = |name: &str, f: &dyn Fn(&RunJson) -> String| vec![name.to_string(), f(base), f(adv)];
     let mut t = table(&["", "scenario pre-split", "advised pre-split"]);
@@ -568,9 +659,7 @@ fn comparison(base: &RunJson, adv: &RunJson, base_how: &str, adv_regions: usize)
         format!("±{:.2}%", row_spread(r) * 100.0)
     }));
     align_right(&mut t, &[1, 2]);
-    format!(
-        "Scenario's pre-split ({base_how}) vs the advised {adv_regions} regions, in detail\n{t}\n"
-    )
+    format!("Scenario's pre-split ({base_how}) vs the advised {adv_what}, in detail\n{t}\n")
 }
 
 /// The advice as one document: what `--format json` prints and the text is rendered from.
@@ -594,8 +683,16 @@ pub struct AdviceJson {
     pub rule_lines: Vec<String>,
     /// `--regions`, when given (it replaces the search's counts).
     pub regions_override: Option<u64>,
-    /// The guide's memstore starting point, regions per server (the heap criterion).
+    /// The guide's memstore starting point, regions per server (as `limit`'s).
     pub memstore_regions_per_server: f64,
+    /// HBase's limit on the table's regions per server: the search's first criterion.
+    pub limit: RegionLimit,
+    /// The table's own region size (MAX_FILESIZE or hbase.hregion.max.filesize), bytes.
+    pub max_filesize: u64,
+    /// Region sizes the search covered, bytes.
+    pub sizes: Vec<u64>,
+    /// Layouts the arithmetic ruled out without a run, for people.
+    pub not_emulated: Vec<String>,
     /// Whether the layouts were emulated (false with `--no-emulate`).
     pub emulated: bool,
     /// Real rows per emulated row of the search runs.
@@ -641,10 +738,10 @@ pub struct CandidateJson {
     /// Emulated figures.
     #[serde(flatten)]
     pub figures: Figures,
-    /// Initial regions per server (rounded up).
+    /// Regions per server at the peak (start or end of the load), spread evenly, rounded up.
     pub regions_per_server: u64,
-    /// Whether that is within the memstore starting point.
-    pub fits_heap: bool,
+    /// Whether that is within the limit.
+    pub within_limit: bool,
     /// The largest share of one minute's writes any server took.
     pub max_server_write_share: f64,
     /// `chosen`, `tied` (as good, lost the tie-break) or `out`.
@@ -661,13 +758,19 @@ pub struct VerdictJson {
     /// Regions of the advised keys (`split_keys`): the choice, or with `keep_scenario` the best
     /// advised alternative.
     pub regions: u64,
+    /// The region size (MAX_FILESIZE) those keys were emulated with, bytes.
+    pub max_filesize: u64,
+    /// Whether the advised layout keeps to the limit (false: no layout tried did, and the
+    /// verdict names the limit to relax).
+    pub within_limits: bool,
     /// The one-line verdict.
     pub text: String,
 }
 
-/// One layout to emulate: the scenario's own, or advised keys for a count.
+/// One layout to emulate: advised keys for a count at a region size.
 struct Layout {
     label: String,
+    max_filesize: u64,
     requested: Option<u64>,
     keys: Vec<Vec<u8>>,
     dropped: usize,
@@ -743,7 +846,7 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
     let st = &s.settings;
     let (data, data_line) = data_estimate(&s, mean_key);
     let servers = s.cluster.regionservers.max(1);
-    let count = region_count(&SizingInput {
+    let sizing = SizingInput {
         data_bytes: data,
         servers,
         policy: st.split_policy,
@@ -757,7 +860,11 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         },
         flush_size: st.flush_size,
         families: s.table.families.len() as u64,
-    });
+    };
+    let count = region_count(&sizing);
+    let limit = region_limit(&sizing);
+    let cap = limit.regions_per_server;
+    let own_size = st.max_filesize;
     let mut warnings: Vec<String> = count.warnings.clone();
     let first = args.regions.unwrap_or(count.regions);
     if (sample.len() as u64) < first {
@@ -800,7 +907,8 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         None
     };
 
-    // The scenario's own layout, and the counts to try.
+    // The scenario's own layout, and the (region size, count) pairs to try. A table that never
+    // splits, or a count fixed by --regions, is only tried at its own size.
     let emulate = !args.no_emulate;
     let base_plan = if emulate {
         Some(plan::plan_run(&s, spec)?)
@@ -808,16 +916,64 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         None
     };
     let scenario_count = base_plan.as_ref().map(|p| p.split_keys.len() as u64 + 1);
-    let counts: Vec<u64> = match (args.regions, emulate) {
-        (Some(n), _) => vec![n],
-        (None, false) => vec![count.regions],
-        (None, true) => {
-            search::candidate_counts(count.regions, servers, scenario_count, MAX_PRESPLIT_REGIONS)
+    let sizes: Vec<u64> = if st.split_policy == SplitPolicy::Disabled || args.regions.is_some() {
+        vec![own_size]
+    } else {
+        search::candidate_sizes(own_size)
+    };
+    let rule_at = |size: u64| {
+        region_count(&SizingInput {
+            max_filesize: size,
+            ..sizing.clone()
+        })
+        .regions
+    };
+    let hold_at = |size: u64, n: u64| hold(&sizing, size, n);
+    let mut not_emulated = Vec::new();
+    let planned: Vec<search::Planned> = match args.regions {
+        Some(n) => vec![search::Planned {
+            max_filesize: own_size,
+            regions: n,
+            tag: "--regions".into(),
+        }],
+        None => {
+            let with_rule: Vec<(u64, u64)> = sizes.iter().map(|&z| (z, rule_at(z))).collect();
+            let (p, skipped) = search::plan_layouts(
+                &with_rule,
+                servers,
+                cap,
+                scenario_count,
+                MAX_PRESPLIT_REGIONS,
+                &hold_at,
+            );
+            for (z, n) in skipped {
+                not_emulated.push(format!(
+                    "{n} regions at {}: {} each by the end, over the split size, so the table \
+                     would split past the limit",
+                    format_bytes(z),
+                    format_bytes((data / u128::from(n.max(1))).min(u128::from(u64::MAX)) as u64)
+                ));
+            }
+            if emulate {
+                p
+            } else {
+                // Without runs, the arithmetic picks: the smallest size whose capped count
+                // holds the data without splitting past it, else the largest size tried.
+                let ok = p
+                    .iter()
+                    .filter(|c| c.regions <= cap * servers)
+                    .find(|c| hold_at(c.max_filesize, c.regions) != search::Hold::Over)
+                    .or_else(|| {
+                        p.iter()
+                            .max_by_key(|c| (c.max_filesize, u64::MAX - c.regions))
+                    });
+                ok.cloned().into_iter().collect()
+            }
         }
     };
-    let too_many: Vec<u64> = counts
+    let too_many: Vec<u64> = planned
         .iter()
-        .copied()
+        .map(|p| p.regions)
         .filter(|&n| n > sample.len() as u64)
         .collect();
     if !too_many.is_empty() {
@@ -831,35 +987,26 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
                 .join(", ")
         ));
     }
-    let layouts: Vec<Layout> = counts
+    let mut keys_for: Vec<(u64, Vec<Vec<u8>>, usize)> = Vec::new();
+    let layouts: Vec<Layout> = planned
         .iter()
-        .copied()
-        .filter(|&n| n <= sample.len() as u64)
-        .map(|n| {
-            let (keys, dropped) = match &align_to {
-                Some(kg) => (aligned_keys(&sample, n, &kg.grouping), 0),
-                None => quantile_keys(&sample, n),
-            };
-            let mut tags = Vec::new();
-            if args.regions == Some(n) {
-                tags.push("--regions".to_string());
-            }
-            if args.regions.is_none() {
-                let half = search::half(count.regions, servers);
-                let double = count.regions.saturating_mul(2).min(MAX_PRESPLIT_REGIONS);
-                if n == count.regions {
-                    tags.push("rule's N".into());
-                } else if n == half {
-                    tags.push("½N".into());
-                } else if n == double {
-                    tags.push("2N".into());
+        .filter(|p| p.regions <= sample.len() as u64)
+        .map(|p| {
+            let n = p.regions;
+            let (keys, dropped) = match keys_for.iter().find(|k| k.0 == n) {
+                Some(k) => (k.1.clone(), k.2),
+                None => {
+                    let kd = match &align_to {
+                        Some(kg) => (aligned_keys(&sample, n, &kg.grouping), 0),
+                        None => quantile_keys(&sample, n),
+                    };
+                    keys_for.push((n, kd.0.clone(), kd.1));
+                    kd
                 }
-            }
-            if scenario_count == Some(n) {
-                tags.push("scenario's count".into());
-            }
+            };
             Layout {
-                label: format!("advised {n} ({})", tags.join(", ")),
+                label: format!("advised {n} ({})", p.tag),
+                max_filesize: p.max_filesize,
                 requested: Some(n),
                 keys,
                 dropped,
@@ -882,17 +1029,23 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
             guard_k = Some(guard.max_k());
             let how = base_plan.presplit.clone();
             let runs = emulate_all(&s, spec, base_plan, &layouts, k, args.threads)?;
-            let heap = count.memstore_start;
             let cands: Vec<Candidate> = runs
                 .iter()
                 .enumerate()
                 .map(|(i, r)| Candidate {
                     scenario: i == 0,
-                    figures: figures(r),
+                    figures: figures(
+                        r,
+                        if i == 0 {
+                            own_size
+                        } else {
+                            layouts[i - 1].max_filesize
+                        },
+                    ),
                 })
                 .collect();
-            let all = search::choose(&cands, servers, heap);
-            let advised = search::choose(&cands[1..], servers, heap);
+            let all = search::choose(&cands, servers, cap);
+            let advised = search::choose(&cands[1..], servers, cap);
             let emit = advised.chosen;
             for (i, (c, r)) in cands.iter().zip(&runs).enumerate() {
                 let (label, requested) = match i {
@@ -909,30 +1062,45 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
                     label,
                     regions_requested: requested,
                     figures: c.figures.clone(),
-                    regions_per_server: c.figures.regions_initial.div_ceil(servers),
-                    fits_heap: search::fits_heap(c.figures.regions_initial, servers, heap),
+                    regions_per_server: c.figures.regions_per_server(servers),
+                    within_limit: search::within_limit(&c.figures, servers, cap),
                     max_server_write_share: r.hotspots.max_server_write_share,
                     outcome: outcome.into(),
                     out_at,
                 });
             }
-            let verdict = verdict(&cands, &all, emit + 1, &how, heap, servers);
-            let detail = comparison(
-                &runs[0],
-                &runs[emit + 1],
-                &how,
-                layouts[emit].keys.len() + 1,
+            let verdict = verdict(&cands, &all, emit + 1, &how, &limit, &sizing, own_size);
+            let l = &layouts[emit];
+            let what = format!(
+                "{} regions{}",
+                l.keys.len() + 1,
+                if l.max_filesize == own_size {
+                    String::new()
+                } else {
+                    format!(" at MAX_FILESIZE {}", format_bytes(l.max_filesize))
+                }
             );
+            let detail = comparison(&runs[0], &runs[emit + 1], &how, &what);
             (emit, verdict, Some(detail))
         }
         None => {
-            let n = layouts.first().map_or(first, |l| l.keys.len() as u64 + 1);
+            let (n, z) = layouts.first().map_or((first, own_size), |l| {
+                (l.keys.len() as u64 + 1, l.max_filesize)
+            });
+            let per = n.div_ceil(servers);
             let v = VerdictJson {
                 keep_scenario: false,
                 regions: n,
+                max_filesize: z,
+                within_limits: per <= cap,
                 text: format!(
-                    "not emulated (--no-emulate): {n} regions is the arithmetic's count alone, \
-                     unchecked against the scenario's pre-split"
+                    "not emulated (--no-emulate): {n} regions{} is the arithmetic's choice \
+                     alone ({per} per server at the start, limit {cap}), unchecked by a run",
+                    if z == own_size {
+                        String::new()
+                    } else {
+                        format!(" with MAX_FILESIZE {}", format_bytes(z))
+                    }
                 ),
             };
             (0, v, None)
@@ -1010,7 +1178,11 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
         ));
     }
 
-    let create = create_statement(&s, keys);
+    let create = create_statement(
+        &s,
+        keys,
+        (chosen.max_filesize != own_size).then_some(chosen.max_filesize),
+    );
     let script = format!("{create}exit\n");
     let mut files = Vec::new();
     if let Some(dir) = &args.out {
@@ -1031,7 +1203,11 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
             .chain(count.lines.iter().cloned())
             .collect(),
         regions_override: args.regions,
-        memstore_regions_per_server: (count.memstore_start * 10.0).round() / 10.0,
+        memstore_regions_per_server: limit.memstore_regions_per_server,
+        limit,
+        max_filesize: own_size,
+        sizes,
+        not_emulated,
         emulated: emulate,
         scale: scale_k,
         scale_guard: guard_k,
@@ -1058,31 +1234,101 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
     Ok(())
 }
 
-/// The figures the objective compares, from a run report.
-fn figures(r: &RunJson) -> Figures {
+/// The figures the objective compares and the table shows, from a run report.
+fn figures(r: &RunJson, max_filesize: u64) -> Figures {
+    let m = &r.summary;
     Figures {
-        regions_initial: r.summary.regions_initial as u64,
-        regions_final: r.summary.regions_final as u64,
-        splits: r.summary.splits as u64,
-        ingest_seconds: r.summary.sim_seconds,
-        blocked_seconds: r.summary.blocked_seconds,
+        regions_initial: m.regions_initial as u64,
+        regions_final: m.regions_final as u64,
+        splits: m.splits as u64,
+        ingest_seconds: m.sim_seconds,
+        blocked_seconds: m.blocked_seconds,
         cold_regions: r.region_sizes.cold_regions as u64,
+        max_filesize,
+        avg_flush_bytes: m.avg_flush_bytes,
+        wal_forced_flushes: m.wal_forced_flushes,
+        after_load_seconds: (m.settle_seconds - m.sim_seconds).max(0.0),
+        write_amplification: m.write_amplification,
     }
 }
 
-/// The one-line verdict: keep the scenario's pre-split, or the advised layout `emit` (an index
-/// into `cands`) and the first criterion on which the scenario's own layout lost.
+/// What to change so that a layout peaking at `peak_regions` (`per_server` per server) keeps to
+/// the limit: more servers always; a larger memstore when the memstore rule binds and the guide's
+/// top would still hold.
+fn relax(limit: &RegionLimit, i: &SizingInput, peak_regions: u64, per_server: u64) -> String {
+    let servers = peak_regions.div_ceil(limit.regions_per_server.max(1));
+    let more = format!("spread the table over at least {servers} RegionServers");
+    if limit.binding == LimitRule::Guide || per_server > GUIDE_RANGE.1 {
+        return format!(
+            "{more} ({per_server} per server is over the reference guide's {} too)",
+            GUIDE_RANGE.1
+        );
+    }
+    let need = per_server * i.flush_size * i.families.max(1);
+    let heap = match i.global_memstore_fraction {
+        Some(f) if f > 0.0 => format!(
+            ", a heap of at least {} at {f:.2}",
+            format_bytes((need as f64 / f).ceil() as u64)
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "relax the memstore limit (a global memstore of at least {}{heap}) or {more}",
+        format_bytes(need)
+    )
+}
+
+/// The one-sentence verdict: keep the scenario's pre-split, or the advised layout `emit` (an
+/// index into `cands`) with what it costs and the first criterion on which the scenario's own
+/// layout lost; or, when no layout keeps to the limit, which limit to relax.
 fn verdict(
     cands: &[Candidate],
     all: &Choice,
     emit: usize,
     how: &str,
-    heap: f64,
-    servers: u64,
+    limit: &RegionLimit,
+    sizing: &SizingInput,
+    own_size: u64,
 ) -> VerdictJson {
     let secs = |x: f64| format_duration_ms((x * 1000.0).round() as u64);
+    let servers = sizing.servers.max(1);
+    let cap = limit.regions_per_server;
+    let rule = match limit.binding {
+        LimitRule::Memstore => "the heap's memstore limit",
+        LimitRule::Guide => "the reference guide's limit",
+    };
     let (base, adv) = (&cands[0].figures, &cands[emit].figures);
     let n = adv.regions_initial;
+    let size = |z: u64| {
+        if z == own_size {
+            String::new()
+        } else {
+            format!(" with MAX_FILESIZE {}", format_bytes(z))
+        }
+    };
+    let picked = &cands[all.chosen].figures;
+    if !search::within_limit(picked, servers, cap) {
+        let per = picked.regions_per_server(servers);
+        return VerdictJson {
+            keep_scenario: false,
+            regions: n,
+            max_filesize: adv.max_filesize,
+            within_limits: search::within_limit(adv, servers, cap),
+            text: format!(
+                "no layout tried keeps to {cap} regions per server ({rule}): the nearest, {} \
+                 regions{}, peaks at {per} per server ({} regions by the end), so {}",
+                picked.regions_initial,
+                size(picked.max_filesize),
+                picked.regions_final,
+                relax(
+                    limit,
+                    sizing,
+                    picked.regions_initial.max(picked.regions_final),
+                    per
+                )
+            ),
+        };
+    }
     if all.chosen == 0 {
         let tied: Vec<String> = (1..cands.len())
             .filter(|&i| all.outcomes[i] == Outcome::Tied)
@@ -1091,9 +1337,12 @@ fn verdict(
         return VerdictJson {
             keep_scenario: true,
             regions: n,
+            max_filesize: adv.max_filesize,
+            within_limits: search::within_limit(adv, servers, cap),
             text: format!(
-                "keep the scenario's pre-split ({how}): it is already as good as every \
-                 advised count{}",
+                "keep the scenario's pre-split ({how}): it keeps to {cap} regions per server \
+                 (peak {}) and is already as good as every advised layout tried{}",
+                base.regions_per_server(servers),
                 if tied.is_empty() {
                     String::new()
                 } else {
@@ -1103,34 +1352,33 @@ fn verdict(
         };
     }
     let why = match all.outcomes[0] {
-        Outcome::Out(Criterion::Blocked) => format!(
-            "blocks writers for {}, this layout for {}",
-            secs(base.blocked_seconds),
-            secs(adv.blocked_seconds)
+        Outcome::Out(Criterion::Limits) => format!(
+            "peaks at {} regions per server, over the limit",
+            base.regions_per_server(servers)
         ),
-        Outcome::Out(Criterion::Heap) => format!(
-            "puts {} regions on a server, over the memstore starting point ({heap:.0})",
-            base.regions_initial.div_ceil(servers)
-        ),
-        Outcome::Out(Criterion::Splits) => {
-            format!("splits {} times, this layout {}", base.splits, adv.splits)
+        Outcome::Out(Criterion::Blocked) => {
+            format!("blocks writers for {}", secs(base.blocked_seconds))
         }
-        Outcome::Out(Criterion::Cold) => format!(
-            "leaves {} cold regions, this layout {}",
-            base.cold_regions, adv.cold_regions
-        ),
-        Outcome::Out(Criterion::Ingest) => format!(
-            "takes {} to ingest, this layout {}",
-            secs(base.ingest_seconds),
-            secs(adv.ingest_seconds)
-        ),
+        Outcome::Out(Criterion::Splits) => format!("splits {} times", base.splits),
+        Outcome::Out(Criterion::Cold) => format!("leaves {} cold regions", base.cold_regions),
+        Outcome::Out(Criterion::Ingest) => {
+            format!("takes {} to ingest", secs(base.ingest_seconds))
+        }
         Outcome::Chosen | Outcome::Tied => "ties".into(),
     };
     VerdictJson {
         keep_scenario: false,
         regions: n,
+        max_filesize: adv.max_filesize,
+        within_limits: search::within_limit(adv, servers, cap),
         text: format!(
-            "pre-split into {n} regions: the scenario's pre-split ({} regions) {why}",
+            "pre-split into {n} regions{}: at most {} per server, within {rule} of {cap}, \
+             blocked {} of a {} ingest (emulated), where the scenario's pre-split ({} \
+             regions) {why}",
+            size(adv.max_filesize),
+            adv.regions_per_server(servers),
+            secs(adv.blocked_seconds),
+            secs(adv.ingest_seconds),
             base.regions_initial
         ),
     }
@@ -1159,30 +1407,47 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
             a.rule_regions
         );
     }
+    let _ = writeln!(
+        out,
+        "\nLimit on regions per server (a constraint of the search)"
+    );
+    for l in &a.limit.lines {
+        let _ = writeln!(out, "  {l}");
+    }
     if a.emulated {
+        let sizes: Vec<String> = a.sizes.iter().map(|&z| format_bytes(z)).collect();
         let _ = writeln!(
             out,
-            "\nCandidates, emulated at scale {} (1 emulated row per {} real rows; the scale \
-             guard allows up to {})",
+            "\nLayouts, emulated at scale {} (1 emulated row per {} real rows; the scale guard \
+             allows up to {}); region sizes tried: {}",
             a.scale.unwrap_or(1),
             a.scale.unwrap_or(1),
-            a.scale_guard.unwrap_or(1)
+            a.scale_guard.unwrap_or(1),
+            sizes.join(", ")
         );
+        for l in &a.not_emulated {
+            let _ = writeln!(out, "  not emulated: {l}");
+        }
         let _ = writeln!(out, "  objective, in order:");
         for (i, o) in a.objective.iter().enumerate() {
             let _ = writeln!(out, "    {}. {}", i + 1, o.rule);
         }
         let _ = writeln!(
             out,
-            "    then: the scenario's own pre-split if it is left, else the fewest regions"
+            "    then: the scenario's own pre-split if it is left, else the smallest region \
+             size, then the fewest regions"
         );
         let mut t = table(&[
             "layout",
+            "max.filesize",
             "regions",
             "per server",
-            "splits",
-            "ingest",
             "blocked",
+            "ingest",
+            "after load",
+            "avg flush",
+            "WAL flushes",
+            "write amp",
             "cold",
             "outcome",
         ]);
@@ -1194,15 +1459,23 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
                 } else {
                     c.label.clone()
                 },
+                format_bytes(f.max_filesize),
                 format!("{} → {}", f.regions_initial, f.regions_final),
                 format!(
                     "{}{}",
                     c.regions_per_server,
-                    if c.fits_heap { "" } else { " > heap" }
+                    if c.within_limit {
+                        String::new()
+                    } else {
+                        format!(" > {}", a.limit.regions_per_server)
+                    }
                 ),
-                f.splits.to_string(),
-                secs(f.ingest_seconds),
                 secs(f.blocked_seconds),
+                secs(f.ingest_seconds),
+                secs(f.after_load_seconds),
+                format_bytes(f.avg_flush_bytes),
+                thousands(u128::from(f.wal_forced_flushes)),
+                format!("{:.2}", f.write_amplification),
                 f.cold_regions.to_string(),
                 match c.out_at {
                     Some(cr) => format!("out: {}", cr.name()),
@@ -1211,24 +1484,37 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
                 },
             ]);
         }
-        align_right(&mut t, &[1, 2, 3, 4, 5, 6]);
+        align_right(&mut t, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         let _ = writeln!(out, "{t}");
         let _ = writeln!(
             out,
-            "  heap: the memstore starting point, {:.0} regions per server",
-            a.memstore_regions_per_server
+            "  per server: regions ÷ servers, rounded up, at the start or the end of the load, \
+             whichever is more\n  after load: time after the last write until the flushes, \
+             compactions and splits in flight finished\n  WAL flushes: flushes forced by too \
+             many WAL files (hbase.regionserver.maxlogs); write amp: store file bytes written \
+             per flushed byte"
         );
     }
     let _ = writeln!(out, "\nVerdict: {}", a.verdict.text);
     let n = a.split_keys.len();
     let _ = writeln!(
         out,
-        "\nSplit keys ({n}, {} regions){}{}",
+        "\nSplit keys ({n}, {} regions{}){}{}{}",
         n + 1,
+        if a.verdict.max_filesize == a.max_filesize {
+            String::new()
+        } else {
+            format!(", MAX_FILESIZE {}", format_bytes(a.verdict.max_filesize))
+        },
         if a.verdict.keep_scenario {
             ", the best advised alternative"
         } else {
             ""
+        },
+        if a.verdict.within_limits {
+            ""
+        } else {
+            ", over the limit: for use once it is relaxed"
         },
         match &a.aligned_to {
             Some(w) => format!(", aligned to {w}"),
@@ -1283,6 +1569,33 @@ fn write_files(dir: &Path, keys: &[Vec<u8>], create: &str) -> Result<(), InputEr
     set.finish()
 }
 
+/// The scenario as if its table had MAX_FILESIZE `size`: the attribute written into its TOML and
+/// the file loaded again, so every setting that follows from it is derived as for any scenario.
+fn with_max_filesize(s: &Scenario, size: u64) -> Result<Scenario, InputError> {
+    let bad = |e: String| InputError::new(format!("MAX_FILESIZE {size}: {e}"));
+    let mut doc: toml::Table = toml::from_str(&s.source.text).map_err(|e| bad(e.to_string()))?;
+    let table = doc
+        .entry("table")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    let Some(table) = table.as_table_mut() else {
+        return Err(bad("the scenario's [table] is not a table".into()));
+    };
+    let bytes = i64::try_from(size).map_err(|e| bad(e.to_string()))?;
+    table.insert("max_filesize".into(), toml::Value::Integer(bytes));
+    let text = toml::to_string(&doc).map_err(|e| bad(e.to_string()))?;
+    let mut v = scenario::load_source(SourceText::from_string(s.source.path.clone(), text))
+        .map_err(|errs| {
+            bad(errs
+                .0
+                .into_iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; "))
+        })?;
+    v.seed = s.seed;
+    Ok(v)
+}
+
 /// Runs the scenario with its own pre-split and with each layout's keys, every run at scale `k`,
 /// several at once. Each run is deterministic at any thread count, so the reports do not depend
 /// on how the runs share the threads.
@@ -1294,16 +1607,26 @@ fn emulate_all(
     k: u64,
     threads: Option<u64>,
 ) -> Result<Vec<RunJson>, InputError> {
-    // Advised keys identical to the scenario's own (a sampled pre-split at the same count) share
-    // its run.
+    // Advised keys identical to the scenario's own (a sampled pre-split at the same count) at
+    // its own region size share its run.
+    let own = s.settings.max_filesize;
     let same: Vec<bool> = layouts
         .iter()
-        .map(|l| l.keys == base_plan.split_keys)
+        .map(|l| l.max_filesize == own && l.keys == base_plan.split_keys)
         .collect();
     let mut jobs: Vec<(Scenario, plan::RunPlan)> = Vec::with_capacity(layouts.len() + 1);
     jobs.push((s.clone(), base_plan));
+    let mut sized: Vec<(u64, Scenario)> = Vec::new();
     for l in layouts.iter().zip(&same).filter(|(_, same)| !**same) {
-        let mut advised = s.clone();
+        let mut advised = if l.0.max_filesize == own {
+            s.clone()
+        } else if let Some((_, v)) = sized.iter().find(|(z, _)| *z == l.0.max_filesize) {
+            v.clone()
+        } else {
+            let v = with_max_filesize(s, l.0.max_filesize)?;
+            sized.push((l.0.max_filesize, v.clone()));
+            v
+        };
         advised.table.presplit = Presplit::Keys(l.0.keys.clone());
         let p = plan::plan_run(&advised, spec)?;
         jobs.push((advised, p));
@@ -1426,10 +1749,46 @@ mod tests {
         assert_eq!(r.regions, 10, "{:?}", r.lines);
         let r = region_count(&sizing(11 * G, 5, SplitPolicy::IncreasingToUpperBound));
         assert_eq!(r.regions, 15, "{:?}", r.lines);
-        // The memstore starting point (16 GiB × 0.4 / 128 MiB = 51) is checked, not enforced.
+        // The rule proposes past the memstore limit; the limit is the search's, not the rule's.
         let r = region_count(&sizing(10_000 * G, 10, SplitPolicy::ConstantSize));
         assert_eq!(r.regions, 2000);
-        assert!(r.warnings.iter().any(|w| w.contains("starting point")));
+    }
+
+    /// The limit: 16 GiB × 0.4 / 128 MiB = 51.2 → 51 per server (the memstore rule binds); a
+    /// heap whose memstore would hold more than the guide's 200 is held to 200.
+    #[test]
+    fn the_limit_is_the_smaller_of_memstore_and_guide() {
+        const G: u128 = 1 << 30;
+        let i = sizing(100 * G, 10, SplitPolicy::ConstantSize);
+        let l = region_limit(&i);
+        assert_eq!(l.regions_per_server, 51);
+        assert_eq!(l.binding, LimitRule::Memstore);
+        assert!(
+            l.lines
+                .iter()
+                .any(|x| x.contains("51.2 regions per server"))
+        );
+        assert!(
+            l.lines
+                .iter()
+                .any(|x| x.contains("Regions per RegionServer"))
+        );
+        let mut big = i.clone();
+        big.global_memstore_bytes = 64 << 30;
+        let l = region_limit(&big);
+        assert_eq!((l.regions_per_server, l.binding), (200, LimitRule::Guide));
+        // What to relax: at 103 per server, the memstore for 103 regions or more servers.
+        let r = relax(&region_limit(&i), &i, 1030, 103);
+        assert!(
+            r.contains("12.88 GiB") && r.contains("21 RegionServers"),
+            "{r}"
+        );
+        // Over the guide's top as well: more servers only.
+        let r = relax(&region_limit(&i), &i, 3000, 300);
+        assert!(
+            !r.contains("memstore") && r.contains("59 RegionServers"),
+            "{r}"
+        );
     }
 
     /// An absolute `hbase.regionserver.global.memstore.size` sets the starting point, whatever
@@ -1442,12 +1801,14 @@ mod tests {
         i.global_memstore_fraction = None;
         let r = region_count(&i);
         assert_eq!(r.memstore_start, 8.0);
+        let l = region_limit(&i);
+        assert_eq!(l.regions_per_server, 8);
         assert!(
-            r.lines
+            l.lines
                 .iter()
-                .any(|l| l.contains("global memstore 1.00 GiB")),
+                .any(|l| l.contains("global memstore 1.00 GiB (set absolutely)")),
             "{:?}",
-            r.lines
+            l.lines
         );
     }
 
@@ -1529,7 +1890,7 @@ mod tests {
              [[generator]]\nname='g'\nkind='sequential'\n",
         ))
         .unwrap();
-        let c = create_statement(&s, &[vec![0, b'\''], b"b".to_vec()]);
+        let c = create_statement(&s, &[vec![0, b'\''], b"b".to_vec()], None);
         assert!(c.starts_with("create 'tb', {NAME => '"), "{c}");
         assert!(c.ends_with("SPLITS => ['\\x00\\x27', 'b']\n"), "{c}");
     }
