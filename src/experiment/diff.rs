@@ -162,6 +162,17 @@ pub fn diff(old: &Report, new: &Report) -> DiffJson {
     }
 }
 
+/// The figures a diff leads with when they changed: ingest, blocked, regions and the busiest
+/// server's share (the comparison's answers).
+const HEADLINE: [&str; 6] = [
+    "summary.sim_seconds",
+    "summary.blocked_seconds",
+    "summary.regions_final",
+    "summary.splits",
+    "summary.max_server_write_share",
+    "hotspots.mean_hottest_share",
+];
+
 /// Leaves of two JSON values that differ, as dotted paths (arrays compared whole).
 fn compare_values(path: &str, a: &Value, b: &Value, out: &mut Vec<FieldChange>) {
     match (a, b) {
@@ -207,9 +218,20 @@ fn design(o: &RunJson, n: &RunJson) -> DesignDiff {
             })
         })
         .collect();
-    // Largest relative change first; a change from 0 is the largest of all.
+    // The headline figures an operator reads first, in this order; then the long tail, largest
+    // relative change first (a change from 0 is the largest of all).
+    let head = |c: &FigureChange| {
+        HEADLINE
+            .iter()
+            .position(|h| *h == c.figure)
+            .unwrap_or(HEADLINE.len())
+    };
     let key = |c: &FigureChange| c.relative.map_or(f64::INFINITY, f64::abs);
-    figs.sort_by(|x, y| key(y).total_cmp(&key(x)));
+    figs.sort_by(|x, y| {
+        head(x)
+            .cmp(&head(y))
+            .then_with(|| key(y).total_cmp(&key(x)))
+    });
     let regions = (o.regions.len() != n.regions.len()).then_some(Pair {
         old: o.regions.len(),
         new: n.regions.len(),
@@ -377,9 +399,10 @@ mod tests {
         assert_eq!(out[2].old, Value::Null);
     }
 
-    /// Largest relative change first; a figure that was 0 before leads.
+    /// The headline figures lead in their fixed order, however small their change; then the
+    /// largest relative change first, a figure that was 0 before leading those.
     #[test]
-    fn figures_sort_by_relative_change() {
+    fn figures_sort_headline_first_then_by_relative_change() {
         let json = crate::experiment::figures::tests_template_json();
         let old: RunJson = serde_json::from_str(&json).unwrap();
         let mut new = old.clone();
@@ -390,14 +413,24 @@ mod tests {
         old2.summary.compactions = 10;
         new.summary.flushes = 110; // +10 %
         new.summary.compactions = 20; // +100 %
+        old2.summary.sim_seconds = 1000.0;
+        new.summary.sim_seconds = 1010.0; // +1 %, a headline figure
+        old2.summary.avg_flush_bytes = 0;
+        new.summary.avg_flush_bytes = 5; // from 0, not a headline figure
         let d = design(&old2, &new);
         let names: Vec<&str> = d.figures.iter().map(|f| f.figure.as_str()).collect();
         assert_eq!(
             names,
-            ["summary.splits", "summary.compactions", "summary.flushes"]
+            [
+                "summary.sim_seconds",
+                "summary.splits",
+                "summary.avg_flush_bytes",
+                "summary.compactions",
+                "summary.flushes"
+            ]
         );
-        assert_eq!(d.figures[0].relative, None);
-        assert_eq!(d.figures[1].relative, Some(1.0));
+        assert_eq!(d.figures[1].relative, None);
+        assert_eq!(d.figures[3].relative, Some(1.0));
         assert!(d.regions.is_none() && d.splits.is_none());
     }
 }
