@@ -98,11 +98,20 @@ fn waits(run: &RunJson) -> Vec<String> {
     // Stable: equal waits keep this order.
     w.sort_by(|a, b| b.0.total_cmp(&a.0));
     w.iter()
-        .filter(|(secs, ..)| *secs / s.sim_seconds > WAIT_SHARE)
+        // A saved report edited by hand may hold a wait of no finite share: left out.
+        .filter(|(secs, ..)| {
+            let share = *secs / s.sim_seconds;
+            share.is_finite() && share > WAIT_SHARE
+        })
         .map(|(secs, what, cause)| {
             format!(
                 "{what} {} of the ingest ({}: {cause})",
-                pct(secs / s.sim_seconds),
+                // Over the ingest only in a report edited by hand: no hundred-digit share.
+                if secs / s.sim_seconds > 1.0 {
+                    ">100%".to_string()
+                } else {
+                    pct(secs / s.sim_seconds)
+                },
                 dur(*secs)
             )
         })
