@@ -286,6 +286,10 @@ pub struct RunInputs {
     /// Memstore heap of one real row (cells with their heap overhead), bytes; 0 = estimate from
     /// the store bytes.
     pub row_heap: u64,
+    /// The design is loaded in bulk: its job holds every emulated row's key at once.
+    pub bulk: bool,
+    /// The design's own pre-split region count (`presplit_regions`).
+    pub presplit_regions: Option<u64>,
 }
 
 /// The estimate of one generator's run.
@@ -524,12 +528,13 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
         .max(1);
     let blocks = store / u128::from(block);
     let tables = tables_load(s, block);
+    let own = |regions: &u64| inputs.presplit_regions.unwrap_or(*regions);
     let (initial, samples) = match &s.table.presplit {
         // The import replaces the pre-split.
         _ if s.initial.is_some() => (tables.main_regions.max(1), 0),
         Presplit::None => (1, 0),
-        Presplit::Algorithm { regions, .. } => (*regions, 0),
-        Presplit::Sampled { regions, samples } => (*regions, (*samples).min(w.rows)),
+        Presplit::Algorithm { regions, .. } => (own(regions), 0),
+        Presplit::Sampled { regions, samples } => (own(regions), (*samples).min(w.rows)),
         Presplit::Keys(k) => (k.len() as u64 + 1, 0),
         // Unknown until read; the file is bounded in size when it is.
         Presplit::File(_) => (1, 0),
@@ -557,8 +562,12 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
     } else {
         (store / u128::from(w.rows.max(1))).max(1)
     };
-    let memstore_rows =
-        (memstore_bytes / (real_row * u128::from(inputs.scale.max(1)))).min(u128::from(emulated));
+    let memstore_rows = if inputs.bulk {
+        // The job sorts every row of every family at once.
+        u128::from(emulated) * s.table.families.len().max(1) as u128
+    } else {
+        (memstore_bytes / (real_row * u128::from(inputs.scale.max(1)))).min(u128::from(emulated))
+    };
     // Store files: one key per data block, at most MAX_FILE_KEYS per file.
     let file_keys = blocks.min(u128::from(emulated)).min(
         u128::from(regions)
@@ -632,6 +641,8 @@ pub fn estimate(
                 key_len,
                 scale: k,
                 row_heap,
+                bulk: crate::scenario::LoadPath::of(spec) == Ok(crate::scenario::LoadPath::Bulk),
+                presplit_regions: spec.presplit_regions.as_ref().map(|n| *n.get_ref()),
             },
         ));
     }
@@ -1000,6 +1011,8 @@ mod tests {
             key_len,
             scale,
             row_heap: 0,
+            bulk: false,
+            presplit_regions: None,
         }
     }
 

@@ -9,7 +9,7 @@ use crate::diag::InputError;
 use crate::keygen::{self, BuildContext, Generator, GeneratorSpec};
 use crate::keynotation::to_string_binary;
 use crate::presplit;
-use crate::scenario::{Initial, InitialServers, Presplit, Scenario};
+use crate::scenario::{Initial, InitialServers, LoadPath, Presplit, Scenario};
 
 /// One initial region.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +36,8 @@ pub struct RunPlan {
     pub regions: Vec<RegionPlan>,
     /// How the split keys were made, for people.
     pub presplit: String,
+    /// How the design's rows reach the table.
+    pub load: LoadPath,
 }
 
 /// Builds the generator for `spec`, placing its errors in the scenario file.
@@ -82,11 +84,30 @@ fn locate(scenario: &Scenario, e: InputError) -> InputError {
 /// Plans the run of one generator.
 pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, InputError> {
     let generator = build_generator(scenario, spec)?;
+    let load = LoadPath::of(spec).map_err(|problem| {
+        InputError::new(problem)
+            .field("generator.load")
+            .expected(crate::scenario::LOAD_EXPECTED)
+            .at(&scenario.source, spec.name.span())
+    })?;
+    if load == LoadPath::Bulk {
+        bulk_fits(scenario, spec)?;
+    }
+    let own_regions = design_regions(scenario, spec)?;
     if let Some(init) = &scenario.initial {
-        return Ok(plan_initial(scenario, init, generator));
+        return Ok(plan_initial(scenario, init, generator, load));
     }
     let w = &scenario.workload;
-    let (split_keys, presplit) = match &scenario.table.presplit {
+    let mut presplit_spec = scenario.table.presplit.clone();
+    if let Some(n) = own_regions {
+        match &mut presplit_spec {
+            Presplit::Algorithm { regions, .. } | Presplit::Sampled { regions, .. } => {
+                *regions = n;
+            }
+            _ => unreachable!("design_regions accepts only counted pre-splits"),
+        }
+    }
+    let (split_keys, presplit) = match &presplit_spec {
         Presplit::None => (Vec::new(), "none (one region)".to_string()),
         Presplit::Algorithm {
             algorithm,
@@ -165,12 +186,85 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
         split_keys,
         regions,
         presplit,
+        load,
     })
+}
+
+/// What a bulk-loaded design cannot have: the rows reach the table all at once when the loader
+/// runs, so nothing that follows rows as they arrive applies.
+fn bulk_fits(scenario: &Scenario, spec: &GeneratorSpec) -> Result<(), InputError> {
+    let w = &scenario.workload;
+    let problem = if w.reads.is_some() {
+        Some("[workload.reads] emulates reads as the rows arrive")
+    } else if w.update_fraction > 0.0 || w.delete_fraction > 0.0 {
+        Some("updates and deletes (update_fraction, delete_fraction) are Puts and Deletes")
+    } else if scenario
+        .events
+        .iter()
+        .any(|e| matches!(e.trigger, crate::scenario::EventTrigger::Rows(_)))
+    {
+        Some(
+            "an [[event]] triggered by the data written (at_rows, at_data, at_fraction) fires as rows arrive",
+        )
+    } else {
+        None
+    };
+    match problem {
+        None => Ok(()),
+        Some(p) => {
+            let span = spec.load.as_ref().map_or(spec.name.span(), |l| l.span());
+            Err(InputError::new(format!(
+                "design `{}` is loaded in bulk, but {p}: a bulk load delivers every row at once",
+                spec.name.get_ref()
+            ))
+            .field("generator.load")
+            .expected("load = \"puts\" for this design, or a scenario without it")
+            .at(&scenario.source, span))
+        }
+    }
+}
+
+/// A design's own pre-split region count (`[[generator]] presplit_regions`), checked against the
+/// table's pre-split: only a counted one (an algorithm or sampled keys) takes another count, a
+/// sampled one needs at least as many samples, and an imported table keeps its regions.
+fn design_regions(scenario: &Scenario, spec: &GeneratorSpec) -> Result<Option<u64>, InputError> {
+    let Some(n) = &spec.presplit_regions else {
+        return Ok(None);
+    };
+    let err = |problem: String, expected: &str| {
+        InputError::new(problem)
+            .field("generator.presplit_regions")
+            .expected(expected.to_string())
+            .at(&scenario.source, n.span())
+    };
+    if scenario.initial.is_some() {
+        return Err(err(
+            "an imported table ([initial]) keeps its own regions".into(),
+            "no presplit_regions with [initial]",
+        ));
+    }
+    match &scenario.table.presplit {
+        Presplit::Algorithm { .. } => Ok(Some(*n.get_ref())),
+        Presplit::Sampled { samples, .. } if *samples >= *n.get_ref() => Ok(Some(*n.get_ref())),
+        Presplit::Sampled { samples, .. } => Err(err(
+            format!("{samples} samples cannot place {} regions", n.get_ref()),
+            "no more regions than [table.presplit] samples",
+        )),
+        _ => Err(err(
+            "the table's pre-split has no region count to replace".into(),
+            "[table.presplit] with an algorithm or `sampled`, which take a region count",
+        )),
+    }
 }
 
 /// The run of an `[initial]` scenario: the imported regions, each on its imported server (the
 /// imported servers sorted by name are servers 0..n) or round-robin when rebalanced.
-fn plan_initial(scenario: &Scenario, init: &Initial, generator: Generator) -> RunPlan {
+fn plan_initial(
+    scenario: &Scenario,
+    init: &Initial,
+    generator: Generator,
+    load: LoadPath,
+) -> RunPlan {
     let t = &init.table;
     let placement = match init.servers {
         // One list for every imported table (`Scenario::imported_servers`).
@@ -206,6 +300,7 @@ fn plan_initial(scenario: &Scenario, init: &Initial, generator: Generator) -> Ru
             init.path.display()
         ),
         regions,
+        load,
     }
 }
 

@@ -384,6 +384,20 @@ pub const KEYS: &[KeySpec] = &[
       "a WAL rolls at this fraction of its block size"),
     k("hbase.regionserver.logroll.period", "3600000", Millis, Same, "wal", "AbstractWALRoller",
       "a WAL rolls at least this often"),
+    // --- bulk load ---
+    k("hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily", "32", Int, Absent, "bulkload",
+      "BulkLoadHFilesTool", "the loader refuses the whole load when one family of one region would get more files"),
+    k("hbase.bulkload.retries.number", "10", Int, Same, "bulkload", "BulkLoadHFilesTool",
+      "rounds of grouping and loading before the loader gives up (raised to regions + 1; 0 = never)"),
+    k("hbase.mapreduce.bulkload.assign.sequenceNumbers", "true", Bool, Absent, "bulkload",
+      "BulkLoadHFilesTool", "a region flushes its memstore before it takes bulk-loaded files (HRegion.bulkLoadHFiles)"),
+    k("hbase.compaction.after.bulkload.enable", "true", Bool, Same, "bulkload", "HRegion",
+      "a store that needs compaction after a bulk load gets a request at once, not at the next compaction check"),
+    k("hbase.bulkload.locality.sensitive.enabled", "true", Bool, Absent, "bulkload", "HFileOutputFormat2",
+      "a job task writes its HFiles with the region's server as favored node (their first replica local to it)"),
+    derived("hbase.loadincremental.threads.max", Int, Absent, "bulkload", "BulkLoadHFilesTool",
+      "threads the loader groups, splits and loads files with",
+      "the loading host's cores (Runtime.availableProcessors): the scenario's node cores"),
 ];
 
 /// The spec of a modelled key.

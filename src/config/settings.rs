@@ -310,6 +310,27 @@ pub struct StochasticParams {
     pub storefile_size_cost: f32,
 }
 
+/// The bulk loader's settings: the job's HFile writer (`HFileOutputFormat2`), the loading tool
+/// (`BulkLoadHFilesTool`) and the region side (`HRegion.bulkLoadHFiles`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BulkLoadSettings {
+    /// hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily.
+    pub max_files_per_region_family: u32,
+    /// hbase.bulkload.retries.number (0: never give up).
+    pub retries: u32,
+    /// hbase.mapreduce.bulkload.assign.sequenceNumbers.
+    pub assign_seq_ids: bool,
+    /// hbase.compaction.after.bulkload.enable.
+    pub compact_after: bool,
+    /// hbase.bulkload.locality.sensitive.enabled.
+    pub locality_sensitive: bool,
+    /// hbase.loadincremental.threads.max when set (else the loading host's cores).
+    pub loader_threads: Option<u32>,
+    /// The job's HFile roll size: hbase.hregion.max.filesize of the job's configuration (the
+    /// site's, not the table's MAX_FILESIZE attribute, which `HFileOutputFormat2` does not read).
+    pub job_roll_size: u64,
+}
+
 /// The loader's HBase client settings (`BufferedMutator` over `AsyncProcess`) and the server-side
 /// figures that bound it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -468,6 +489,8 @@ pub struct Settings {
     pub discharger_interval_ms: u64,
     /// The client and the servers' request capacity.
     pub client: ClientSettings,
+    /// The bulk loader's settings (`HFileOutputFormat2`, `BulkLoadHFilesTool`, `HRegion`).
+    pub bulk_load: BulkLoadSettings,
     /// hbase.regionserver.thread.compaction.small (below 1 is an error, as in CompactSplit).
     pub small_compaction_threads: u32,
     /// hbase.regionserver.thread.compaction.large (raised to 1, as CompactSplit does).
@@ -1219,6 +1242,19 @@ impl Settings {
                 server_scanner_max_result_size: r
                     .u_bytes("hbase.server.scanner.max.result.size")?
                     .max(1),
+            },
+            bulk_load: BulkLoadSettings {
+                max_files_per_region_family: r
+                    .at_least_one("hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily")?,
+                retries: r.u_int("hbase.bulkload.retries.number")?,
+                assign_seq_ids: r.bool("hbase.mapreduce.bulkload.assign.sequenceNumbers")?,
+                compact_after: r.bool("hbase.compaction.after.bulkload.enable")?,
+                locality_sensitive: r.bool("hbase.bulkload.locality.sensitive.enabled")?,
+                loader_threads: match site.get("hbase.loadincremental.threads.max")? {
+                    Some(_) => Some(r.at_least_one("hbase.loadincremental.threads.max")?),
+                    None => None,
+                },
+                job_roll_size: r.u_bytes("hbase.hregion.max.filesize")?.max(1),
             },
             small_compaction_threads: {
                 let key = "hbase.regionserver.thread.compaction.small";

@@ -264,6 +264,39 @@ pub(crate) fn write_file(
     })
 }
 
+/// A file of `keys` (distinct rows in key order) standing for `real_rows` real rows of
+/// `data_bytes` KeyValue bytes, all written at `now_ms`: a bulk-load job's HFile, or one half of
+/// a file the loader split. One key is kept per data block, at most `MAX_FILE_KEYS`, each for
+/// an equal share of the rows, as a flush keeps them.
+pub(crate) fn write_sorted(
+    keys: &[&[u8]],
+    real_rows: u64,
+    data_bytes: u64,
+    shape: CellShape,
+    format: FileFormat,
+    seq_id: u64,
+    now_ms: u64,
+) -> Option<StoreFile> {
+    let n = keys.len();
+    if n == 0 || real_rows == 0 {
+        return None;
+    }
+    // Bytes of one kept key's share of the rows, and so how many keys one data block holds.
+    let per_key_bytes = data_bytes / n as u64;
+    let per_block = (format.block_size / per_key_bytes.max(1)).max(1) as usize;
+    let stride = per_block.max(n.div_ceil(storefile::MAX_FILE_KEYS));
+    let kept = n.div_ceil(stride) as u64;
+    let file_scale = ((real_rows + kept / 2) / kept).max(1);
+    let mut b = HFileBuilder::new(shape, format, file_scale);
+    b.reserve(kept as usize, keys[0].len());
+    for k in keys.iter().step_by(stride) {
+        b.append(k);
+    }
+    let mut file = b.finish()?;
+    file.set_counts(real_rows, storefile::Extra::default());
+    Some(StoreFile::new(Arc::new(file), seq_id, now_ms))
+}
+
 /// The cells' write times: the snapshot's oldest and newest edits.
 fn snapshot_times(snap: &Memstore, now_ms: u64) -> CellTimes {
     CellTimes::span(

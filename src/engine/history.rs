@@ -66,6 +66,15 @@ pub enum Happening {
         /// Store files of the region afterwards.
         files_now: usize,
     },
+    /// Bulk-loaded files joined the stores (`HRegion.bulkLoadHFiles`).
+    BulkLoaded {
+        /// Files loaded.
+        files: usize,
+        /// Their bytes on disk.
+        bytes: u64,
+        /// Store files of the region afterwards.
+        files_now: usize,
+    },
     /// A compaction completed.
     Compacted {
         /// Major (every file) or minor.

@@ -143,6 +143,10 @@ struct Config {
     draws: policy::variability::Draws,
     /// The time-range scans the report prices (`[client] scan_windows`), ms.
     scan_windows_ms: Vec<u64>,
+    /// The bulk-load job (`[bulk_load]`), for a design loaded in bulk.
+    bulk_job: crate::scenario::BulkJob,
+    /// The families' names (for what the bulk loader reports).
+    family_names: Vec<String>,
 }
 
 impl Config {
@@ -264,6 +268,8 @@ struct RunControl {
     check_each_event: bool,
     /// Background writer of flush files (when the run has a thread to spare).
     builder: Option<Builder>,
+    /// The design is bulk-loaded: the job has not run yet (`Some(None)`), or the loader's state.
+    bulk: Option<Option<Box<state::bulkload::BulkLoader>>>,
 }
 
 /// Hot-path caches and scratch: figures derived from the config and the world, recomputed
@@ -437,6 +443,11 @@ impl Engine {
         } else {
             KeyFeed::new(generator, sampling, opts.threads.max(1))
         }));
+        if plan.load == crate::scenario::LoadPath::Bulk {
+            // No row arrives through the write path: the job takes them all at its start.
+            engine.run.bulk = Some(None);
+            engine.run.paused = true;
+        }
         engine
     }
 
@@ -491,6 +502,10 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn step_slow(&mut self) -> Result<Option<Step>, InputError> {
+        if matches!(self.run.bulk, Some(None)) {
+            let done = self.bulk_job()?;
+            return Ok(Some(Step::Rows { done }));
+        }
         if self.run.row_pending && self.world.now > self.run.end_ns {
             return Err(self.duration_too_short());
         }
@@ -689,6 +704,13 @@ impl Engine {
             hardware: scenario.cluster.hardware.clone(),
             writers: scenario.client.writers,
             scan_windows_ms: scenario.client.scan_windows_ms.clone(),
+            bulk_job: scenario.bulk_job,
+            family_names: scenario
+                .table
+                .families
+                .iter()
+                .map(|f| f.name.clone())
+                .collect(),
             cells_per_family,
             flush_bw: scenario.cluster.flush_bandwidth,
             compaction_bw: scenario.cluster.compaction_bandwidth,
@@ -775,6 +797,7 @@ impl Engine {
                 ingest_ns: None,
                 check_each_event: false,
                 builder: None,
+                bulk: None,
             },
             cache: Caches {
                 clock_weight: 0,
@@ -931,6 +954,8 @@ impl Engine {
             Event::Recover { server } => self.recover(server),
             Event::GcPause { server, n } => self.gc_pause(server, n),
             Event::TableWrite { table } => self.table_write(table),
+            Event::BulkJobDone => self.bulk_round(),
+            Event::BulkRegionLoaded { load } => self.bulk_region_loaded(load),
         }
         if self.world.tick_idle && may_start_work && !self.resources_quiescent() {
             self.wake_idle_chores();
@@ -984,13 +1009,15 @@ impl Engine {
             windows_ms: &cfg.scan_windows_ms,
         });
         let cells: u64 = cfg.cells_per_family.iter().sum();
-        let data_bytes = self
-            .world
-            .state
-            .servers
-            .iter()
-            .map(|s| s.write_bytes as u128)
-            .sum::<u128>()
+        let bulk = self.bulk_outcome();
+        let data_bytes = bulk.as_ref().map_or(0, |b| u128::from(b.data_loaded))
+            + self
+                .world
+                .state
+                .servers
+                .iter()
+                .map(|s| s.write_bytes as u128)
+                .sum::<u128>()
             - self.other_tables_bytes();
         RunResult {
             generator: generator.name.clone(),
@@ -1027,12 +1054,16 @@ impl Engine {
             initial: std::mem::take(&mut self.world.initial),
             scan_fanout,
             tables,
+            bulk,
         }
     }
 }
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests_bulkload;
 
 #[cfg(test)]
 mod tests_cluster;

@@ -126,6 +126,12 @@ pub(crate) enum Event {
         server: usize,
         n: u64,
     },
+    /// The bulk-load job's last task finished: the loader groups its files.
+    BulkJobDone,
+    /// A region load of the bulk loader completes (`load` indexes `BulkLoader::loads`).
+    BulkRegionLoaded {
+        load: usize,
+    },
 }
 
 impl Event {

@@ -185,6 +185,8 @@ pub struct RunResult {
     /// Every table of the cluster, the designed one first, when the scenario has
     /// `[[other_table]]`s (empty otherwise).
     pub tables: Vec<TableResult>,
+    /// What the bulk load did, when the design was loaded in bulk.
+    pub bulk: Option<super::state::bulkload::BulkOutcome>,
 }
 
 /// One table of the cluster at the end of the run (`[[other_table]]`).

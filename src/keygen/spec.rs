@@ -238,6 +238,12 @@ pub struct GeneratorSpec {
     pub template: Option<Spanned<String>>,
     /// template: the fields the template names, by name.
     pub fields: Option<Spanned<BTreeMap<String, Spanned<FieldSpec>>>>,
+    /// The design's load path, `puts` (default) or `bulk`: a design field the scenario reads
+    /// (`scenario::LoadPath`); no key generator looks at it.
+    pub load: Option<Spanned<String>>,
+    /// The design's own pre-split region count, in place of `[table.presplit] regions` (a design
+    /// field the scenario reads; no key generator looks at it).
+    pub presplit_regions: Option<Spanned<u64>>,
 }
 
 impl GeneratorSpec {
@@ -300,6 +306,8 @@ impl GeneratorSpec {
             path: None,
             template: None,
             fields: None,
+            load: None,
+            presplit_regions: None,
         }
     }
 }

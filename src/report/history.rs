@@ -63,6 +63,14 @@ pub fn happening(h: &Happening) -> String {
             flush_why(*why),
             format_bytes(*written)
         ),
+        Happening::BulkLoaded {
+            files,
+            bytes,
+            files_now,
+        } => format!(
+            "bulk-loaded {files} HFile(s), {} (HRegion.bulkLoadHFiles); {files_now} store file(s) now",
+            format_bytes(*bytes)
+        ),
         Happening::Compacted {
             major,
             files,

@@ -1,6 +1,7 @@
 //! Reports for people and programs: the plan `hbase-emu check` prints (text and JSON) and the run
 //! report (text, JSON, CSV and a self-contained HTML page with SVG charts).
 
+pub mod bulkload;
 pub mod compare;
 pub mod csv;
 pub mod explain;

@@ -85,6 +85,9 @@ struct RunJson {
     generator: String,
     describe: String,
     presplit: String,
+    /// "bulk" for a design loaded in bulk; left out for Puts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    load: Option<&'static str>,
     sample_keys: Vec<String>,
     split_keys: Vec<String>,
     regions: Vec<RegionJson>,
@@ -152,6 +155,7 @@ impl PlanReport<'_> {
                     generator: r.generator.name.clone(),
                     describe: r.generator.layout().describe(),
                     presplit: r.presplit.clone(),
+                    load: (r.load == crate::scenario::LoadPath::Bulk).then_some("bulk"),
                     sample_keys: samples.iter().map(|k| to_string_binary(k)).collect(),
                     split_keys: r.split_keys.iter().map(|k| to_string_binary(k)).collect(),
                     regions: r.regions_json(s.cluster.regionservers as usize),
@@ -214,6 +218,33 @@ impl PlanReport<'_> {
             count_of(u128::from(s.client.writers), "writer", "writers"),
             format_bytes(s.settings.client.write_buffer)
         ));
+        if self
+            .runs
+            .iter()
+            .any(|r| r.load == crate::scenario::LoadPath::Bulk)
+        {
+            let j = &s.bulk_job;
+            let b = &s.settings.bulk_load;
+            o.push_str(&format!(
+                "Bulk job  {} task(s) at once per node, a task sorts and writes ≤ {}/s \
+                 (assumed), startup {} ([bulk_load]); HFiles roll at {} \
+                 (hbase.hregion.max.filesize of the job)\n",
+                j.slots_per_node,
+                format_bytes(j.task_rate),
+                format_duration_ms(j.startup_ms),
+                format_bytes(b.job_roll_size)
+            ));
+            o.push_str(&format!(
+                "Loader    at most {} HFiles per region and family, {} thread(s), \
+                 hbase.bulkload.retries.number {} (at least regions + 1 rounds); compaction \
+                 after the load {}, favored nodes {}\n",
+                b.max_files_per_region_family,
+                b.loader_threads.unwrap_or(h.cores),
+                b.retries,
+                if b.compact_after { "on" } else { "off" },
+                if b.locality_sensitive { "on" } else { "off" }
+            ));
+        }
         let fams: Vec<String> = s
             .table
             .families
@@ -310,6 +341,12 @@ impl PlanReport<'_> {
                 ));
             }
             o.push_str(&format!("  pre-split    {}\n", run.presplit));
+            if run.load == crate::scenario::LoadPath::Bulk {
+                o.push_str(&format!(
+                    "  load         in bulk: {} job tasks (one per region), no WAL, no memstore\n",
+                    run.regions.len()
+                ));
+            }
             let mut t = table(&["#", "start key", "end key", "server"]);
             fit(&mut t);
             align_right(&mut t, &[0]);

@@ -171,6 +171,9 @@ pub struct RunJson {
     /// The loader's retries, failures and stalls.
     #[serde(default)]
     pub client: ClientRunJson,
+    /// The bulk load of a design loaded in bulk (left out for Puts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_load: Option<super::bulkload::BulkLoadJson>,
     /// Per RegionServer.
     pub servers: Vec<ServerJson>,
     /// Live regions in key order.
@@ -1041,13 +1044,12 @@ fn run_json(r: &RunResult) -> RunJson {
         .collect();
     let st = &r.stats;
     let store_bytes: u64 = r.regions.iter().map(|x| x.store_bytes()).sum();
-    let wa = if st.flushed_file_bytes == 0 {
+    // Bytes that entered the stores: flushed, or bulk-loaded.
+    let entered = st.flushed_file_bytes + r.bulk.as_ref().map_or(0, |b| b.bytes_loaded);
+    let wa = if entered == 0 {
         0.0
     } else {
-        round4(
-            (st.flushed_file_bytes + st.compaction_written_bytes) as f64
-                / st.flushed_file_bytes as f64,
-        )
+        round4((entered + st.compaction_written_bytes) as f64 / entered as f64)
     };
     RunJson {
         generator: r.generator.clone(),
@@ -1056,6 +1058,7 @@ fn run_json(r: &RunResult) -> RunJson {
         scale_guard: r.scale_guard,
         scale_warning: r.scale_warning.clone(),
         emulated_rows: r.emulated_rows,
+        bulk_load: r.bulk.as_ref().map(super::bulkload::json),
         client: ClientRunJson {
             retried_rows: st.retried_rows,
             retries: st.retries,

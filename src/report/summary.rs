@@ -48,6 +48,9 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     if s.rows == 0 {
         return "no rows were written".to_string();
     }
+    if let Some(b) = &run.bulk_load {
+        return bulk_verdict(run, b);
+    }
     let spread = spread(run, servers);
     let waits = waits(run);
     let answer = if waits.is_empty() {
@@ -66,6 +69,51 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     } else {
         answer
     }
+}
+
+/// The verdict of a design loaded in bulk: refused (and why), or how long the job and the
+/// loader took, how evenly the data landed, and what the load left to do.
+fn bulk_verdict(run: &RunJson, b: &crate::report::bulkload::BulkLoadJson) -> String {
+    let s = &run.summary;
+    let job = format!(
+        "job {} (its largest task wrote {} of the data)",
+        dur(b.job_seconds),
+        pct(b.largest_task_share)
+    );
+    if let Some(r) = &b.refused {
+        return format!("bulk load REFUSED after the {job}: {r}");
+    }
+    let busiest = run
+        .servers
+        .iter()
+        .map(|x| x.write_share)
+        .fold(0.0, f64::max);
+    let after = s.settle_seconds - s.sim_seconds;
+    let mut tail = String::new();
+    if s.sim_seconds > 0.0 && after / s.sim_seconds > WAIT_SHARE {
+        tail = format!(
+            ", then {} of compactions and splits ({} stores needed a compaction, {} of {} regions \
+             were over their split size)",
+            dur(after),
+            thousands(b.stores_owing_compaction as u128),
+            thousands(b.regions_over_split_size as u128),
+            thousands(b.regions_at_load_end as u128)
+        );
+    } else if b.regions_over_split_size > 0 {
+        tail = format!(
+            "; {} of {} regions are over their split size and split at their next flush or \
+             compaction",
+            thousands(b.regions_over_split_size as u128),
+            thousands(b.regions_at_load_end as u128)
+        );
+    }
+    format!(
+        "bulk-loaded in {}: {job}, files loaded in {}; the busiest server took {} of the \
+         rows{tail}",
+        dur(s.sim_seconds),
+        dur(b.load_seconds),
+        pct(busiest)
+    )
 }
 
 /// A wait counts in the verdict from this share of the ingest time on.

@@ -201,7 +201,15 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
         - s.throttled_seconds
         - c.retry_tail_seconds)
         .max(0.0);
-    o.push_str(&format!(
+    if let Some(b) = &run.bulk_load {
+        o.push_str(&format!(
+            "  ingest {} (settled {}): loaded in bulk, no WAL and no memstore\n",
+            format_duration_ms((s.sim_seconds * 1000.0) as u64),
+            format_duration_ms((s.settle_seconds * 1000.0) as u64),
+        ));
+        crate::report::bulkload::text(o, b);
+    } else {
+        o.push_str(&format!(
         "  ingest {} (settled {}): {} writing at the offered rate, plus blocked {}, waiting on offline regions {}, throttled by server bandwidth {}\n",
         format_duration_ms((s.sim_seconds * 1000.0) as u64),
         format_duration_ms((s.settle_seconds * 1000.0) as u64),
@@ -210,6 +218,7 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
         format_duration_ms((s.offline_wait_seconds * 1000.0) as u64),
         format_duration_ms((s.throttled_seconds * 1000.0) as u64),
     ));
+    }
     if c.retried_rows > 0 || c.failed_rows > 0 {
         o.push_str(&format!(
             "  client: {} rows held back and retried (mean {}, max {}), {} failed and resubmitted, {} lost; \

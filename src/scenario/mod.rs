@@ -452,6 +452,71 @@ impl Workload {
     }
 }
 
+/// How a design's rows reach the table (`[[generator]] load`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadPath {
+    /// A client's Puts through the WAL and the memstores (the default).
+    Puts,
+    /// A MapReduce or Spark job writes HFiles (`HFileOutputFormat2`) that the loader moves into
+    /// the regions (`BulkLoadHFilesTool`): no WAL, no memstore.
+    Bulk,
+}
+
+/// What `[[generator]] load` accepts.
+pub const LOAD_EXPECTED: &str = "\"puts\" (a client's Puts, the default) or \"bulk\" (HFiles written by a job, then bulk-loaded)";
+
+impl LoadPath {
+    /// The design's load path as written (`load` absent: Puts).
+    pub fn of(spec: &GeneratorSpec) -> Result<LoadPath, String> {
+        match spec.load.as_ref().map(|l| l.get_ref().as_str()) {
+            None | Some("puts") => Ok(LoadPath::Puts),
+            Some("bulk") => Ok(LoadPath::Bulk),
+            Some(other) => Err(format!("unknown load path {other:?}")),
+        }
+    }
+
+    /// The name a scenario writes.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadPath::Puts => "puts",
+            LoadPath::Bulk => "bulk",
+        }
+    }
+}
+
+/// `[bulk_load]`, validated: the job side of a bulk load, modelled coarsely (docs/MODEL.md,
+/// "Bulk load"). Its figures are assumptions the user can set; `check` shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BulkJob {
+    /// Job tasks running at once per node (YARN containers or Spark executor cores the job gets).
+    pub slots_per_node: u32,
+    /// Bytes per second one task sorts and writes as HFiles, before the node's disks and NIC
+    /// bound it.
+    pub task_rate: u64,
+    /// From submitting the job to its first task, ms.
+    pub startup_ms: u64,
+}
+
+/// `[bulk_load] slots_per_node` when absent (an assumption: a quarter of a 16-core node).
+pub const DEFAULT_BULK_SLOTS_PER_NODE: u32 = 4;
+/// `[bulk_load] task_rate` when absent, bytes/s (an assumption, docs/MODEL.md).
+pub const DEFAULT_BULK_TASK_RATE: u64 = 50_000_000;
+/// `[bulk_load] startup` when absent, ms (the 70 s one published small cluster measured for a
+/// MapReduce job's initialisation, docs/MODEL.md).
+pub const DEFAULT_BULK_STARTUP_MS: u64 = 70_000;
+/// Most job slots per node a scenario may declare.
+pub const MAX_BULK_SLOTS_PER_NODE: u64 = 4096;
+
+impl Default for BulkJob {
+    fn default() -> BulkJob {
+        BulkJob {
+            slots_per_node: DEFAULT_BULK_SLOTS_PER_NODE,
+            task_rate: DEFAULT_BULK_TASK_RATE,
+            startup_ms: DEFAULT_BULK_STARTUP_MS,
+        }
+    }
+}
+
 /// A validated scenario.
 #[derive(Debug, Clone)]
 pub struct Scenario {
@@ -475,6 +540,8 @@ pub struct Scenario {
     pub workload: Workload,
     /// The loader.
     pub client: Client,
+    /// The bulk-load job (`[bulk_load]`), for the designs with `load = "bulk"`.
+    pub bulk_job: BulkJob,
     /// Rowkey designs to run, in file order (names unique).
     pub generators: Vec<GeneratorSpec>,
     /// `[[event]]` entries in file order, which is firing order: an event fires once its trigger
@@ -1025,8 +1092,24 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
                 "a unique name per [[generator]]",
             );
         }
+        if let Err(problem) = LoadPath::of(spec)
+            && let Some(l) = &spec.load
+        {
+            ck.err(l.span(), "generator.load", problem, LOAD_EXPECTED);
+        }
+        if let Some(n) = &spec.presplit_regions
+            && !(2..=MAX_PRESPLIT_REGIONS).contains(n.get_ref())
+        {
+            ck.err(
+                n.span(),
+                "generator.presplit_regions",
+                format!("{} regions cannot be pre-split", n.get_ref()),
+                format!("a region count in 2..={MAX_PRESPLIT_REGIONS}"),
+            );
+        }
         generators.push(spec.clone());
     }
+    let bulk_job = bulk_job(&mut ck, raw.bulk_load.as_ref());
 
     // Typed settings: table attributes applied over the site keys, values checked as HBase does.
     let settings = match &table {
@@ -1177,6 +1260,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         table,
         workload,
         client,
+        bulk_job,
         generators,
         events,
         sweep,
@@ -1187,6 +1271,56 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         expectations,
         source: src,
     })
+}
+
+/// `[bulk_load]`: each figure checked, the defaults where absent.
+fn bulk_job(ck: &mut Checker, raw: Option<&Spanned<raw::RawBulkLoad>>) -> BulkJob {
+    let mut job = BulkJob::default();
+    let Some(raw) = raw.map(Spanned::get_ref) else {
+        return job;
+    };
+    if let Some(n) = &raw.slots_per_node
+        && let Some(v) = ck.positive(n, "bulk_load.slots_per_node", MAX_BULK_SLOTS_PER_NODE)
+    {
+        job.slots_per_node = v as u32;
+    }
+    if let Some(q) = &raw.task_rate {
+        match ck.quantity(
+            q,
+            "bulk_load.task_rate",
+            units::parse_rate,
+            units::RATE_EXPECTED,
+        ) {
+            Some(0) => ck.err(
+                q.span(),
+                "bulk_load.task_rate",
+                "a task that writes nothing never finishes",
+                "a positive rate such as 50MB/s",
+            ),
+            Some(v) => job.task_rate = v,
+            None => {}
+        }
+    }
+    if let Some(q) = &raw.startup
+        && let Some(ms) = ck.quantity(
+            q,
+            "bulk_load.startup",
+            units::parse_duration_ms,
+            units::DURATION_EXPECTED,
+        )
+    {
+        if ms > MAX_DURATION_MS {
+            ck.err(
+                q.span(),
+                "bulk_load.startup",
+                "the job would start more than 100 years after it is submitted",
+                "a duration such as 70s or 5m",
+            );
+        } else {
+            job.startup_ms = ms;
+        }
+    }
+    job
 }
 
 /// `[cluster] assumptions`: known profile names, each once; `typical` is added first when the

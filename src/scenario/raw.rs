@@ -44,6 +44,17 @@ pub struct RawScenario {
     /// `[[other_table]]`: tables already on the cluster beside the one being designed.
     #[serde(default)]
     pub other_table: Vec<Spanned<RawOtherTable>>,
+    /// `[bulk_load]`: the job that writes the HFiles of the designs loaded in bulk.
+    pub bulk_load: Option<Spanned<RawBulkLoad>>,
+}
+
+/// `[bulk_load]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBulkLoad {
+    pub slots_per_node: Option<Spanned<i64>>,
+    pub task_rate: Option<Spanned<Quantity>>,
+    pub startup: Option<Spanned<Quantity>>,
 }
 
 /// `[[other_table]]`: another table on the same cluster, with its size and load.

@@ -2,6 +2,7 @@
 //! the whole library into each of them cost more than running them.
 
 mod advise;
+mod bulkload;
 mod cli;
 mod cluster;
 mod common;

@@ -1,6 +1,7 @@
 //! The appliers: the only code that changes the engine's state and schedules events. Each file
 //! carries out one kind of work; the policies it asks live in `policy/`.
 
+mod bulkload;
 mod chores;
 mod client;
 pub(crate) mod cluster;

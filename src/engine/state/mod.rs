@@ -1,6 +1,7 @@
 //! The engine's state: regions with their stores (memstores and store files), RegionServers,
 //! and the cells and files they hold. Only `apply/` changes it.
 
+pub(crate) mod bulkload;
 pub mod cell;
 pub(crate) mod client;
 pub(crate) mod compaction;
