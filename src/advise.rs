@@ -1628,7 +1628,10 @@ fn emulate_all(
             v
         };
         advised.table.presplit = Presplit::Keys(l.0.keys.clone());
-        let p = plan::plan_run(&advised, spec)?;
+        // The advised keys are the layout: a design's own region count does not apply.
+        let mut laid_out = spec.clone();
+        laid_out.presplit_regions = None;
+        let p = plan::plan_run(&advised, &laid_out)?;
         jobs.push((advised, p));
     }
     let threads = threads.map_or_else(

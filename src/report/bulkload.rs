@@ -144,7 +144,11 @@ fn refusal_text(r: &Refusal, at: Option<&(Vec<u8>, Vec<u8>, String)>) -> String 
                 (
                     format!(
                         " [{}, {})",
-                        to_string_binary(s),
+                        if s.is_empty() {
+                            "start".to_string()
+                        } else {
+                            to_string_binary(s)
+                        },
                         if e.is_empty() {
                             "end".to_string()
                         } else {
@@ -174,7 +178,7 @@ pub fn text(o: &mut String, b: &BulkLoadJson) {
     let d = |s: f64| format_duration_ms((s * 1000.0) as u64);
     o.push_str(&format!(
         "  bulk load: job {} (startup {}, map {}, reduce {}: {} tasks on {} slots at {}/s each; \
-         the largest task {} of {}, {:.0}%), then the loader {}\n",
+         the largest task {} of {}, {}), then the loader {}\n",
         d(b.job_seconds),
         d(b.startup_seconds),
         d(b.map_seconds),
@@ -184,7 +188,7 @@ pub fn text(o: &mut String, b: &BulkLoadJson) {
         format_bytes(b.task_rate_bytes_per_second as u64),
         format_bytes(b.largest_task_bytes),
         format_bytes(b.job_bytes),
-        b.largest_task_share * 100.0,
+        crate::report::summary::fine_pct(b.largest_task_share),
         d(b.load_seconds),
     ));
     o.push_str(&format!(

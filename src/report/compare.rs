@@ -26,6 +26,9 @@ pub struct Row {
     /// split counts, the region count: `workload/scale.rs`): marked when the run's scale is
     /// coarser than its guard.
     pub coarse: bool,
+    /// The figure of a design loaded in bulk rests on the job's assumed figures
+    /// (`[bulk_load]`): marked for such a design.
+    pub assumed_in_bulk: bool,
     /// The value compared (not finite: none, never highlighted).
     pub value: fn(&RunJson) -> f64,
     /// The value as shown.
@@ -59,6 +62,7 @@ pub const ROWS: &[Row] = &[
         label: "ingest time",
         better: Better::Lower,
         coarse: true,
+        assumed_in_bulk: true,
         value: |r| r.summary.sim_seconds,
         shown: |r| dur(r.summary.sim_seconds),
     },
@@ -66,6 +70,7 @@ pub const ROWS: &[Row] = &[
         label: "blocked",
         better: Better::Lower,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.summary.blocked_seconds,
         shown: |r| dur(r.summary.blocked_seconds),
     },
@@ -73,6 +78,7 @@ pub const ROWS: &[Row] = &[
         label: "regions",
         better: Better::Neither,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.summary.regions_final as f64,
         shown: |r| {
             format!(
@@ -85,6 +91,7 @@ pub const ROWS: &[Row] = &[
         label: "splits",
         better: Better::Neither,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.summary.splits as f64,
         shown: |r| thousands(r.summary.splits as u128),
     },
@@ -92,6 +99,7 @@ pub const ROWS: &[Row] = &[
         label: "busiest server, mean share",
         better: Better::Lower,
         coarse: false,
+        assumed_in_bulk: false,
         value: |r| r.hotspots.mean_hottest_share.unwrap_or(f64::NAN),
         shown: |r| share_or_dash(r.hotspots.mean_hottest_share.unwrap_or(f64::NAN)),
     },
@@ -99,6 +107,7 @@ pub const ROWS: &[Row] = &[
         label: "load over 2× fair share",
         better: Better::Lower,
         coarse: false,
+        assumed_in_bulk: false,
         value: |r| r.hotspots.time_over_twice_fair_share,
         shown: |r| pct(r.hotspots.time_over_twice_fair_share),
     },
@@ -106,6 +115,7 @@ pub const ROWS: &[Row] = &[
         label: "busiest server, worst minute",
         better: Better::Lower,
         coarse: false,
+        assumed_in_bulk: false,
         value: |r| r.summary.max_server_write_share,
         shown: |r| pct(r.summary.max_server_write_share),
     },
@@ -113,6 +123,7 @@ pub const ROWS: &[Row] = &[
         label: "cold regions",
         better: Better::Lower,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.region_sizes.cold_regions as f64,
         shown: |r| thousands(r.region_sizes.cold_regions as u128),
     },
@@ -120,6 +131,7 @@ pub const ROWS: &[Row] = &[
         label: "regions no longer written",
         better: Better::Neither,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.region_sizes.quiet_regions as f64,
         shown: |r| thousands(r.region_sizes.quiet_regions as u128),
     },
@@ -127,6 +139,7 @@ pub const ROWS: &[Row] = &[
         label: "… their median / split size",
         better: Better::Neither,
         coarse: true,
+        assumed_in_bulk: false,
         value: quiet_median,
         shown: |r| share_or_dash(quiet_median(r)),
     },
@@ -134,6 +147,7 @@ pub const ROWS: &[Row] = &[
         label: "region size p50",
         better: Better::Neither,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.region_sizes.p50 as f64,
         shown: |r| format_bytes(r.region_sizes.p50),
     },
@@ -141,6 +155,7 @@ pub const ROWS: &[Row] = &[
         label: "region size max",
         better: Better::Neither,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.region_sizes.max as f64,
         shown: |r| format_bytes(r.region_sizes.max),
     },
@@ -148,10 +163,19 @@ pub const ROWS: &[Row] = &[
         label: "write amplification",
         better: Better::Lower,
         coarse: true,
+        assumed_in_bulk: false,
         value: |r| r.summary.write_amplification,
         shown: |r| format!("{:.2}", r.summary.write_amplification),
     },
 ];
+
+/// Marks a bulk-loaded design's figure that rests on its job's assumed figures
+/// ([`ASSUMED_NOTE`] says which).
+pub const ASSUMED_MARK: &str = " ~";
+
+/// What [`ASSUMED_MARK`] means, printed under the table when a design is loaded in bulk.
+pub const ASSUMED_NOTE: &str = "~ a bulk load's time: its job's from [bulk_load]'s assumed task \
+                                rate and startup (`check` shows them; docs/MODEL.md, \"Bulk load\")";
 
 /// Marks a figure a coarse scale makes untrustworthy ([`COARSE_NOTE`] says why).
 pub const COARSE_MARK: &str = " ≈?";
@@ -164,12 +188,14 @@ pub const COARSE_NOTE: &str = "≈? not trustworthy at this run's scale, coarser
 impl Row {
     /// The value as shown for `run`, marked when the run's scale makes it untrustworthy.
     pub fn cell(&self, run: &RunJson) -> String {
-        let shown = (self.shown)(run);
-        if self.coarse && run.scale_warning.is_some() {
-            shown + COARSE_MARK
-        } else {
-            shown
+        let mut shown = (self.shown)(run);
+        if self.assumed_in_bulk && run.bulk_load.is_some() {
+            shown += ASSUMED_MARK;
         }
+        if self.coarse && run.scale_warning.is_some() {
+            shown += COARSE_MARK;
+        }
+        shown
     }
 
     /// The best value among `runs` for this row: `None` for a row without a best, with fewer

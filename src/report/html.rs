@@ -109,6 +109,13 @@ fn comparison(o: &mut String, report: &Report) {
         o.push_str("</tr>\n");
     }
     o.push_str("</tbody></table>\n");
+    if runs.iter().any(|r| r.bulk_load.is_some()) {
+        let _ = writeln!(
+            o,
+            "<p class=\"meta\">{}</p>",
+            esc(crate::report::compare::ASSUMED_NOTE)
+        );
+    }
     if runs.iter().any(|r| r.scale_warning.is_some()) {
         let _ = writeln!(
             o,

@@ -88,6 +88,9 @@ impl Report {
             }
             o.push_str(&t.to_string());
             o.push('\n');
+            if self.runs.iter().any(|r| r.bulk_load.is_some()) {
+                o.push_str(&format!("  {}\n", crate::report::compare::ASSUMED_NOTE));
+            }
             if self.runs.iter().any(|r| r.scale_warning.is_some()) {
                 o.push_str(&format!("  {}\n", crate::report::compare::COARSE_NOTE));
             }
