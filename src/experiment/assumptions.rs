@@ -56,6 +56,9 @@ pub fn scenario_for(s: &Scenario, p: &Profile) -> Result<Scenario, InputError> {
         Writers::AtMost(n) => s.client.writers.min(n),
         Writers::AtLeast(n) => s.client.writers.max(n),
     };
+    if let Some((num, den)) = p.bulk_task_rate {
+        out.cluster_bulk_task_rate(num, den);
+    }
     if let Some(on) = p.variability {
         out.cluster.variability = if on {
             Variability::Default
@@ -82,6 +85,7 @@ pub fn profile_json(name: &str, s: &Scenario) -> ProfileJson {
         writers: s.client.writers,
         compaction_threads_small: s.settings.small_compaction_threads,
         compaction_threads_large: s.settings.large_compaction_threads,
+        bulk_task_rate: s.bulk_job.task_rate,
         variability: match s.cluster.variability {
             Variability::Default => "default",
             Variability::None => "none",

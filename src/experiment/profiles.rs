@@ -30,6 +30,8 @@ pub struct Profile {
     pub compaction_threads: Option<u32>,
     /// `[cluster] variability = "default"` (true) or `"none"` (false).
     pub variability: Option<bool>,
+    /// `[bulk_load] task_rate` times num / den (a bulk load's job: its least known figure).
+    pub bulk_task_rate: Option<(u64, u64)>,
 }
 
 /// The profiles: the assumptions docs/CALIBRATION.md measured to move the figures most, set
@@ -41,6 +43,7 @@ pub const PROFILES: &[Profile] = &[
         writers: Writers::Keep,
         compaction_threads: None,
         variability: None,
+        bulk_task_rate: None,
     },
     // cloud-ebs: the largest measured slowdown (8 cores bound the puts per second); one writer:
     // the largest measured offline wait (one ordered stream stalls on every split); variability
@@ -51,6 +54,8 @@ pub const PROFILES: &[Profile] = &[
         writers: Writers::AtMost(1),
         compaction_threads: None,
         variability: Some(true),
+        // A bulk load's job at half the assumed task rate.
+        bulk_task_rate: Some((1, 2)),
     },
     // nvme (fastest disks, 25 GbE, 32 cores), 256 writers and two threads per compaction pool:
     // the largest measured lever on blocked time and on quiet-region sizes.
@@ -60,6 +65,9 @@ pub const PROFILES: &[Profile] = &[
         writers: Writers::AtLeast(256),
         compaction_threads: Some(2),
         variability: Some(true),
+        // A bulk load's job at twice the assumed task rate (the node's disks and NIC still
+        // bound it).
+        bulk_task_rate: Some((2, 1)),
     },
 ];
 
@@ -85,8 +93,14 @@ mod tests {
     fn typical_changes_nothing_and_names_are_unique() {
         let t = profile(TYPICAL).unwrap();
         assert_eq!(
-            (t.hardware, t.writers, t.compaction_threads, t.variability),
-            (None, Writers::Keep, None, None)
+            (
+                t.hardware,
+                t.writers,
+                t.compaction_threads,
+                t.variability,
+                t.bulk_task_rate
+            ),
+            (None, Writers::Keep, None, None, None)
         );
         for (i, p) in PROFILES.iter().enumerate() {
             assert!(PROFILES[..i].iter().all(|q| q.name != p.name), "{}", p.name);

@@ -220,3 +220,102 @@ pub fn text(o: &mut String, b: &BulkLoadJson) {
         b.hdfs_locality * 100.0,
     ));
 }
+
+/// The HTML page's bulk-load table: the job, the loader and the table the load left.
+pub fn html(o: &mut String, b: &BulkLoadJson) {
+    use std::fmt::Write as _;
+    let d = |s: f64| format_duration_ms((s * 1000.0) as u64);
+    let esc = crate::report::svg::esc;
+    o.push_str("<h3>Bulk load</h3>\n");
+    if let Some(r) = &b.refused {
+        let _ = writeln!(o, "<p class=\"bad\">Refused: {}</p>", esc(r));
+    }
+    let rows: [(&str, String); 9] = [
+        (
+            "job (assumed figures, [bulk_load])",
+            format!(
+                "{} (startup {}, map {}, reduce {})",
+                d(b.job_seconds),
+                d(b.startup_seconds),
+                d(b.map_seconds),
+                d(b.reduce_seconds)
+            ),
+        ),
+        (
+            "tasks",
+            format!(
+                "{} on {} slots at {}/s each",
+                thousands(b.tasks as u128),
+                thousands(b.slots as u128),
+                format_bytes(b.task_rate_bytes_per_second as u64)
+            ),
+        ),
+        (
+            "largest task",
+            format!(
+                "{} of {} ({})",
+                format_bytes(b.largest_task_bytes),
+                format_bytes(b.job_bytes),
+                crate::report::summary::fine_pct(b.largest_task_share)
+            ),
+        ),
+        (
+            "HFiles written",
+            format!(
+                "{}, {}",
+                thousands(b.files_written as u128),
+                format_bytes(b.file_bytes)
+            ),
+        ),
+        (
+            "loader",
+            format!(
+                "{} in {} round(s); {} file(s) split at moved boundaries ({})",
+                d(b.load_seconds),
+                b.rounds,
+                b.files_split,
+                format_bytes(b.split_bytes)
+            ),
+        ),
+        (
+            "loaded",
+            format!(
+                "{} files into {} regions ({} retried)",
+                thousands(b.files_loaded as u128),
+                thousands(b.region_loads as u128),
+                b.region_retries
+            ),
+        ),
+        (
+            "at the load's end",
+            format!(
+                "{} regions, {} store files (at most {} in a store)",
+                thousands(b.regions_at_load_end as u128),
+                thousands(b.store_files_at_load_end as u128),
+                b.max_store_files_at_load_end
+            ),
+        ),
+        (
+            "owed",
+            format!(
+                "{} stores need a compaction ({} requested at once); {} regions over their split size",
+                thousands(b.stores_owing_compaction as u128),
+                thousands(b.compactions_requested as u128),
+                thousands(b.regions_over_split_size as u128)
+            ),
+        ),
+        (
+            "locality",
+            format!(
+                "{:.0}% first replica on the region's server; HDFS block locality {:.0}%",
+                b.local_share * 100.0,
+                b.hdfs_locality * 100.0
+            ),
+        ),
+    ];
+    o.push_str("<table>\n");
+    for (k, v) in rows {
+        let _ = writeln!(o, "<tr><th>{}</th><td>{}</td></tr>", esc(k), esc(&v));
+    }
+    o.push_str("</table>\n");
+}

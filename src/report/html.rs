@@ -32,7 +32,7 @@ th:first-child,td:first-child{text-align:left}td.key{font-family:monospace;text-
 td.best{background:#dcefd9;font-weight:bold}.verdict{margin:4px 0}.note{color:#666;\
 font-style:italic}svg.chart{display:block;margin:8px 0;max-width:100%;height:auto}\
 .meta{color:#555;font-size:13px}details{margin:8px 0}summary{cursor:pointer;font-weight:bold;\
-font-size:15px;margin:18px 0 6px}.panels svg.chart{margin:2px 0}";
+font-size:15px;margin:18px 0 6px}.panels svg.chart{margin:2px 0}.bad{color:#b00020;font-weight:bold}";
 
 /// The full region table's page, written beside report.html in an `--out` set.
 pub const REGIONS_PAGE: &str = "regions.html";
@@ -518,6 +518,9 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
             bins: 40,
             markers: if mf > 0.0 { &markers } else { &[] },
         }));
+    }
+    if let Some(b) = &run.bulk_load {
+        crate::report::bulkload::html(o, b);
     }
     start_vs_end(o, run);
     crate::report::tables::html(o, &run.tables, run.cluster.as_ref());

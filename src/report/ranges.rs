@@ -50,6 +50,9 @@ pub struct ProfileJson {
     pub compaction_threads_small: u32,
     /// `hbase.regionserver.thread.compaction.large`.
     pub compaction_threads_large: u32,
+    /// `[bulk_load] task_rate`, bytes/s (a bulk load's job).
+    #[serde(default)]
+    pub bulk_task_rate: u64,
     /// `"default"` or `"none"`.
     pub variability: String,
 }
@@ -218,13 +221,15 @@ pub fn text(r: &AssumptionRangesJson, detail: bool) -> String {
     );
     for p in &r.profiles {
         o.push_str(&format!(
-            "  {:<8} hardware {}, writers {}, compaction threads {}+{}, variability {}\n",
+            "  {:<8} hardware {}, writers {}, compaction threads {}+{}, variability {}, bulk job \
+             task {}/s\n",
             p.name,
             p.hardware,
             p.writers,
             p.compaction_threads_small,
             p.compaction_threads_large,
-            p.variability
+            p.variability,
+            crate::units::format_bytes(p.bulk_task_rate)
         ));
     }
     for run in &r.runs {

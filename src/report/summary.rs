@@ -116,9 +116,22 @@ fn bulk_verdict(run: &RunJson, b: &crate::report::bulkload::BulkLoadJson) -> Str
             thousands(b.regions_at_load_end as u128)
         );
     }
+    // Nothing asks a bulk-loaded region to split but a flush or a compaction: say so when the
+    // table ends with its median region over the split size.
+    let z = &run.region_sizes;
+    let end = if z.split_size > 0 && z.p50 > z.split_size {
+        format!(
+            "; at the end the median region holds {} ({} of the split size) and splits only at \
+             its next flush or compaction",
+            crate::units::format_bytes(z.p50),
+            pct(z.p50 as f64 / z.split_size as f64)
+        )
+    } else {
+        String::new()
+    };
     format!(
         "bulk-loaded in {}: {job}, files loaded in {}; the busiest server took {} of the \
-         rows{tail}",
+         rows{tail}{end}",
         dur(s.sim_seconds),
         dur(b.load_seconds),
         pct(busiest)

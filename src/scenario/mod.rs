@@ -566,6 +566,13 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// The bulk-load job's task rate scaled by `num / den` (an assumption profile), at least
+    /// 1 byte/s.
+    pub fn cluster_bulk_task_rate(&mut self, num: u64, den: u64) {
+        let r = u128::from(self.bulk_job.task_rate) * u128::from(num) / u128::from(den.max(1));
+        self.bulk_job.task_rate = r.clamp(1, u128::from(u64::MAX)) as u64;
+    }
+
     /// The run's server index of an imported server name (see `imported_servers`).
     pub fn imported_server_index(&self, name: &str) -> Option<usize> {
         self.imported_servers
