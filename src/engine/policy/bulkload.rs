@@ -149,6 +149,55 @@ pub fn may_start_round(round: u32, retries: u32, regions: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever the regions and the file, the loader either loads the file into the one
+        /// region holding both its first and last rows, or splits it at a region start strictly
+        /// after its first row and at or before its last: both halves hold rows, and each
+        /// split narrows the regions it spans, so regrouping ends.
+        #[test]
+        fn a_file_goes_into_its_region_or_splits_inside_its_rows(
+            mut cuts in proptest::collection::btree_set(proptest::collection::vec(any::<u8>(), 1..4), 0..12),
+            a in proptest::collection::vec(any::<u8>(), 0..4),
+            b in proptest::collection::vec(any::<u8>(), 0..4),
+        ) {
+            let mut starts = vec![Vec::new()];
+            starts.extend(std::mem::take(&mut cuts));
+            let (first, last) = if a <= b { (a, b) } else { (b, a) };
+            let region_of =
+                |row: &[u8]| starts.partition_point(|s| s.as_slice() <= row).saturating_sub(1);
+            match place(&first, &last, &starts) {
+                Placement::Into(r) => {
+                    prop_assert_eq!(r, region_of(&first));
+                    prop_assert_eq!(r, region_of(&last));
+                }
+                Placement::SplitAt(k) => {
+                    prop_assert!(first.as_slice() < k.as_slice() && k.as_slice() <= last.as_slice());
+                    prop_assert!(starts.contains(&k));
+                    prop_assert!(region_of(&first) != region_of(&last));
+                }
+            }
+        }
+
+        /// Every task finishes; no slot runs two tasks at once; the job ends no earlier than
+        /// the longest task and no later than all tasks back to back.
+        #[test]
+        fn the_task_schedule_is_a_list_schedule(
+            secs in proptest::collection::vec(0.0f64..100.0, 1..40),
+            slots in 1usize..8,
+        ) {
+            let t = task_finish_times(&secs, slots);
+            prop_assert_eq!(t.len(), secs.len());
+            let end = t.iter().copied().fold(0.0, f64::max);
+            let longest = secs.iter().copied().fold(0.0, f64::max);
+            let total: f64 = secs.iter().sum();
+            prop_assert!(end >= longest - 1e-9 && end <= total + 1e-9);
+            for (f, s) in t.iter().zip(&secs) {
+                prop_assert!(*f >= *s - 1e-9);
+            }
+        }
+    }
 
     #[test]
     fn a_file_rolls_between_rows_once_the_next_cell_would_reach_the_roll_size() {
