@@ -73,6 +73,18 @@ pub struct BulkLoadJson {
     pub hdfs_locality: f64,
 }
 
+/// A fraction as a percentage: whole below 100 %, with two decimals below 1 % (one task of
+/// thousands); `–` when not finite.
+pub(crate) fn fine_pct(x: f64) -> String {
+    if !x.is_finite() {
+        "–".to_string()
+    } else if x > 0.0 && x < 0.01 {
+        format!("{:.2}%", x * 100.0)
+    } else {
+        format!("{:.0}%", x * 100.0)
+    }
+}
+
 fn secs(ns: u64) -> f64 {
     (ns as f64 / 1e9 * 1000.0).round() / 1000.0
 }
@@ -188,7 +200,7 @@ pub fn text(o: &mut String, b: &BulkLoadJson) {
         format_bytes(b.task_rate_bytes_per_second as u64),
         format_bytes(b.largest_task_bytes),
         format_bytes(b.job_bytes),
-        crate::report::summary::fine_pct(b.largest_task_share),
+        fine_pct(b.largest_task_share),
         d(b.load_seconds),
     ));
     o.push_str(&format!(
@@ -256,7 +268,7 @@ pub fn html(o: &mut String, b: &BulkLoadJson) {
                 "{} of {} ({})",
                 format_bytes(b.largest_task_bytes),
                 format_bytes(b.job_bytes),
-                crate::report::summary::fine_pct(b.largest_task_share)
+                fine_pct(b.largest_task_share)
             ),
         ),
         (

@@ -26,15 +26,6 @@ pub(crate) fn pct(x: f64) -> String {
     }
 }
 
-/// A fraction as a percentage, with two decimals below 1 % (one task of thousands).
-pub(crate) fn fine_pct(x: f64) -> String {
-    if x.is_finite() && x > 0.0 && x < 0.01 {
-        format!("{:.2}%", x * 100.0)
-    } else {
-        pct(x)
-    }
-}
-
 /// Peak share per minute in minutes that had writes (from the timeline, else the hotspot windows).
 fn minute_peaks(run: &RunJson) -> Vec<f64> {
     let (_, grid) = write_share_grid(run);
@@ -87,7 +78,7 @@ fn bulk_verdict(run: &RunJson, b: &crate::report::bulkload::BulkLoadJson) -> Str
     let job = format!(
         "job {} (at [bulk_load]'s assumed task rate; its largest task wrote {} of the data)",
         dur(b.job_seconds),
-        fine_pct(b.largest_task_share)
+        crate::report::bulkload::fine_pct(b.largest_task_share)
     );
     if let Some(r) = &b.refused {
         return format!("bulk load REFUSED after the {job}: {r}");
