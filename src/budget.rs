@@ -75,9 +75,49 @@ pub fn min_simulated_ns(s: &Scenario) -> u128 {
     }
 }
 
+/// The least simulated time a bulk load's job takes (`[bulk_load]`): its startup, then the map
+/// and the reduce phase, each moving every byte at most at every slot's own task rate.
+pub fn min_bulk_job_ns(s: &Scenario) -> u128 {
+    const NS: u128 = 1_000_000_000;
+    let j = &s.bulk_job;
+    let slots = u128::from(s.cluster.regionservers.max(1)) * u128::from(j.slots_per_node.max(1));
+    let per_phase = s
+        .workload
+        .payload_bytes()
+        .saturating_mul(NS)
+        .div_ceil(u128::from(j.task_rate.max(1)) * slots);
+    u128::from(j.startup_ms) * 1_000_000 + 2 * per_phase
+}
+
+/// Refuses a scenario with a design loaded in bulk whose job would take more than
+/// [`MAX_SIMULATED_NS`], naming `bulk_load.task_rate`: the clock would otherwise run its chores
+/// for centuries before the loader starts.
+fn check_bulk_job(s: &Scenario) -> Result<(), InputError> {
+    let bulk = s
+        .generators
+        .iter()
+        .any(|g| crate::scenario::LoadPath::of(g) == Ok(crate::scenario::LoadPath::Bulk));
+    let ns = if bulk { min_bulk_job_ns(s) } else { 0 };
+    if ns <= MAX_SIMULATED_NS {
+        return Ok(());
+    }
+    let years = ns / (365 * 24 * 3600 * 1_000_000_000);
+    Err(InputError::new(format!(
+        "the bulk load's job would take at least {years} years of simulated time ({} at {}/s a \
+         task, {} tasks per node); refused as an estimate before running",
+        crate::units::format_bytes(s.workload.payload_bytes().min(u64::MAX as u128) as u64),
+        crate::units::format_bytes(s.bulk_job.task_rate),
+        s.bulk_job.slots_per_node
+    ))
+    .in_file(&s.source.path)
+    .field("bulk_load.task_rate")
+    .expected("a task rate and slots that write the data within 10 years (raise `task_rate` or `slots_per_node`, or lower `workload.data`)"))
+}
+
 /// Refuses a scenario whose load would take more than [`MAX_SIMULATED_NS`] of simulated time,
 /// naming the estimate and the field that lowers it.
 pub fn check(s: &Scenario) -> Result<(), InputError> {
+    check_bulk_job(s)?;
     let ns = min_simulated_ns(s);
     if ns <= MAX_SIMULATED_NS {
         return Ok(());

@@ -178,3 +178,23 @@ fn presplit_regions_needs_a_counted_pre_split() {
     let e = plan_error(&bulk_with("", "presplit_regions = 1"));
     assert!(e.contains("generator.presplit_regions"), "{e}");
 }
+
+/// A job that would run for centuries is refused before the run, naming its rate: the clock
+/// would otherwise tick through its chores until the loader starts.
+#[test]
+fn a_bulk_job_of_centuries_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = bulk_with("[bulk_load]\ntask_rate = \"1B/s\"\n", "load = \"bulk\"")
+        .replace("rows = 1000", "data = \"40GB\"");
+    let p = write(&dir, "slow.toml", &text);
+    let out = Command::cargo_bin("hbase-emu")
+        .expect("binary")
+        .args(["run", p.to_str().expect("utf-8")])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bulk_load.task_rate"), "{err}");
+    assert!(err.contains("years of simulated time"), "{err}");
+}
