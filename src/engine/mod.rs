@@ -91,6 +91,20 @@ fn sample_period(payload: u128, rate: u64, duration_ms: Option<u64>) -> u64 {
     (ideal_s / 100).clamp(1, 60).max(ideal_s / 10_000) as u64 * NS_PER_S
 }
 
+/// About how long a bulk load lasts, ms: its job at best (`budget::min_bulk_job_ns`) and its
+/// loader committing a file per region at a few ms each on the node's cores.
+fn bulk_run_ms(scenario: &Scenario, regions: usize) -> u64 {
+    let job_ms = crate::budget::min_bulk_job_ns(scenario) / 1_000_000;
+    let threads = scenario
+        .settings
+        .bulk_load
+        .loader_threads
+        .unwrap_or(scenario.cluster.hardware.cores)
+        .max(1);
+    let load_ms = regions as u128 * 5 / u128::from(threads);
+    (job_ms + load_ms).min(u128::from(u64::MAX)) as u64
+}
+
 /// Fixed inputs of a run.
 struct Config {
     settings: Settings,
@@ -422,7 +436,15 @@ impl Engine {
             seed: scenario.seed,
         };
         let generator = Arc::new(plan.generator);
-        let mut engine = Engine::new(scenario, &plan.regions, k, generator.clone(), sampling);
+        let bulk = plan.load == crate::scenario::LoadPath::Bulk;
+        let mut engine = Engine::new(
+            scenario,
+            &plan.regions,
+            k,
+            generator.clone(),
+            sampling,
+            bulk,
+        );
         engine.run.scale_guard = guard;
         engine
             .world
@@ -652,6 +674,7 @@ impl Engine {
         scale: u64,
         generator: Arc<Generator>,
         sampling: Sampling,
+        bulk: bool,
     ) -> Engine {
         let s = &scenario.settings;
         let w = &scenario.workload;
@@ -759,7 +782,21 @@ impl Engine {
                     heat_buckets: Vec::new(),
                     heat: Router::over(&[Vec::new()]),
                     heat_writes: Vec::new(),
-                    sample_ns: sample_period(w.payload_bytes(), w.rate_bytes_per_s, w.duration_ms),
+                    sample_ns: sample_period(
+                        w.payload_bytes(),
+                        w.rate_bytes_per_s,
+                        if bulk {
+                            // A bulk load lasts its job and its loader, not data / rate: a
+                            // timeline of a hundredth of that (every sample visits every region).
+                            Some(
+                                w.duration_ms
+                                    .unwrap_or(0)
+                                    .max(bulk_run_ms(scenario, initial.len())),
+                            )
+                        } else {
+                            w.duration_ms
+                        },
+                    ),
                     heat_end: 0,
                     heat_reads: Vec::new(),
                 },

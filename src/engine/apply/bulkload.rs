@@ -355,8 +355,9 @@ impl Engine {
         let (region, files) = loader.loads[load]
             .take()
             .expect("a region load completes once");
-        let live = self.world.state.regions[region].state == RegionState::Open
-            && self.world.state.routing.position(region).is_some();
+        // Open means live: a split, merged or moved region is in another state (and a retired
+        // one never returns to Open).
+        let live = self.world.state.regions[region].state == RegionState::Open;
         if !live {
             // The region split, merged or closed: the RPC fails and the files are regrouped.
             loader.outcome.region_retries += 1;
