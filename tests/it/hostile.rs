@@ -230,3 +230,40 @@ fn devices_are_refused_as_outputs_and_junit_is_checked_before_any_run() {
     }
     assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
 }
+
+/// Issue 33: the ten-year check walked only the workload's own rate, so a `phase` slowing the
+/// load to 1 B/s passed it and ran for ever. `run` refuses before running, naming the phase's
+/// line, and `check` too.
+#[test]
+fn a_phase_at_one_byte_a_second_is_refused_before_running_naming_its_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = SMALL.replace("rows = 1000\n", "data = \"4TB\"\nrate = \"1GB/s\"\n")
+        + "[[event]]\nat_fraction = 0.5\nphase = { rate = \"1B/s\" }\n";
+    let p = write(dir.path(), "s.toml", &text);
+    // The `[[event]]` line (the phase is two lines below it).
+    let line = text.lines().count() - 2;
+    for cmd in ["run", "check"] {
+        let started = std::time::Instant::now();
+        let (code, out, err) = run(&[cmd, s(&p)]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(out.is_empty(), "{cmd}: {out}");
+        assert!(
+            err.contains("s.toml")
+                && err.contains(&format!("[[event]] phase rate (line {line})"))
+                && err.contains("years of simulated time"),
+            "{cmd}: {err}"
+        );
+        assert!(started.elapsed().as_secs() < 20, "{cmd}");
+    }
+    // `check` named `cluster.regionservers` for both (the timeline of years of simulated time
+    // was its largest memory term); it now checks the rates first, as `run` does.
+    let slow = SMALL.replace("rows = 1000\n", "data = \"4TB\"\nrate = \"1B/s\"\n");
+    let p = write(dir.path(), "slow.toml", &slow);
+    let (code, _, err) = run(&["check", s(&p)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`workload.rate`") && err.contains("years of simulated time"),
+        "{err}"
+    );
+    assert!(!err.contains("cluster.regionservers"), "{err}");
+}
