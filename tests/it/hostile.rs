@@ -267,3 +267,80 @@ fn a_phase_at_one_byte_a_second_is_refused_before_running_naming_its_line() {
     );
     assert!(!err.contains("cluster.regionservers"), "{err}");
 }
+
+/// `SMALL` starting from the regions of `file` (next to it) instead of an empty table.
+fn importing(file: &str) -> String {
+    SMALL.replace(
+        "[workload]",
+        &format!("[initial]\nfile = \"{file}\"\n[workload]"),
+    )
+}
+
+/// A CSV import of `n` regions tiling the key space (`{:06x}` keys), each of `size` in one
+/// store file, on 3 servers.
+fn regions_csv(n: usize, size: &str) -> String {
+    let mut text = String::with_capacity(n * 32);
+    text.push_str("start,end,server,store_bytes,store_files\n");
+    for i in 0..n {
+        let start = if i == 0 {
+            String::new()
+        } else {
+            format!("{i:06x}")
+        };
+        let end = if i + 1 == n {
+            String::new()
+        } else {
+            format!("{:06x}", i + 1)
+        };
+        text.push_str(&format!("{start},{end},h{},{size},1\n", i % 3));
+    }
+    text
+}
+
+/// Issue 33: three imported regions of 8,000 PB summed past 2^64 and printed "7.44 EiB". The
+/// sum is refused at the region that passes 16 EiB, by `import` and by a scenario importing
+/// them, naming the import's line; one such region is refused by the memory estimate (its
+/// block index), and two (16,000 PB, under 2^64) are a total printed as it is, not wrapped.
+#[test]
+fn imported_regions_of_eight_thousand_petabytes_do_not_wrap_the_totals() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let csv = write(dir.path(), "huge.csv", &regions_csv(3, "8000PB"));
+    let (code, out, err) = run(&["import", s(&csv)]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("huge.csv:4") && err.contains("`store_bytes`") && err.contains("16 EiB"),
+        "{err}"
+    );
+    assert!(!out.contains("EiB"), "{out}");
+    let p = write(dir.path(), "s.toml", &importing("huge.csv"));
+    for cmd in ["run", "check"] {
+        let (code, out, err) = run(&[cmd, s(&p)]);
+        assert_eq!(code, 2, "{cmd}: {out}{err}");
+        assert!(err.contains("huge.csv:4"), "{cmd}: {err}");
+    }
+    // One such region sums to no overflow, but its files' block index follows its bytes: it
+    // once passed `check` with an 8 MiB estimate and `run` aborted on an 8 GiB allocation.
+    let one = write(dir.path(), "one.csv", &regions_csv(1, "8000PB"));
+    let p = write(dir.path(), "one.toml", &importing("one.csv"));
+    for cmd in ["run", "check"] {
+        let started = std::time::Instant::now();
+        let (code, out, err) = run(&[cmd, s(&p), "--max-memory", "64GB"]);
+        assert_eq!(code, 2, "{cmd}: {out}{err}");
+        assert!(
+            err.contains("one.toml") && err.contains("`[initial] / [[other_table]]`"),
+            "{cmd}: {err}"
+        );
+        assert!(started.elapsed().as_secs() < 20, "{cmd}");
+    }
+    let (code, out, err) = run(&["import", s(&one)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("7.81 EiB"), "{out}");
+    // Two fit in a u64: the total is 16,000 PiB (15.625 EiB), not a wrapped small figure.
+    let two = write(dir.path(), "two.csv", &regions_csv(2, "8000PB"));
+    let (code, out, err) = run(&["import", s(&two)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("15.62 EiB") || out.contains("15.63 EiB"),
+        "{out}"
+    );
+}
