@@ -514,6 +514,18 @@ struct TablesLoad {
 fn tables_load(s: &Scenario, block: u64) -> TablesLoad {
     let max_keys = crate::engine::state::storefile::MAX_FILE_KEYS as u128;
     let families = s.table.families.len().max(1) as u128;
+    // An imported file's block index is built as HBase writes it: a leaf chunk (kept as two
+    // u64) per `hfile.index.block.max.size` of entries, one entry per data block, so its
+    // memory follows the file's bytes, not its keys (8,000 PB in one region: an 8 GiB
+    // allocation while opening it, then out of memory). Counted as keys of
+    // FILE_KEY_BYTES each, twice: the file is built once from a guess, then to its size.
+    let leaf_keys = |bytes: u64| -> u128 {
+        let entries = u128::from(bytes) / u128::from(block.max(1));
+        let per_entry =
+            u128::from(crate::engine::state::storefile::hfile::INDEX_ENTRY_OVERHEAD + 4 + 16);
+        let leaves = entries * per_entry / u128::from(s.settings.index_block_max_size.max(1));
+        2 * leaves * 16 / u128::from(FILE_KEY_BYTES.max(1))
+    };
     let keys = |bytes: u64, files: u64| -> u128 {
         if bytes == 0 || files == 0 {
             return 0;
@@ -521,6 +533,7 @@ fn tables_load(s: &Scenario, block: u64) -> TablesLoad {
         // Each family's files share the bytes; a file has 1..=MAX_FILE_KEYS keys.
         let files = u128::from(files).max(families);
         (u128::from(bytes) / u128::from(block.max(1))).clamp(files, files * max_keys)
+            + leaf_keys(bytes)
     };
     let mut out = TablesLoad {
         main_regions: 0,

@@ -161,6 +161,9 @@ pub struct TestArgs {
     /// expectation.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Override every scenario's seed (do its expectations hold at other seeds?).
+    #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
+    pub seed: Option<u64>,
     /// Threads, scale and memory limit (for every scenario).
     #[command(flatten)]
     pub emulation: EmulationArgs,

@@ -571,7 +571,10 @@ fn unmodelled_warning(site: &SiteConfig) -> Option<String> {
 pub fn check(args: &CheckArgs) -> CmdResult {
     let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
     let specs = select(&s, &args.generators)?;
-    // check plans (and samples) every run: what `run` would refuse is refused here first.
+    // check plans (and samples) every run: what `run` would refuse is refused here first, in
+    // `run`'s order: a load of years of simulated time (a rate or a phase of 1 B/s) is named
+    // as such before the memory its timeline would take is blamed on the RegionServers.
+    crate::budget::check(&s)?;
     let estimate = crate::budget::estimate(
         &s,
         &specs,

@@ -57,6 +57,8 @@ pub struct Suite {
     pub name: String,
     /// The scenario file.
     pub file: PathBuf,
+    /// The seed it ran at, when `--seed` overrode the scenario's.
+    pub seed: Option<u64>,
     /// Wall-clock seconds for the whole scenario.
     pub seconds: f64,
     /// Its cases.
@@ -94,7 +96,7 @@ pub fn test(args: &TestArgs) -> Result<bool, ScenarioErrors> {
     let started = Instant::now();
     let mut suites = Vec::with_capacity(files.len());
     for file in files {
-        let suite = run_scenario(&file, &opts);
+        let suite = run_scenario(&file, args.seed, &opts);
         print!("{}", crate::diag::escape_controls(&suite_text(&suite)));
         suites.push(suite);
     }
@@ -178,8 +180,9 @@ fn check_output_dir(path: &Path) -> Result<(), InputError> {
     }
 }
 
-/// Loads, runs and checks one scenario; every problem becomes a case.
-pub fn run_scenario(file: &Path, opts: &EmulateOptions) -> Suite {
+/// Loads, runs and checks one scenario (at `seed` instead of its own when given); every problem
+/// becomes a case.
+pub fn run_scenario(file: &Path, seed: Option<u64>, opts: &EmulateOptions) -> Suite {
     let started = Instant::now();
     let name = file
         .file_stem()
@@ -200,11 +203,12 @@ pub fn run_scenario(file: &Path, opts: &EmulateOptions) -> Suite {
     let mut suite = Suite {
         name,
         file: file.to_path_buf(),
+        seed,
         seconds: 0.0,
         cases: Vec::new(),
     };
     let loaded =
-        commands::load_scenario(file, None).and_then(|s| expect::compile(&s).map(|e| (s, e)));
+        commands::load_scenario(file, seed).and_then(|s| expect::compile(&s).map(|e| (s, e)));
     let (s, expectations) = match loaded {
         Ok(x) => x,
         Err(errors) => {
@@ -256,8 +260,9 @@ pub fn run_scenario(file: &Path, opts: &EmulateOptions) -> Suite {
 
 /// A scenario's lines: its name, then one line per case.
 fn suite_text(s: &Suite) -> String {
+    let seed = s.seed.map_or_else(String::new, |n| format!(", seed {n}"));
     let mut o = format!(
-        "{} ({}): {} cases, {:.1} s\n",
+        "{} ({}{seed}): {} cases, {:.1} s\n",
         s.name,
         s.file.display(),
         s.cases.len(),
@@ -329,6 +334,15 @@ fn write_suite(w: &mut Writer<Vec<u8>>, s: &Suite) -> std::io::Result<()> {
             ),
         ])
         .write_inner_content(|w| {
+            if let Some(seed) = s.seed {
+                // JUnit's place for a run's settings: the seed `--seed` gave every scenario.
+                w.create_element("properties").write_inner_content(|w| {
+                    w.create_element("property")
+                        .with_attributes([("name", "seed"), ("value", seed.to_string().as_str())])
+                        .write_empty()?;
+                    Ok(())
+                })?;
+            }
             for c in &s.cases {
                 let case = w.create_element("testcase").with_attributes([
                     ("name", xml_text(&c.name, true).as_str()),
@@ -374,6 +388,7 @@ mod tests {
         let suites = vec![Suite {
             name: "a<b".to_string(),
             file: PathBuf::from("d/a<b.toml"),
+            seed: None,
             seconds: 1.5,
             cases: vec![
                 Case {
@@ -402,6 +417,15 @@ mod tests {
         assert!(xml.contains("&amp; &quot;more&quot;"), "{xml}");
         assert!(xml.contains("line &lt;1&gt;\nline 2"), "{xml}");
         assert!(!xml.contains('\u{1}'), "{xml}");
+        assert!(!xml.contains("<properties>"), "{xml}");
+        let mut seeded = suites;
+        seeded[0].seed = Some(43);
+        let xml = junit("t", &seeded, 2.0);
+        assert!(
+            xml.contains("<properties>\n      <property name=\"seed\" value=\"43\"/>"),
+            "{xml}"
+        );
+        assert!(suite_text(&seeded[0]).starts_with("a<b (d/a<b.toml, seed 43): 2 cases"));
     }
 }
 

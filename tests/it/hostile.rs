@@ -161,9 +161,16 @@ fn other_tables_and_imported_regions_count_in_the_memory_estimate() {
         ));
     }
     let p = write(dir.path(), "s.toml", &text);
-    let (code, _, err) = run(&["run", "--quiet", s(&p), "--max-memory", "4GB"]);
+    let started = std::time::Instant::now();
+    let (code, out, err) = run(&["run", "--quiet", s(&p), "--max-memory", "4GB"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("[initial] / [[other_table]]"), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("s.toml") && err.contains("`[initial] / [[other_table]]`"),
+        "{err}"
+    );
+    // Refused from the estimate, before a region is opened.
+    assert!(started.elapsed().as_secs() < 20);
 }
 
 #[test]
@@ -229,4 +236,141 @@ fn devices_are_refused_as_outputs_and_junit_is_checked_before_any_run() {
         assert!(started.elapsed().as_secs() < 20, "{junit}");
     }
     assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
+}
+
+/// `SMALL` starting from the regions of `file` (next to it) instead of an empty table.
+fn importing(file: &str) -> String {
+    SMALL.replace(
+        "[workload]",
+        &format!("[initial]\nfile = \"{file}\"\n[workload]"),
+    )
+}
+
+/// A CSV import of `n` regions tiling the key space (`{:06x}` keys), each of `size` in one
+/// store file, on 3 servers.
+fn regions_csv(n: usize, size: &str) -> String {
+    let mut text = String::with_capacity(n * 32);
+    text.push_str("start,end,server,store_bytes,store_files\n");
+    for i in 0..n {
+        let start = if i == 0 {
+            String::new()
+        } else {
+            format!("{i:06x}")
+        };
+        let end = if i + 1 == n {
+            String::new()
+        } else {
+            format!("{:06x}", i + 1)
+        };
+        text.push_str(&format!("{start},{end},h{},{size},1\n", i % 3));
+    }
+    text
+}
+
+/// Issue 33: a scenario importing a million regions passed `check` with a 13 MiB estimate and
+/// died at 8 GB. Their regions and files' keys are now the estimate's `[initial]` term: `run`
+/// refuses before any run, naming the scenario, the input and the limit (`check` computes the
+/// same estimate; reading the million lines takes a second or two each time, so once here).
+#[test]
+fn a_million_imported_regions_are_refused_before_the_run_naming_initial() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "regions.csv", &regions_csv(1_000_000, "1GB"));
+    let p = write(dir.path(), "s.toml", &importing("regions.csv"));
+    let started = std::time::Instant::now();
+    let (code, out, err) = run(&["run", s(&p), "--max-memory", "8GB"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("s.toml"), "names the scenario: {err}");
+    assert!(
+        err.contains("`[initial] / [[other_table]]`") && err.contains("over the limit of 8"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    // Refused after reading the import, before emulating anything.
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+/// Issue 33: three imported regions of 8,000 PB summed past 2^64 and printed "7.44 EiB". The
+/// sum is refused at the region that passes 16 EiB, by `import` and by a scenario importing
+/// them, naming the import's line; one such region is refused by the memory estimate (its
+/// block index), and two (16,000 PB, under 2^64) are a total printed as it is, not wrapped.
+#[test]
+fn imported_regions_of_eight_thousand_petabytes_do_not_wrap_the_totals() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let csv = write(dir.path(), "huge.csv", &regions_csv(3, "8000PB"));
+    let (code, out, err) = run(&["import", s(&csv)]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("huge.csv:4") && err.contains("`store_bytes`") && err.contains("16 EiB"),
+        "{err}"
+    );
+    assert!(!out.contains("EiB"), "{out}");
+    let p = write(dir.path(), "s.toml", &importing("huge.csv"));
+    for cmd in ["run", "check"] {
+        let (code, out, err) = run(&[cmd, s(&p)]);
+        assert_eq!(code, 2, "{cmd}: {out}{err}");
+        assert!(err.contains("huge.csv:4"), "{cmd}: {err}");
+    }
+    // One such region sums to no overflow, but its files' block index follows its bytes: it
+    // once passed `check` with an 8 MiB estimate and `run` aborted on an 8 GiB allocation.
+    let one = write(dir.path(), "one.csv", &regions_csv(1, "8000PB"));
+    let p = write(dir.path(), "one.toml", &importing("one.csv"));
+    for cmd in ["run", "check"] {
+        let started = std::time::Instant::now();
+        let (code, out, err) = run(&[cmd, s(&p), "--max-memory", "64GB"]);
+        assert_eq!(code, 2, "{cmd}: {out}{err}");
+        assert!(
+            err.contains("one.toml") && err.contains("`[initial] / [[other_table]]`"),
+            "{cmd}: {err}"
+        );
+        assert!(started.elapsed().as_secs() < 20, "{cmd}");
+    }
+    let (code, out, err) = run(&["import", s(&one)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("7.81 EiB"), "{out}");
+    // Two fit in a u64: the total is 16,000 PiB (15.625 EiB), not a wrapped small figure.
+    let two = write(dir.path(), "two.csv", &regions_csv(2, "8000PB"));
+    let (code, out, err) = run(&["import", s(&two)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("15.62 EiB") || out.contains("15.63 EiB"),
+        "{out}"
+    );
+}
+
+/// Issue 33: the ten-year check walked only the workload's own rate, so a `phase` slowing the
+/// load to 1 B/s passed it and ran for ever. `run` refuses before running, naming the phase's
+/// line, and `check` too.
+#[test]
+fn a_phase_at_one_byte_a_second_is_refused_before_running_naming_its_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = SMALL.replace("rows = 1000\n", "data = \"4TB\"\nrate = \"1GB/s\"\n")
+        + "[[event]]\nat_fraction = 0.5\nphase = { rate = \"1B/s\" }\n";
+    let p = write(dir.path(), "s.toml", &text);
+    // The `[[event]]` line (the phase is two lines below it).
+    let line = text.lines().count() - 2;
+    for cmd in ["run", "check"] {
+        let started = std::time::Instant::now();
+        let (code, out, err) = run(&[cmd, s(&p)]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(out.is_empty(), "{cmd}: {out}");
+        assert!(
+            err.contains("s.toml")
+                && err.contains(&format!("[[event]] phase rate (line {line})"))
+                && err.contains("years of simulated time"),
+            "{cmd}: {err}"
+        );
+        assert!(started.elapsed().as_secs() < 20, "{cmd}");
+    }
+    // `check` named `cluster.regionservers` for both (the timeline of years of simulated time
+    // was its largest memory term); it now checks the rates first, as `run` does.
+    let slow = SMALL.replace("rows = 1000\n", "data = \"4TB\"\nrate = \"1B/s\"\n");
+    let p = write(dir.path(), "slow.toml", &slow);
+    let (code, _, err) = run(&["check", s(&p)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`workload.rate`") && err.contains("years of simulated time"),
+        "{err}"
+    );
+    assert!(!err.contains("cluster.regionservers"), "{err}");
 }

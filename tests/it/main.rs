@@ -29,6 +29,7 @@ mod rolling_split;
 mod scale_guard;
 mod scan_fanout;
 mod scenario_events;
+mod seeds;
 mod split_restriction;
 mod sweep;
 mod tables;

@@ -120,35 +120,138 @@ fn vary_flags_set_site_keys_and_generator_fields() {
     assert!(html.contains("<h2>Heatmaps</h2>"));
 }
 
-/// The result does not depend on threads or sharding: sweep.json (and the CSV and HTML made
-/// from it) are byte-identical at 1 and 2 threads and for 2 and 3 merged shards.
+/// The result does not depend on threads: sweep.json (and the CSV and HTML made from it) are
+/// byte-identical at 1 and 2 threads (shards: the next test).
 #[test]
-fn sweep_is_byte_identical_at_any_threads_and_shard_count() {
+fn sweep_is_byte_identical_at_any_threads() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = |name: &str| tmp.path().join(name);
     sweep(&dir("t1"), &["--threads", "1"]);
     sweep(&dir("t2"), &["--threads", "2"]);
-    let files = ["sweep.json", "sweep.csv", "sweep.html"];
-    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap();
-    for f in files {
+    for f in SWEEP_FILES {
         assert!(read(&dir("t1"), f) == read(&dir("t2"), f), "{f}: threads");
     }
-    for n in [2, 3] {
+}
+
+const SWEEP_FILES: [&str; 3] = ["sweep.json", "sweep.csv", "sweep.html"];
+
+fn read(d: &Path, f: &str) -> Vec<u8> {
+    std::fs::read(d.join(f)).unwrap_or_else(|e| panic!("{}: {e}", d.join(f).display()))
+}
+
+/// Runs the sweep `args` unsharded and at each shard count of `shards`, merges each set of
+/// slices, and asserts the merged files are the unsharded sweep's bytes (`what` names the sweep).
+fn assert_merges_are_unsharded(what: &str, args: &[&str], shards: &[usize]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = |name: &str| tmp.path().join(name);
+    let run = |out: &Path, extra: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(extra);
+        all.extend_from_slice(&["--threads", "2", "--quiet", "--out", out.to_str().unwrap()]);
+        run_ok(&all)
+    };
+    run(&dir("whole"), &[]);
+    let points = json(&dir("whole"))["points_total"].as_u64().unwrap() as usize;
+    assert!(points > 1, "{what}: {points} points");
+    for &n in shards {
         let slices: Vec<PathBuf> = (1..=n)
             .map(|i| {
                 let d = dir(&format!("s{i}of{n}"));
-                sweep(&d, &["--shard", &format!("{i}/{n}"), "--threads", "2"]);
-                assert_eq!(json(&d)["shard"]["count"], n);
+                run(&d, &["--shard", &format!("{i}/{n}")]);
+                let v = json(&d);
+                assert_eq!(v["shard"]["count"], n, "{what}");
+                // Slice i holds the points whose index % n == i - 1: none when i > points.
+                let held = v["points"].as_array().unwrap().len();
+                assert_eq!(held, (points + n - i) / n, "{what}: slice {i}/{n}");
                 d
             })
             .collect();
         let merged = dir(&format!("merged{n}"));
         let out = merge(&slices, &merged);
-        assert!(out.status.success(), "{out:?}");
-        for f in files {
-            assert!(read(&dir("t1"), f) == read(&merged, f), "{f}: {n} shards");
+        assert!(out.status.success(), "{what}, {n} shards: {out:?}");
+        for f in SWEEP_FILES {
+            assert!(
+                read(&dir("whole"), f) == read(&merged, f),
+                "{what}: {f} merged from {n} shards differs from the unsharded sweep"
+            );
         }
     }
+}
+
+/// Issue 33 (docs/SWEEPS.md promises the same bytes; 6 of 12 shard sets once differed in a
+/// figure's last digits): for every shipped sweep, `merge` of 2, 3 and points + 1 shards (the
+/// last slice then holds no point) writes exactly the unsharded sweep's files. The shipped
+/// sweeps: the `[sweep]` grid of every scenario carrying one (scenarios/, tests/data/), and the
+/// documented headline grid (README "Sweeps", docs/SWEEPS.md: 4 region sizes × 4 server counts,
+/// hashed), that one on 64 GB instead of 4 TB with 10,000 pre-split samples, at 20,000
+/// emulated rows a run.
+#[test]
+fn merged_shards_are_the_unsharded_sweep_byte_for_byte_for_every_shipped_sweep() {
+    let root = crate::common::root();
+    let mut with_grid = Vec::new();
+    for folder in ["scenarios", "tests/data"] {
+        for e in std::fs::read_dir(root.join(folder)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml")
+                && std::fs::read_to_string(&p).unwrap().contains("\n[sweep]")
+            {
+                with_grid.push(p);
+            }
+        }
+    }
+    with_grid.sort();
+    assert!(
+        with_grid
+            .iter()
+            .any(|p| p.ends_with("tests/data/sweep.toml")),
+        "{with_grid:?}"
+    );
+    for p in &with_grid {
+        let path = p.to_str().unwrap();
+        let points = json_points(p);
+        assert_merges_are_unsharded(path, &["sweep", path], &[2, 3, points + 1]);
+    }
+    let headline = root.join("scenarios/4tb-10-nodes-2gb.toml");
+    let documented = [
+        "sweep",
+        headline.to_str().unwrap(),
+        "--generator",
+        "hashed",
+        "--vary",
+        "table.max_filesize=1GB,2GB,5GB,10GB",
+        "--vary",
+        "cluster.regionservers=5,10,20,40",
+        // The merge does not depend on the data; at 4 TB (thousands of regions a run, at any
+        // scale) the four sweeps take minutes, at 64 GB and 20,000 emulated rows a run about
+        // two seconds.
+        "--vary",
+        "workload.data=64GB",
+        "--vary",
+        "table.presplit.samples=10000",
+        "--scale",
+        "3200",
+    ];
+    for doc in ["README.md", "docs/SWEEPS.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        assert!(
+            text.contains(
+                "--vary table.max_filesize=1GB,2GB,5GB,10GB --vary cluster.regionservers=5,10,20,40"
+            ),
+            "{doc} no longer shows the headline grid this test merges"
+        );
+    }
+    assert_merges_are_unsharded("the headline grid", &documented, &[2, 3, 17]);
+}
+
+/// The points of a scenario's `[sweep]` grid (the product of its value lists' lengths).
+fn json_points(scenario: &Path) -> usize {
+    let s = hbase_emu::scenario::load(scenario).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !s.sweep.is_empty(),
+        "{}: no [sweep] grid",
+        scenario.display()
+    );
+    s.sweep.iter().map(|v| v.values.len()).product()
 }
 
 /// `merge` refuses slices of different sweeps, a point given twice and missing points.
