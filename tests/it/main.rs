@@ -34,3 +34,4 @@ mod tables;
 mod ttl;
 mod versions;
 mod wal_variability;
+mod what_if;
