@@ -37,17 +37,17 @@ fn run_set_reaches_the_run_and_the_report_names_it() {
         "json",
         "--quiet",
         "--set",
-        "table.max_filesize=4MB",
+        "table.max_filesize=8MB",
         "--set",
         "servers=4",
     ]));
     assert!(plain["scenario"].get("overrides").is_none(), "{plain}");
     assert_eq!(
         what_if["scenario"]["overrides"],
-        serde_json::json!({"table.max_filesize": "4MB", "servers": 4})
+        serde_json::json!({"table.max_filesize": "8MB", "servers": 4})
     );
     assert_eq!(plain["scenario"]["max_filesize"], 16 << 20);
-    assert_eq!(what_if["scenario"]["max_filesize"], 4 << 20);
+    assert_eq!(what_if["scenario"]["max_filesize"], 8 << 20);
     assert_eq!(what_if["scenario"]["regionservers"], 4);
     let regions = |v: &Value| v["runs"][0]["summary"]["regions_final"].as_u64().unwrap();
     assert!(
