@@ -128,6 +128,12 @@ pub struct RunArgs {
     /// Override the scenario's seed.
     #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
+    /// Override a scenario field or a modelled hbase-site.xml key for this run (KEY=VALUE,
+    /// repeatable; keys and values as for `sweep --vary`: `table.max_filesize=10GB`,
+    /// `servers=20`, `hbase.hstore.blockingStoreFiles=32`, `generator.NAME.buckets=32`). The
+    /// file is validated with the values written in; the report lists them.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
     /// Threads, scale and memory limit.
     #[command(flatten)]
     pub emulation: EmulationArgs,
@@ -194,6 +200,10 @@ pub struct CheckArgs {
     /// Override the scenario's seed.
     #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
+    /// Override a scenario field or a modelled hbase-site.xml key (KEY=VALUE, repeatable; as
+    /// for `run --set`): the plan and settings shown are the effective ones.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
     /// Plan only these generators (by name; repeatable).
     #[arg(long = "generator", value_name = "NAME")]
     pub generators: Vec<String>,

@@ -45,15 +45,20 @@ pub fn load_scenario(path: &Path, seed: Option<u64>) -> Result<Scenario, Scenari
     Ok(s)
 }
 
-/// The scenario at `path`, or the built-in headline scenario.
+/// The scenario at `path` (or the built-in headline scenario) as its file has it, and with the
+/// `--set` overrides applied (`--seed` applies to both, after the overrides).
 fn load_scenario_or_default(
     path: Option<&Path>,
     seed: Option<u64>,
-) -> Result<Scenario, ScenarioErrors> {
-    match path {
-        Some(p) => load_scenario(p, seed),
-        None => load_scenario(&scenario::default_scenario_path(), seed),
+    sets: &[String],
+) -> Result<(Scenario, Scenario), ScenarioErrors> {
+    let default = scenario::default_scenario_path();
+    let base = load_scenario(path.unwrap_or(&default), seed)?;
+    let mut s = crate::experiment::overrides::apply(base.clone(), sets)?;
+    if let Some(seed) = seed {
+        s.seed = seed;
     }
+    Ok((base, s))
 }
 
 /// The generators named on the command line (all when none), or an error listing the names.
@@ -113,20 +118,30 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
         .as_deref()
         .map(crate::report::explain::Target::parse)
         .transpose()?;
-    let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
-    let specs = select(&s, &args.generators)?;
+    let (_, s) = load_scenario_or_default(args.scenario.as_deref(), args.seed, &args.sets)?;
+    // With overrides, an error in the rewritten scenario names them, not a line of its text.
+    run_loaded(args, &s, explain.as_ref())
+        .map_err(|e| crate::experiment::overrides::blame_in(e, &s))
+}
+
+fn run_loaded(
+    args: &RunArgs,
+    s: &Scenario,
+    explain: Option<&crate::report::explain::Target>,
+) -> Result<bool, ScenarioErrors> {
+    let specs = select(s, &args.generators)?;
     // Once per run, before the work: settings the user gave that change nothing here.
     if let Some(w) = unmodelled_warning(&s.site) {
         eprintln!("warning: {w}");
     }
     let threads = args.emulation.threads();
     // The scenario under each assumption profile (just itself without --assumptions).
-    let profile_names = crate::experiment::assumptions::profile_names(&s, &args.assumptions)?;
+    let profile_names = crate::experiment::assumptions::profile_names(s, &args.assumptions)?;
     let scenarios: Vec<Scenario> = profile_names
         .iter()
         .map(|n| {
             let p = crate::experiment::profiles::profile(n).expect("names are validated");
-            crate::experiment::assumptions::scenario_for(&s, p)
+            crate::experiment::assumptions::scenario_for(s, p)
         })
         .collect::<Result<_, _>>()?;
     let typical = profile_names
@@ -137,7 +152,7 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
     if let Some(dir) = &args.out {
         check_writable(dir, "--out")?;
     }
-    let expectations = crate::experiment::expect::compile(&s)?;
+    let expectations = crate::experiment::expect::compile(s)?;
     let opts = EmulateOptions {
         scale: args.emulation.scale,
         threads,
@@ -200,7 +215,7 @@ pub fn run(args: &RunArgs) -> Result<bool, ScenarioErrors> {
     let mut text = report.to_text_with(args.detail);
     let mut full = report.to_text();
     let mut tail = String::new();
-    if let Some(t) = &explain {
+    if let Some(t) = explain {
         for r in &results {
             tail.push_str(&crate::report::explain::explain(r, t));
         }
@@ -496,6 +511,7 @@ pub fn run_default() -> Result<bool, ScenarioErrors> {
         format: RunFormat::Text,
         out: None,
         seed: None,
+        sets: Vec::new(),
         emulation: Default::default(),
         timings: false,
         explain: None,
@@ -534,6 +550,34 @@ fn settings_lines(s: &Scenario) -> Result<Vec<SettingLine>, InputError> {
         .collect())
 }
 
+/// `check`'s settings with `--set` overrides: a value the overrides changed comes from the
+/// command line; the others keep the origin of the file as written (the overrides were applied
+/// to a rewritten copy of the scenario whose line numbers the user never saw).
+fn with_override_origins(
+    lines: Vec<SettingLine>,
+    base: &[SettingLine],
+    s: &Scenario,
+) -> Vec<SettingLine> {
+    if s.overrides.is_empty() {
+        return lines;
+    }
+    lines
+        .into_iter()
+        .map(|mut l| {
+            match base.iter().find(|b| b.key == l.key) {
+                Some(b) if b.value == l.value => l.origin = b.origin.clone(),
+                _ => {
+                    l.origin = format!(
+                        "command line ({})",
+                        crate::experiment::overrides::describe_for(&s.overrides, &l.key)
+                    )
+                }
+            }
+            l
+        })
+        .collect()
+}
+
 /// Warnings of the configuration layers (final properties kept), of the typed settings (values
 /// HBase corrects or ignores) and about properties set in `[hbase]` or with `--set` that
 /// hbase-emu does not model, each once, in that order.
@@ -569,25 +613,29 @@ fn unmodelled_warning(site: &SiteConfig) -> Option<String> {
 
 /// `hbase-emu check SCENARIO`
 pub fn check(args: &CheckArgs) -> CmdResult {
-    let s = load_scenario_or_default(args.scenario.as_deref(), args.seed)?;
-    let specs = select(&s, &args.generators)?;
+    let (base, s) = load_scenario_or_default(args.scenario.as_deref(), args.seed, &args.sets)?;
+    check_loaded(args, &base, &s).map_err(|e| crate::experiment::overrides::blame_in(e, &s))
+}
+
+fn check_loaded(args: &CheckArgs, base: &Scenario, s: &Scenario) -> CmdResult {
+    let specs = select(s, &args.generators)?;
     // check plans (and samples) every run: what `run` would refuse is refused here first, in
     // `run`'s order: a load of years of simulated time (a rate or a phase of 1 B/s) is named
     // as such before the memory its timeline would take is blamed on the RegionServers.
-    crate::budget::check(&s)?;
+    crate::budget::check(s)?;
     let estimate = crate::budget::estimate(
-        &s,
+        s,
         &specs,
         None,
         crate::cli::EmulationArgs::default().threads(),
     )?;
     let limit = crate::budget::memory_limit(args.max_memory);
-    crate::budget::refuse(&s, &estimate, limit)?;
+    crate::budget::refuse(s, &estimate, limit)?;
     let mut runs: Vec<RunPlan> = Vec::new();
     let mut samples = Vec::new();
     let mut errors = Vec::new();
     for spec in specs {
-        match plan::plan_run(&s, spec) {
+        match plan::plan_run(s, spec) {
             Ok(run) => {
                 let mut keys = Vec::new();
                 let mut buf = Vec::new();
@@ -606,13 +654,13 @@ pub fn check(args: &CheckArgs) -> CmdResult {
         return Err(ScenarioErrors(errors));
     }
     let report = PlanReport {
-        settings: settings_lines(&s)?,
+        settings: with_override_origins(settings_lines(s)?, &settings_lines(base)?, s),
         warnings: {
             let mut w = all_warnings(&s.site, &s.settings);
             w.extend(s.warnings.iter().cloned());
             w
         },
-        scenario: &s,
+        scenario: s,
         runs,
         samples,
     };

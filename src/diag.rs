@@ -243,6 +243,24 @@ impl InputError {
         self.at(src, span)
     }
 
+    /// Whether the error is placed in `src`'s text (the very text, not a copy of equal bytes
+    /// elsewhere).
+    pub fn placed_in(&self, src: &SourceText) -> bool {
+        self.source
+            .as_ref()
+            .is_some_and(|t| Arc::ptr_eq(t, &src.text))
+    }
+
+    /// The error without its line, column and snippet (the file stays named): for a text the
+    /// user never saw, such as a scenario rewritten with `--set` overrides.
+    pub fn unplaced(mut self) -> InputError {
+        self.0.line = None;
+        self.0.column = None;
+        self.0.span = None;
+        self.0.source = None;
+        self
+    }
+
     /// Attaches a span without a file yet (inner layers that see spans but not the file).
     pub fn with_span(mut self, span: Range<usize>) -> InputError {
         self.0.span = Some(span);

@@ -6,6 +6,7 @@ pub mod bound;
 pub mod diff;
 pub mod expect;
 pub mod figures;
+pub mod overrides;
 pub mod profiles;
 pub mod suite;
 pub mod sweep;

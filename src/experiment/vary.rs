@@ -51,6 +51,14 @@ const SHADOWED: [(&str, &str); 8] = [
     ),
 ];
 
+/// The hbase-site key a `[table]` attribute (`max_filesize`) wins over, if any.
+pub fn shadowed_site_key(attribute: &str) -> Option<&'static str> {
+    SHADOWED
+        .iter()
+        .find(|(_, a)| *a == attribute)
+        .map(|(k, _)| *k)
+}
+
 /// Where a key's value goes in the scenario document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -244,18 +252,53 @@ pub fn from_scenario(vary: &[SweepVary], src: &SourceText) -> Result<Grid, Input
 
 /// `--vary KEY=V1,V2,…` flags, in order.
 pub fn from_flags(flags: &[String]) -> Result<Grid, InputError> {
+    from_flags_named(flags, "--vary")
+}
+
+/// `--set KEY=VALUE` flags (`run`, `check`), in order: a grid of one point, every key with one
+/// value, read as `--vary` reads its keys and values.
+pub fn from_set_flags(flags: &[String]) -> Result<Grid, InputError> {
+    let grid = from_flags_named(flags, "--set")?;
+    for (a, flag) in grid.axes.iter().zip(flags) {
+        if a.values.len() != 1 {
+            return Err(InputError::new(format!(
+                "`{flag}` gives {} values; --set takes one",
+                a.values.len()
+            ))
+            .field(format!("--set {}", a.key))
+            .expected("KEY=VALUE (to try several values, `sweep --vary KEY=V1,V2`)"));
+        }
+    }
+    for (i, a) in grid.axes.iter().enumerate() {
+        if let Some(b) = grid.axes[..i].iter().find(|b| b.target == a.target) {
+            return Err(
+                InputError::new(format!("`{}` and `{}` set the same field", b.key, a.key))
+                    .field(format!("--set {}", a.key))
+                    .expected("each field set once"),
+            );
+        }
+    }
+    Ok(grid)
+}
+
+/// `FLAG KEY=V1,V2,…` flags, in order; errors name `flag`.
+fn from_flags_named(flags: &[String], flag_name: &str) -> Result<Grid, InputError> {
     let mut axes: Vec<Axis> = Vec::with_capacity(flags.len());
     for flag in flags {
         let bad = |problem: String| {
             InputError::new(problem)
-                .field("--vary")
-                .expected("KEY=V1,V2,… (values separated by commas, at least one)")
+                .field(flag_name.to_string())
+                .expected(if flag_name == "--set" {
+                    "KEY=VALUE"
+                } else {
+                    "KEY=V1,V2,… (values separated by commas, at least one)"
+                })
         };
         let Some((key, list)) = flag.split_once('=') else {
             return Err(bad(format!("`{flag}` has no `=`")));
         };
         let key = key.trim();
-        let target = resolve(key).map_err(|e| e.field(format!("--vary {key}")))?;
+        let target = resolve(key).map_err(|e| e.field(format!("{flag_name} {key}")))?;
         let mut values: Vec<Value> = Vec::new();
         for text in list.split(',').map(str::trim) {
             if text.is_empty() {
@@ -270,7 +313,12 @@ pub fn from_flags(flags: &[String]) -> Result<Grid, InputError> {
             values.push(v);
         }
         if axes.iter().any(|a| a.key == key) {
-            return Err(bad(format!("`{key}` is varied twice")));
+            let how = if flag_name == "--set" {
+                "set"
+            } else {
+                "varied"
+            };
+            return Err(bad(format!("`{key}` is {how} twice")));
         }
         axes.push(Axis {
             key: key.to_string(),
@@ -298,7 +346,8 @@ pub fn apply(doc: &mut Table, target: &Target, value: &Value) -> Result<(), Stri
             {
                 return Err(format!(
                     "the scenario's table attribute `table.{attr}` wins over `{key}`, so varying \
-                     the key would change nothing; vary `table.{attr}` instead"
+                     or setting the key would change nothing; vary `table.{attr}` instead (or \
+                     --set it)"
                 ));
             }
             Ok(())
@@ -357,20 +406,27 @@ fn set_path(t: &mut Table, path: &[String], value: &Value, prefix: &str) -> Resu
     Ok(())
 }
 
+/// Writes grid point `index`'s values into `doc`, axis by axis; on failure, the axis at fault
+/// and the problem.
+pub fn write_point(doc: &mut Table, grid: &Grid, index: usize) -> Result<(), (usize, String)> {
+    for (i, (axis, v)) in grid.axes.iter().zip(grid.point(index)).enumerate() {
+        apply(doc, &axis.target, v).map_err(|problem| (i, problem))?;
+    }
+    Ok(())
+}
+
 /// The scenario text of grid point `index`: the document with the point's values written in
 /// and `[sweep]` removed (a point is one scenario).
 pub fn point_text(base: &Table, grid: &Grid, index: usize) -> Result<String, InputError> {
     let mut doc = base.clone();
     doc.remove("sweep");
-    for (axis, v) in grid.axes.iter().zip(grid.point(index)) {
-        apply(&mut doc, &axis.target, v).map_err(|problem| {
-            InputError::new(format!(
-                "sweep point {index} ({}): {problem}",
-                grid.describe(index)
-            ))
-            .field(axis.key.clone())
-        })?;
-    }
+    write_point(&mut doc, grid, index).map_err(|(axis, problem)| {
+        InputError::new(format!(
+            "sweep point {index} ({}): {problem}",
+            grid.describe(index)
+        ))
+        .field(grid.axes[axis].key.clone())
+    })?;
     toml::to_string(&doc).map_err(|e| InputError::new(format!("sweep point {index}: {e}")))
 }
 
@@ -463,6 +519,26 @@ mod tests {
         }
         let e = from_flags(&["servers=1".into(), "servers=2".into()]).unwrap_err();
         assert!(e.problem.contains("varied twice"), "{}", e.problem);
+    }
+
+    #[test]
+    fn set_flags_take_one_value_per_field_and_name_set() {
+        let g = from_set_flags(&["servers=7".into(), "table.max_filesize=1GB".into()]).unwrap();
+        assert_eq!(g.len(), 1);
+        assert_eq!(g.describe(0), "servers=7, table.max_filesize=1GB");
+        for bad in ["servers", "servers=1,2", "nope=1", "servers="] {
+            let e = from_set_flags(&[bad.to_string()]).unwrap_err();
+            assert!(e.field.as_deref().unwrap().starts_with("--set"), "{bad}");
+        }
+        let e = from_set_flags(&["servers=1,2".into()]).unwrap_err();
+        assert!(e.problem.contains("--set takes one"), "{}", e.problem);
+        // An alias and the field it stands for are one field.
+        let e =
+            from_set_flags(&["servers=1".into(), "cluster.regionservers=2".into()]).unwrap_err();
+        assert!(e.problem.contains("set the same field"), "{}", e.problem);
+        let e = from_set_flags(&["seed=1".into(), "seed=2".into()]).unwrap_err();
+        assert!(e.problem.contains("is set twice"), "{}", e.problem);
+        assert!(from_set_flags(&[]).unwrap().is_empty());
     }
 
     #[test]

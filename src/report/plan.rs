@@ -70,6 +70,9 @@ struct ScenarioJson<'a> {
     first_id: u64,
     payload_bytes: u128,
     rate_bytes_per_s: u64,
+    /// `--set` overrides (absent without).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    overrides: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -118,6 +121,7 @@ impl PlanReport<'_> {
                 first_id: w.first_id,
                 payload_bytes: w.payload_bytes(),
                 rate_bytes_per_s: w.rate_bytes_per_s,
+                overrides: crate::experiment::overrides::to_json(&s.overrides),
             },
             settings: self
                 .settings
@@ -181,6 +185,11 @@ impl PlanReport<'_> {
             s.source.path.display(),
             s.seed
         ));
+        if !s.overrides.is_empty() {
+            o.push_str(&crate::experiment::overrides::text_line(
+                &crate::experiment::overrides::to_json(&s.overrides),
+            ));
+        }
         o.push_str(&format!(
             "Cluster   {}, heap {} each\n",
             count_of(

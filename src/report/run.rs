@@ -82,6 +82,10 @@ pub struct ScenarioJson {
     pub flush_bandwidth_bytes_per_s: u64,
     /// Ceiling of one unthrottled compaction, bytes read/s.
     pub compaction_bandwidth_bytes_per_s: u64,
+    /// The `--set KEY=VALUE` overrides applied to the scenario file (key as given: value as
+    /// read); absent when the file ran as written.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub overrides: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// A node's hardware and the figures the resource model assumes.
@@ -905,6 +909,7 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
             },
             flush_bandwidth_bytes_per_s: scenario.cluster.flush_bandwidth,
             compaction_bandwidth_bytes_per_s: scenario.cluster.compaction_bandwidth,
+            overrides: crate::experiment::overrides::to_json(&scenario.overrides),
         },
         runs: runs
             .iter()

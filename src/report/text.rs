@@ -28,6 +28,9 @@ impl Report {
         let sc = &self.scenario;
         let mut o = String::new();
         o.push_str(&format!("Scenario  {}  (seed {})\n", sc.name, sc.seed));
+        if !sc.overrides.is_empty() {
+            o.push_str(&crate::experiment::overrides::text_line(&sc.overrides));
+        }
         // A `set` event may change the split size: then say which one this is.
         let changed = self.runs.iter().any(|r| {
             r.region_sizes.split_size != 0 && r.region_sizes.split_size != sc.max_filesize

@@ -563,6 +563,9 @@ pub struct Scenario {
     /// tables), sorted by name: server i of the run is the i-th (`rs01` the first). One list
     /// for all tables, so dumps of one cluster land on the same servers.
     pub imported_servers: Vec<String>,
+    /// `--set KEY=VALUE` overrides written into the file's text before it was validated (key as
+    /// given, value as read), in the order given; empty for the file as written.
+    pub overrides: Vec<(String, toml::Value)>,
 }
 
 impl Scenario {
@@ -1276,6 +1279,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         imported_servers,
         warnings: ck.warnings,
         expectations,
+        overrides: Vec::new(),
         source: src,
     })
 }

@@ -36,3 +36,4 @@ mod tables;
 mod ttl;
 mod versions;
 mod wal_variability;
+mod what_if;

@@ -109,6 +109,7 @@ macro_rules! seeds_tests {
 }
 
 seeds_tests! {
+    bulk_load_expectations_hold_at_other_seeds => "bulk-load.toml",
     classic_hash_expectations_hold_at_other_seeds => "classic-hash-10-regions.toml",
     classic_partition_expectations_hold_at_other_seeds => "classic-partition-20-regions.toml",
     existing_table_expectations_hold_at_other_seeds => "existing-table.toml",
