@@ -75,18 +75,10 @@ pub fn min_simulated_ns(s: &Scenario) -> u128 {
     }
 }
 
-/// The least simulated time a bulk load's job takes (`[bulk_load]`): its startup, then the map
-/// and the reduce phase, each moving every byte at most at every slot's own task rate.
+/// The least simulated time a bulk load's job takes (`[bulk_load]`, `BulkJob::min_ns`).
 pub fn min_bulk_job_ns(s: &Scenario) -> u128 {
-    const NS: u128 = 1_000_000_000;
-    let j = &s.bulk_job;
-    let slots = u128::from(s.cluster.regionservers.max(1)) * u128::from(j.slots_per_node.max(1));
-    let per_phase = s
-        .workload
-        .payload_bytes()
-        .saturating_mul(NS)
-        .div_ceil(u128::from(j.task_rate.max(1)) * slots);
-    u128::from(j.startup_ms) * 1_000_000 + 2 * per_phase
+    s.bulk_job
+        .min_ns(s.cluster.regionservers, s.workload.payload_bytes())
 }
 
 /// Refuses a scenario with a design loaded in bulk whose job would take more than

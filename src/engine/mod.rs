@@ -91,10 +91,13 @@ fn sample_period(payload: u128, rate: u64, duration_ms: Option<u64>) -> u64 {
     (ideal_s / 100).clamp(1, 60).max(ideal_s / 10_000) as u64 * NS_PER_S
 }
 
-/// About how long a bulk load lasts, ms: its job at best (`budget::min_bulk_job_ns`) and its
+/// About how long a bulk load lasts, ms: its job at best (`BulkJob::min_ns`) and its
 /// loader committing a file per region at a few ms each on the node's cores.
 fn bulk_run_ms(scenario: &Scenario, regions: usize) -> u64 {
-    let job_ms = crate::budget::min_bulk_job_ns(scenario) / 1_000_000;
+    let job_ms = scenario.bulk_job.min_ns(
+        scenario.cluster.regionservers,
+        scenario.workload.payload_bytes(),
+    ) / 1_000_000;
     let threads = scenario
         .settings
         .bulk_load

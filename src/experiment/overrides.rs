@@ -46,38 +46,6 @@ pub fn describe_for(overrides: &[(String, toml::Value)], site_key: &str) -> Stri
     })
 }
 
-/// The overrides as the reports hold them: key as given → the value (a JSON number, boolean or
-/// string, as read from the command line).
-pub fn to_json(
-    overrides: &[(String, toml::Value)],
-) -> std::collections::BTreeMap<String, serde_json::Value> {
-    overrides
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.clone(),
-                serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
-            )
-        })
-        .collect()
-}
-
-/// The reports' line naming the overrides: `Overrides --set KEY=VALUE, …` (reports from before
-/// overrides, or runs without, have none).
-pub fn text_line(overrides: &std::collections::BTreeMap<String, serde_json::Value>) -> String {
-    let all: Vec<String> = overrides
-        .iter()
-        .map(|(k, v)| match v {
-            serde_json::Value::String(s) => format!("--set {k}={s}"),
-            other => format!("--set {k}={other}"),
-        })
-        .collect();
-    format!(
-        "Overrides {} (a what-if: the file as written differs)\n",
-        all.join(", ")
-    )
-}
-
 /// The scenario `base` (as loaded from its file) with the `--set` flags applied: the overrides
 /// are checked (key, one value, each field once), written into the file's document and the
 /// document validated again. `base` itself when there are none.
@@ -181,6 +149,7 @@ fn blame_one(e: InputError, grid: &Grid, src: &SourceText) -> InputError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::overrides::{text_line, to_json};
 
     const TEXT: &str = "name = \"t\"\nseed = 3\n[cluster]\nregionservers = 3\n[table]\n\
                         max_filesize = \"1GB\"\n[workload]\nrows = 1000\n\

@@ -121,7 +121,7 @@ impl PlanReport<'_> {
                 first_id: w.first_id,
                 payload_bytes: w.payload_bytes(),
                 rate_bytes_per_s: w.rate_bytes_per_s,
-                overrides: crate::experiment::overrides::to_json(&s.overrides),
+                overrides: crate::report::overrides::to_json(&s.overrides),
             },
             settings: self
                 .settings
@@ -186,8 +186,8 @@ impl PlanReport<'_> {
             s.seed
         ));
         if !s.overrides.is_empty() {
-            o.push_str(&crate::experiment::overrides::text_line(
-                &crate::experiment::overrides::to_json(&s.overrides),
+            o.push_str(&crate::report::overrides::text_line(
+                &crate::report::overrides::to_json(&s.overrides),
             ));
         }
         o.push_str(&format!(

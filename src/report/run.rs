@@ -909,7 +909,7 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
             },
             flush_bandwidth_bytes_per_s: scenario.cluster.flush_bandwidth,
             compaction_bandwidth_bytes_per_s: scenario.cluster.compaction_bandwidth,
-            overrides: crate::experiment::overrides::to_json(&scenario.overrides),
+            overrides: crate::report::overrides::to_json(&scenario.overrides),
         },
         runs: runs
             .iter()

@@ -29,7 +29,7 @@ impl Report {
         let mut o = String::new();
         o.push_str(&format!("Scenario  {}  (seed {})\n", sc.name, sc.seed));
         if !sc.overrides.is_empty() {
-            o.push_str(&crate::experiment::overrides::text_line(&sc.overrides));
+            o.push_str(&crate::report::overrides::text_line(&sc.overrides));
         }
         // A `set` event may change the split size: then say which one this is.
         let changed = self.runs.iter().any(|r| {

@@ -507,6 +507,20 @@ pub const DEFAULT_BULK_STARTUP_MS: u64 = 70_000;
 /// Most job slots per node a scenario may declare.
 pub const MAX_BULK_SLOTS_PER_NODE: u64 = 4096;
 
+impl BulkJob {
+    /// The least simulated time the job takes, ns: its startup, then the map and the reduce
+    /// phase, each moving every byte of `payload` at most at every slot's own task rate on
+    /// `regionservers` nodes.
+    pub fn min_ns(&self, regionservers: u64, payload: u128) -> u128 {
+        const NS: u128 = 1_000_000_000;
+        let slots = u128::from(regionservers.max(1)) * u128::from(self.slots_per_node.max(1));
+        let per_phase = payload
+            .saturating_mul(NS)
+            .div_ceil(u128::from(self.task_rate.max(1)) * slots);
+        u128::from(self.startup_ms) * 1_000_000 + 2 * per_phase
+    }
+}
+
 impl Default for BulkJob {
     fn default() -> BulkJob {
         BulkJob {
