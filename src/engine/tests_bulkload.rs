@@ -74,6 +74,9 @@ fn each_region_gets_its_task_files_rolled_at_the_job_roll_size() {
     assert_eq!(b.files_loaded, files);
     assert_eq!(b.rows_loaded, 2000);
     assert_eq!(r.regions.iter().map(|x| x.rows).sum::<u64>(), 2000);
+    // The key heatmap counts every loaded row.
+    let heat: u64 = r.heat_writes.iter().flatten().sum();
+    assert_eq!(heat, 2000);
     // No WAL, no memstore: nothing flushed; compaction after the load is off.
     assert_eq!(r.stats.flushes, 0);
     assert_eq!(r.stats.minor_compactions + r.stats.major_compactions, 0);

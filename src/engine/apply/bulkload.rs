@@ -416,12 +416,15 @@ impl Engine {
             }
             // The key heatmap: the file's kept keys, each for its share of the rows.
             let f = &b.file.file;
-            let per_key = b.rows / f.emulated_rows().max(1) as u64;
+            // The file's kept keys, each for its share of the rows: the first `rest` keys one
+            // more, so the heatmap counts every loaded row.
+            let keys = f.emulated_rows().max(1) as u64;
+            let (per_key, rest) = (b.rows / keys, b.rows % keys);
             for i in 0..f.emulated_rows() {
                 if let Some(k) = f.row_at(i) {
                     let bucket = self.world.rec.heat_bucket(k, prefix8(k));
                     if let Some(h) = self.world.rec.heat_writes.last_mut() {
-                        h[bucket] += per_key;
+                        h[bucket] += per_key + u64::from((i as u64) < rest);
                     }
                 }
             }
