@@ -9,6 +9,7 @@ use crate::diag::InputError;
 use crate::keygen::{self, BuildContext, Generator, GeneratorSpec};
 use crate::keynotation::to_string_binary;
 use crate::presplit;
+use crate::scenario::loader::{Loader, Partition};
 use crate::scenario::{Initial, InitialServers, LoadPath, Presplit, Scenario};
 
 /// One initial region.
@@ -38,6 +39,10 @@ pub struct RunPlan {
     pub presplit: String,
     /// How the design's rows reach the table.
     pub load: LoadPath,
+    /// The design's loader: its clients, which rows each writes, open or closed loop.
+    pub loader: Loader,
+    /// The layout's key groups (salt bucket, tenant prefix), for `partition = "key_group"`.
+    pub grouping: Option<crate::keygen::Grouping>,
 }
 
 /// Builds the generator for `spec`, placing its errors in the scenario file.
@@ -83,6 +88,70 @@ fn locate(scenario: &Scenario, e: InputError) -> InputError {
 
 /// Plans the run of one generator.
 pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, InputError> {
+    let mut plan = plan_layout(scenario, spec)?;
+    if plan.load == LoadPath::Puts {
+        plan.loader = design_loader(scenario, spec)?;
+        plan.grouping = spec.kind.get_ref().key_group(spec).map(|g| g.grouping);
+    } else if spec.clients.is_some() || spec.partition.is_some() || spec.r#loop.is_some() {
+        let span = [&spec.partition, &spec.r#loop]
+            .into_iter()
+            .flatten()
+            .map(|s| s.span())
+            .chain(spec.clients.as_ref().map(|c| c.span()))
+            .next()
+            .unwrap_or(spec.name.span());
+        return Err(InputError::new(format!(
+            "design `{}` is loaded in bulk: it has no Put clients to organise",
+            spec.name.get_ref()
+        ))
+        .field("generator.clients")
+        .expected("no clients, partition or loop on a bulk-loaded design")
+        .at(&scenario.source, span));
+    }
+    Ok(plan)
+}
+
+/// A Put design's loader, and what it cannot have: reads and updates pick among the rows
+/// written before in input order, which only one client or clients taking the next row keep.
+fn design_loader(scenario: &Scenario, spec: &GeneratorSpec) -> Result<Loader, InputError> {
+    let loader = scenario
+        .client
+        .loader
+        .for_design(spec)
+        .map_err(|(span, field, problem, expected)| {
+            InputError::new(problem)
+                .field(field)
+                .expected(expected)
+                .at(&scenario.source, span)
+        })?;
+    let in_order = matches!(loader.partition, Partition::Shared | Partition::NextRow);
+    let w = &scenario.workload;
+    let needs_order = if w.reads.is_some() {
+        Some("[workload.reads] reads rows written before, in input order")
+    } else if w.update_fraction > 0.0 || w.delete_fraction > 0.0 {
+        Some("updates and deletes touch rows written before, in input order")
+    } else {
+        None
+    };
+    if let (false, Some(p)) = (in_order, needs_order) {
+        let span = spec
+            .partition
+            .as_ref()
+            .map_or(spec.name.span(), |s| s.span());
+        return Err(InputError::new(format!(
+            "design `{}` has partition = \"{}\", which writes rows out of input order, but {p}",
+            spec.name.get_ref(),
+            loader.partition.name()
+        ))
+        .field("generator.partition")
+        .expected("partition = \"next_row\" for this design, or a scenario without reads and updates")
+        .at(&scenario.source, span));
+    }
+    Ok(loader)
+}
+
+/// The regions and load path of one generator's run.
+fn plan_layout(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, InputError> {
     let generator = build_generator(scenario, spec)?;
     let load = LoadPath::of(spec).map_err(|problem| {
         InputError::new(problem)
@@ -187,6 +256,8 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
         regions,
         presplit,
         load,
+        loader: Loader::default(),
+        grouping: None,
     })
 }
 
@@ -301,6 +372,8 @@ fn plan_initial(
         ),
         regions,
         load,
+        loader: Loader::default(),
+        grouping: None,
     }
 }
 

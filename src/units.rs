@@ -165,6 +165,48 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, UnitError> {
     scaled(num, mult, "duration", DURATION_EXPECTED)
 }
 
+/// Parses a short duration into microseconds: `800us`, `0.5ms`, `2ms`, `1s`.
+pub fn parse_duration_us(s: &str) -> Result<u64, UnitError> {
+    let (num, unit) = split_number(s);
+    if num.is_empty() {
+        return Err(err(
+            format!("`{}` is not a duration", s.trim()),
+            SHORT_DURATION_EXPECTED,
+        ));
+    }
+    let mult: u128 = match unit.to_ascii_lowercase().as_str() {
+        "us" | "µs" => 1,
+        "ms" => 1_000,
+        "s" | "sec" => 1_000_000,
+        "" => {
+            return Err(err(
+                format!("`{num}` has no unit"),
+                SHORT_DURATION_EXPECTED,
+            ));
+        }
+        _ => {
+            return Err(err(
+                format!("unknown duration unit `{unit}`"),
+                SHORT_DURATION_EXPECTED,
+            ));
+        }
+    };
+    scaled(num, mult, "duration", SHORT_DURATION_EXPECTED)
+}
+
+/// What [`parse_duration_us`] accepts.
+pub const SHORT_DURATION_EXPECTED: &str = "a duration like \"800us\", \"0.5ms\" or \"2ms\"";
+
+/// Formats microseconds for people: `850 µs`, `1.25 ms`, `12.5 s` (longer: as
+/// [`format_duration_ms`]).
+pub fn format_duration_us(us: u64) -> String {
+    match us {
+        0..1_000 => format!("{us} µs"),
+        1_000..1_000_000 => format!("{:.2} ms", us as f64 / 1000.0),
+        _ => format_duration_ms(us / 1000),
+    }
+}
+
 /// Parses a count: `100000000`, `100_000_000`, `100M`, `4.3G` (decimal multipliers k, M, G, T).
 pub fn parse_count(s: &str) -> Result<u64, UnitError> {
     let (num, unit) = split_number(s);

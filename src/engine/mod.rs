@@ -287,6 +287,9 @@ struct RunControl {
     builder: Option<Builder>,
     /// The design is bulk-loaded: the job has not run yet (`Some(None)`), or the loader's state.
     bulk: Option<Option<Box<state::bulkload::BulkLoader>>>,
+    /// Several clients, or a closed loop: each client's clock, rows and held-back rows (the
+    /// key feed moves here). `None`: the one shared open-loop client of the single stream.
+    loader: Option<Box<state::loader::LoaderState>>,
 }
 
 /// Hot-path caches and scratch: figures derived from the config and the world, recomputed
@@ -312,6 +315,8 @@ struct Caches {
     target_key: Vec<u8>,
     /// Key buffer of reads.
     read_key: Vec<u8>,
+    /// Key buffer of the loader's clients.
+    loader_key: Vec<u8>,
     /// Rows at which the next row-triggered scenario event fires (`u64::MAX`: none): the
     /// earliest of `World::dyn_`'s row triggers.
     next_row_trigger: u64,
@@ -468,6 +473,15 @@ impl Engine {
         } else {
             KeyFeed::new(generator, sampling, opts.threads.max(1))
         }));
+        if !plan.loader.is_shared() {
+            let mut ld = state::loader::LoaderState::new(
+                plan.loader,
+                scenario.client.writers,
+                scenario.settings.client.write_buffer,
+            );
+            ld.grouping = plan.grouping.clone();
+            engine.start_loader(ld);
+        }
         if plan.load == crate::scenario::LoadPath::Bulk {
             // No row arrives through the write path: the job takes them all at its start.
             engine.run.bulk = Some(None);
@@ -527,6 +541,9 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn step_slow(&mut self) -> Result<Option<Step>, InputError> {
+        if self.run.loader.is_some() {
+            return self.loader_step();
+        }
         if matches!(self.run.bulk, Some(None)) {
             let done = self.bulk_job()?;
             return Ok(Some(Step::Rows { done }));
@@ -838,6 +855,7 @@ impl Engine {
                 check_each_event: false,
                 builder: None,
                 bulk: None,
+                loader: None,
             },
             cache: Caches {
                 clock_weight: 0,
@@ -850,6 +868,7 @@ impl Engine {
                 row_data: 0,
                 target_key: Vec::new(),
                 read_key: Vec::new(),
+                loader_key: Vec::new(),
                 next_row_trigger: u64::MAX,
                 periodic_flush_next_ms: (0, 0),
                 spares: Vec::new(),
@@ -981,7 +1000,19 @@ impl Engine {
             }
             Event::Discharge => self.discharge(),
             Event::ResourceTick => self.resource_tick(),
-            Event::ClientRetry { region, generation } => self.client_retry(region, generation),
+            Event::ClientRetry {
+                client,
+                region,
+                generation,
+            } => match self.run.loader {
+                None => self.client_retry(region, generation),
+                Some(_) => self.act_as(client as usize, |e| {
+                    let before = e.world.rec.stats.retries;
+                    e.client_retry(region, generation);
+                    let retried = e.world.rec.stats.retries > before;
+                    e.after_client_retry(client as usize, retried);
+                }),
+            },
             Event::SplitDone { region, split } => self.split_done(region, *split),
             Event::Chore { n } => self.chore(n),
             Event::Sample => self.sample(),
@@ -1050,6 +1081,8 @@ impl Engine {
         });
         let cells: u64 = cfg.cells_per_family.iter().sum();
         let bulk = self.bulk_outcome();
+        let loader = self.loader_outcome();
+        let cfg = &self.cfg;
         let data_bytes = bulk.as_ref().map_or(0, |b| u128::from(b.data_loaded))
             + self
                 .world
@@ -1095,6 +1128,7 @@ impl Engine {
             scan_fanout,
             tables,
             bulk,
+            loader,
         }
     }
 }

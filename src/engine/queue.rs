@@ -79,6 +79,8 @@ pub(crate) enum Event {
     ResourceTick,
     /// A region's held-back mutations are retried, unless `generation` is stale.
     ClientRetry {
+        /// The loader's client holding them (0 for the one shared client).
+        client: u32,
         region: usize,
         generation: u64,
     },

@@ -187,6 +187,8 @@ pub struct RunResult {
     pub tables: Vec<TableResult>,
     /// What the bulk load did, when the design was loaded in bulk.
     pub bulk: Option<super::state::bulkload::BulkOutcome>,
+    /// What the loader's clients did, when there were several or a closed loop.
+    pub loader: Option<super::state::loader::LoaderOutcome>,
 }
 
 /// One table of the cluster at the end of the run (`[[other_table]]`).

@@ -244,6 +244,15 @@ pub struct GeneratorSpec {
     /// The design's own pre-split region count, in place of `[table.presplit] regions` (a design
     /// field the scenario reads; no key generator looks at it).
     pub presplit_regions: Option<Spanned<u64>>,
+    /// The design's own loader (`scenario::Loader`), in place of `[client]`'s: clients,
+    /// which rows each writes, open or closed loop (design fields; no key generator looks at
+    /// them).
+    pub clients: Option<Spanned<u64>>,
+    /// Which rows each of the design's clients writes.
+    pub partition: Option<Spanned<String>>,
+    /// `open` or `closed`.
+    #[serde(rename = "loop")]
+    pub r#loop: Option<Spanned<String>>,
 }
 
 impl GeneratorSpec {
@@ -308,6 +317,9 @@ impl GeneratorSpec {
             fields: None,
             load: None,
             presplit_regions: None,
+            clients: None,
+            partition: None,
+            r#loop: None,
         }
     }
 }

@@ -522,6 +522,9 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
     if let Some(b) = &run.bulk_load {
         crate::report::bulkload::html(o, b);
     }
+    if let Some(l) = &run.loader {
+        crate::report::loader::html(o, l);
+    }
     start_vs_end(o, run);
     crate::report::tables::html(o, &run.tables, run.cluster.as_ref());
     region_tables(o, run, &id, linked.then_some(i));

@@ -7,6 +7,7 @@ pub mod csv;
 pub mod explain;
 pub mod history;
 pub mod html;
+pub mod loader;
 pub mod overrides;
 pub mod plan;
 pub mod ranges;

@@ -178,6 +178,10 @@ pub struct RunJson {
     /// The bulk load of a design loaded in bulk (left out for Puts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bulk_load: Option<super::bulkload::BulkLoadJson>,
+    /// The loader, when several clients or a closed loop wrote the rows (left out for the one
+    /// shared client).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loader: Option<super::loader::LoaderJson>,
     /// Per RegionServer.
     pub servers: Vec<ServerJson>,
     /// Live regions in key order.
@@ -1064,6 +1068,10 @@ fn run_json(r: &RunResult) -> RunJson {
         scale_warning: r.scale_warning.clone(),
         emulated_rows: r.emulated_rows,
         bulk_load: r.bulk.as_ref().map(super::bulkload::json),
+        loader: r
+            .loader
+            .as_ref()
+            .map(|l| super::loader::json(l, r.rows, r.ingest_ns)),
         client: ClientRunJson {
             retried_rows: st.retried_rows,
             retries: st.retries,

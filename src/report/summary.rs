@@ -165,6 +165,11 @@ fn waits(run: &RunJson) -> Vec<String> {
             share.is_finite() && share > WAIT_SHARE
         })
         .map(|(secs, what, cause)| {
+            // Several clients: each waits on its own; the figure is the average client's.
+            let what = match &run.loader {
+                Some(_) => format!("the average client {what}"),
+                None => what.to_string(),
+            };
             format!(
                 "{what} {} of the ingest ({}: {cause})",
                 // Over the ingest only in a report edited by hand: no hundred-digit share.

@@ -225,6 +225,9 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
         format_duration_ms((s.throttled_seconds * 1000.0) as u64),
     ));
     }
+    if let Some(l) = &run.loader {
+        crate::report::loader::text(o, l);
+    }
     if c.retried_rows > 0 || c.failed_rows > 0 {
         o.push_str(&format!(
             "  client: {} rows held back and retried (mean {}, max {}), {} failed and resubmitted, {} lost; \

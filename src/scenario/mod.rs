@@ -6,6 +6,7 @@
 
 mod events;
 mod expect;
+pub mod loader;
 mod raw;
 pub mod tables;
 
@@ -207,6 +208,8 @@ pub struct Client {
     /// The time-range scans the report prices (`scan_windows`): the rows written in the last
     /// this many ms of the ingest, one scan each.
     pub scan_windows_ms: Vec<u64>,
+    /// The loader every design has unless it sets its own (`clients`, `partition`, `loop`).
+    pub loader: loader::Loader,
 }
 
 /// `[client] scan_windows` when absent: the last minute and the last hour.
@@ -764,6 +767,50 @@ impl Checker<'_> {
     }
 }
 
+/// `[client]`'s loader fields, validated (the defaults where absent).
+fn client_loader(ck: &mut Checker, rc: Option<&raw::RawClient>) -> loader::Loader {
+    let mut out = loader::Loader::default();
+    let Some(rc) = rc else {
+        return out;
+    };
+    let clients = rc.clients.as_ref().and_then(|n| {
+        ck.positive(n, "client.clients", loader::MAX_CLIENTS)
+            .map(|v| (v, n.span()))
+    });
+    match out.with(
+        clients,
+        rc.partition.as_ref().map(loader::text),
+        rc.r#loop.as_ref().map(loader::text),
+        loader::Scope::Client,
+    ) {
+        Ok(l) => out = l,
+        Err((span, field, problem, expected)) => ck.err(span, field, problem, expected),
+    }
+    if let Some(b) = &rc.buffering {
+        out.buffered = *b.get_ref();
+    }
+    if let Some(q) = &rc.request_time
+        && let Some(us) = ck.quantity(
+            q,
+            "client.request_time",
+            units::parse_duration_us,
+            units::SHORT_DURATION_EXPECTED,
+        )
+    {
+        if !(1..=60_000_000).contains(&us) {
+            ck.err(
+                q.span(),
+                "client.request_time",
+                format!("a request time of {}", units::format_duration_us(us)),
+                "a duration from 1us to 60s",
+            );
+        } else {
+            out.request_us = us;
+        }
+    }
+    out
+}
+
 /// Loads and validates a scenario file (config files it names are read too).
 pub fn load(path: &Path) -> Result<Scenario, ScenarioErrors> {
     let src = read_source(path, "scenario file")?;
@@ -962,6 +1009,7 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
                 out
             }
         },
+        loader: client_loader(&mut ck, raw.client.as_ref().map(|c| c.get_ref())),
     };
     let region_transition_ms = match &rc.region_transition {
         None => DEFAULT_REGION_TRANSITION_MS,
@@ -1120,6 +1168,28 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
             && let Some(l) = &spec.load
         {
             ck.err(l.span(), "generator.load", problem, LOAD_EXPECTED);
+        }
+        match client.loader.for_design(spec) {
+            Err((span, field, problem, expected)) => ck.err(span, field, problem, expected),
+            Ok(l) if l.partition == loader::Partition::KeyGroup
+                && spec.kind.get_ref().key_group(spec).is_none() =>
+            {
+                let (span, field) = match &spec.partition {
+                    Some(p) => (p.span(), "generator.partition"),
+                    None => (spec.kind.span(), "generator.kind"),
+                };
+                ck.err(
+                    span,
+                    field,
+                    format!(
+                        "design `{gname}` ({}) has no key groups for `partition = \"key_group\"`",
+                        spec.kind.get_ref().as_str()
+                    ),
+                    "a layout with key groups (salted, partitioned, a template with a prefix), \
+                     or partition = \"key_range\"",
+                );
+            }
+            Ok(_) => {}
         }
         if let Some(n) = &spec.presplit_regions
             && !(2..=MAX_PRESPLIT_REGIONS).contains(n.get_ref())

@@ -126,6 +126,12 @@ pub struct RawCluster {
 pub struct RawClient {
     pub writers: Option<Spanned<i64>>,
     pub scan_windows: Option<Spanned<Vec<Spanned<Quantity>>>>,
+    pub clients: Option<Spanned<i64>>,
+    pub partition: Option<Spanned<String>>,
+    #[serde(rename = "loop")]
+    pub r#loop: Option<Spanned<String>>,
+    pub buffering: Option<Spanned<bool>>,
+    pub request_time: Option<Spanned<Quantity>>,
 }
 
 /// `[table]`

@@ -15,6 +15,11 @@ use crate::engine::state::region::RegionState;
 pub(crate) const MAX_RESUBMITS: u32 = 3;
 
 impl Engine {
+    /// The client acting now: 0 for the one shared client.
+    fn current_client(&self) -> u32 {
+        self.run.loader.as_ref().map_or(0, |l| l.current as u32)
+    }
+
     /// Bytes one held-back row of `weight` real rows takes in a writer's buffer (about its
     /// cells' data size).
     pub(crate) fn held_size(&self, weight: u64) -> u64 {
@@ -47,9 +52,21 @@ impl Engine {
         self.world.rec.stats.held_peak_bytes =
             self.world.rec.stats.held_peak_bytes.max(st.held_bytes);
         if fresh {
-            self.world.state.regions[region].client_held = true;
+            let client = self.current_client();
+            if self.run.loader.is_none() {
+                // One client: the region's flag tells the write path (several clients each
+                // look in their own held rows, `admission`).
+                self.world.state.regions[region].client_held = true;
+            }
             let pause = client::pause_ns(self.cfg.settings.client.pause_ms, 0);
-            self.schedule(pause, Event::ClientRetry { region, generation });
+            self.schedule(
+                pause,
+                Event::ClientRetry {
+                    client,
+                    region,
+                    generation,
+                },
+            );
         }
     }
 
@@ -57,6 +74,10 @@ impl Engine {
     /// stalls until retries drain them. The wait counts as blocked or offline time by what holds
     /// most of the buffers.
     pub(crate) fn stall_while_buffers_full(&mut self) {
+        if self.run.loader.is_some() {
+            // Several clients: only this one stops; the others go on.
+            return self.loader_stall();
+        }
         let (writers, buffer) = (self.cfg.writers, self.cfg.settings.client.write_buffer);
         while client::buffers_full(self.world.state.client.held_bytes, writers, buffer) {
             let offline = self.world.state.client.held_offline_bytes * 2
@@ -193,7 +214,17 @@ impl Engine {
             h.bytes += newer.bytes;
         }
         st.held.insert(region, h);
-        self.world.state.regions[region].client_held = true;
-        self.schedule(delay, Event::ClientRetry { region, generation });
+        let client = self.current_client();
+        if self.run.loader.is_none() {
+            self.world.state.regions[region].client_held = true;
+        }
+        self.schedule(
+            delay,
+            Event::ClientRetry {
+                client,
+                region,
+                generation,
+            },
+        );
     }
 }

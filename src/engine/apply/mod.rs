@@ -8,6 +8,7 @@ pub(crate) mod cluster;
 mod compaction;
 mod flush;
 mod gc;
+mod loader;
 mod open;
 mod reads;
 mod resources;

@@ -239,6 +239,13 @@ impl Engine {
                     .held
                     .get(&region)
                     .map_or(Refusal::Offline, |h| h.why),
+                Admission::Blocked if self.run.loader.is_some() => {
+                    // Several clients (an update's row on a blocked server): held for the
+                    // client's retry, as a retry meeting a blocked server is.
+                    let server = self.world.state.regions[region].server;
+                    self.global_pressure(server);
+                    Refusal::TooBusy
+                }
                 Admission::Blocked => {
                     // MemStoreFlusher.reclaimMemStoreMemory: block until below the high mark.
                     let server = self.world.state.regions[region].server;
@@ -266,9 +273,22 @@ impl Engine {
     /// Whether `region` takes a row now, and why not (`policy::write::admission`).
     #[inline(always)]
     pub(crate) fn admission(&self, region: usize) -> Admission {
+        let held = match self.run.loader {
+            None => self.world.state.regions[region].client_held,
+            // Several clients: the client acting now queues behind its own held rows only.
+            Some(_) => self.world.state.client.held.contains_key(&region),
+        };
+        self.admission_held(region, held)
+    }
+
+    /// [`Engine::admission`] for a client that holds rows back for `region` or not.
+    #[inline(always)]
+    pub(crate) fn admission_held(&self, region: usize, held: bool) -> Admission {
         let r = &self.world.state.regions[region];
         let server_heap = self.world.state.servers[r.server].memstore_heap;
-        policy::write::admission(RegionWrite::of(r), server_heap, &self.write_limits())
+        let mut w = RegionWrite::of(r);
+        w.held_behind = held;
+        policy::write::admission(w, server_heap, &self.write_limits())
     }
 
     /// Waits for the next event while writes to `server` (and `region`) are blocked, and books
@@ -375,7 +395,12 @@ impl Engine {
         s.busy_until_ns =
             s.busy_until_ns.max(self.world.now) + ((l.data as u128 * s.write_fp) >> 32) as u64;
         // A retried row's writer is not the one offering rows now: only the offered stream waits.
-        if !l.retried && s.busy_until_ns > self.world.now + CLIENT_LAG_NS {
+        if let Some(ld) = self.run.loader.as_deref_mut() {
+            // Several clients: the one that sent the row waits (`apply/loader.rs`).
+            if !l.retried {
+                ld.landed_busy = s.busy_until_ns.max(1);
+            }
+        } else if !l.retried && s.busy_until_ns > self.world.now + CLIENT_LAG_NS {
             let wait = s.busy_until_ns - CLIENT_LAG_NS - self.world.now;
             self.world.rec.stats.throttled_ns += wait;
             self.world.now += wait;

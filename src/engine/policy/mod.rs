@@ -18,13 +18,16 @@
 //!   its server take before a flush, a block, global pressure or a WAL roll fires;
 //! - `variability` — the seeded spread of durations and the servers' GC pauses;
 //! - `bulkload` — how a bulk-load job cuts its HFiles and shares the nodes, and how the loader
-//!   groups, splits and refuses files.
+//!   groups, splits and refuses files;
+//! - `client` — when a refused mutation is retried or fails; `loader` — which of several
+//!   clients writes a row, when each sends its next, and when its writers wait.
 
 pub mod balancer;
 pub mod bulkload;
 pub mod client;
 pub mod compaction;
 pub(crate) mod flush;
+pub mod loader;
 pub mod normalizer;
 pub mod offpeak;
 pub(crate) mod procedure;

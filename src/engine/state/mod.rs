@@ -6,6 +6,7 @@ pub mod cell;
 pub(crate) mod client;
 pub(crate) mod compaction;
 mod invariants;
+pub(crate) mod loader;
 pub mod memstore;
 pub mod region;
 pub mod routing;
