@@ -8,6 +8,34 @@ use crate::keygen::GeneratorSpec;
 use crate::scenario::{EventAction, Presplit, Scenario};
 use crate::units::{format_bytes, thousands};
 
+/// One loader client's state (clock, counters, an empty held-rows map, its queue's header).
+const LOADER_CLIENT_BYTES: u64 = 512;
+/// A closed loop's latency histogram (1 µs to an hour at three significant digits).
+const LATENCY_HISTOGRAM_BYTES: u128 = 400 << 10;
+
+/// The least simulated time closed-loop threads take to write the rows, ns: each thread sends
+/// a request of at most a write buffer of rows per request time (the slowest such design).
+pub fn closed_loop_min_ns(s: &Scenario) -> u128 {
+    let w = &s.workload;
+    let row = (w.payload_bytes() / u128::from(w.rows.max(1))).max(1);
+    s.generators
+        .iter()
+        .filter(|g| crate::scenario::LoadPath::of(g) == Ok(crate::scenario::LoadPath::Puts))
+        .filter_map(|g| s.client.loader.for_design(g).ok())
+        .filter(|l| l.closed)
+        .map(|l| {
+            let per_request = if l.buffered {
+                (u128::from(s.settings.client.write_buffer) / row).max(1)
+            } else {
+                1
+            };
+            u128::from(w.rows) * u128::from(l.request_us) * 1000
+                / (u128::from(l.clients) * per_request)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// The longest load a run may simulate: beyond this the offered rate is surely a typo (1 B/s).
 pub const MAX_SIMULATED_NS: u128 = 10 * 365 * 24 * 3600 * 1_000_000_000;
 
@@ -110,6 +138,21 @@ fn check_bulk_job(s: &Scenario) -> Result<(), InputError> {
 /// naming the estimate and the field that lowers it.
 pub fn check(s: &Scenario) -> Result<(), InputError> {
     check_bulk_job(s)?;
+    let closed = closed_loop_min_ns(s);
+    if closed > MAX_SIMULATED_NS {
+        let years = closed / (365 * 24 * 3600 * 1_000_000_000);
+        return Err(InputError::new(format!(
+            "closed-loop threads would take at least {years} years of simulated time to write \
+             {} rows (each thread one request per request time); refused as an estimate \
+             before running",
+            thousands(u128::from(s.workload.rows))
+        ))
+        .in_file(&s.source.path)
+        .field("client.clients")
+        .expected(
+            "more threads (`clients`), a shorter `request_time`, `buffering = true`, or fewer rows",
+        ));
+    }
     let ns = min_simulated_ns(s);
     if ns <= MAX_SIMULATED_NS {
         return Ok(());
@@ -326,6 +369,9 @@ pub struct RunInputs {
     pub bulk: bool,
     /// The design's own pre-split region count (`presplit_regions`).
     pub presplit_regions: Option<u64>,
+    /// The design's loader (several clients deal rows out of input order and keep their own
+    /// state).
+    pub loader: crate::scenario::loader::Loader,
 }
 
 /// The estimate of one generator's run.
@@ -630,9 +676,29 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
     } else {
         0
     };
+    // Clients dealing rows by key queue a row id for every row dealt ahead of its client (all
+    // of them at worst: sorted keys over key ranges), beside the sampled bounds; every client
+    // keeps its own state, a closed loop its latency histogram.
+    let l = &inputs.loader;
+    let loader_bytes = if l.is_shared() {
+        0
+    } else {
+        let dealt = matches!(
+            l.partition,
+            crate::scenario::loader::Partition::KeyRange
+                | crate::scenario::loader::Partition::KeyGroup
+        );
+        u128::from(l.clients) * u128::from(LOADER_CLIENT_BYTES)
+            + if dealt {
+                u128::from(emulated) * 8 + 16_384 * u128::from(SAMPLE_BYTES + key)
+            } else {
+                0
+            }
+            + if l.closed { LATENCY_HISTOGRAM_BYTES } else { 0 }
+    };
     let memory = [
         RUN_BASE_BYTES,
-        clamp(memstore_rows * u128::from(row_key_bytes(key)) + bulk_tasks),
+        clamp(memstore_rows * u128::from(row_key_bytes(key)) + bulk_tasks + loader_bytes),
         clamp(
             file_keys
                 * u128::from(FILE_KEY_BYTES + key + key.saturating_sub(LONG_KEY).saturating_mul(2)),
@@ -644,8 +710,9 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
         ),
         clamp(u128::from(samples) * u128::from(SAMPLE_BYTES + key)),
         clamp(
-            u128::from(timeline_samples(min_simulated_ns(s)))
-                * u128::from(servers)
+            u128::from(timeline_samples(
+                min_simulated_ns(s).max(closed_loop_min_ns(s)),
+            )) * u128::from(servers)
                 * u128::from(TIMELINE_BYTES),
         ),
         balancer_bytes(servers),
@@ -699,6 +766,7 @@ pub fn estimate(
                 row_heap,
                 bulk: crate::scenario::LoadPath::of(spec) == Ok(crate::scenario::LoadPath::Bulk),
                 presplit_regions: spec.presplit_regions.as_ref().map(|n| *n.get_ref()),
+                loader: s.client.loader.for_design(spec).unwrap_or_default(),
             },
         ));
     }
@@ -1069,6 +1137,7 @@ mod tests {
             row_heap: 0,
             bulk: false,
             presplit_regions: None,
+            loader: Default::default(),
         }
     }
 

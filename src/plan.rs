@@ -114,16 +114,17 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
 /// A Put design's loader, and what it cannot have: reads and updates pick among the rows
 /// written before in input order, which only one client or clients taking the next row keep.
 fn design_loader(scenario: &Scenario, spec: &GeneratorSpec) -> Result<Loader, InputError> {
-    let loader = scenario
-        .client
-        .loader
-        .for_design(spec)
-        .map_err(|(span, field, problem, expected)| {
-            InputError::new(problem)
-                .field(field)
-                .expected(expected)
-                .at(&scenario.source, span)
-        })?;
+    let loader =
+        scenario
+            .client
+            .loader
+            .for_design(spec)
+            .map_err(|(span, field, problem, expected)| {
+                InputError::new(problem)
+                    .field(field)
+                    .expected(expected)
+                    .at(&scenario.source, span)
+            })?;
     let in_order = matches!(loader.partition, Partition::Shared | Partition::NextRow);
     let w = &scenario.workload;
     let needs_order = if w.reads.is_some() {
@@ -144,7 +145,9 @@ fn design_loader(scenario: &Scenario, spec: &GeneratorSpec) -> Result<Loader, In
             loader.partition.name()
         ))
         .field("generator.partition")
-        .expected("partition = \"next_row\" for this design, or a scenario without reads and updates")
+        .expected(
+            "partition = \"next_row\" for this design, or a scenario without reads and updates",
+        )
         .at(&scenario.source, span));
     }
     Ok(loader)

@@ -179,10 +179,7 @@ pub fn parse_duration_us(s: &str) -> Result<u64, UnitError> {
         "ms" => 1_000,
         "s" | "sec" => 1_000_000,
         "" => {
-            return Err(err(
-                format!("`{num}` has no unit"),
-                SHORT_DURATION_EXPECTED,
-            ));
+            return Err(err(format!("`{num}` has no unit"), SHORT_DURATION_EXPECTED));
         }
         _ => {
             return Err(err(

@@ -1143,4 +1143,7 @@ mod tests_bulkload;
 mod tests_cluster;
 
 #[cfg(test)]
+mod tests_loader;
+
+#[cfg(test)]
 mod tests_offpeak;

@@ -59,6 +59,10 @@ pub fn scenario_for(s: &Scenario, p: &Profile) -> Result<Scenario, InputError> {
     if let Some((num, den)) = p.bulk_task_rate {
         out.cluster_bulk_task_rate(num, den);
     }
+    if let Some((num, den)) = p.request_time {
+        let us = u128::from(s.client.loader.request_us) * u128::from(num) / u128::from(den.max(1));
+        out.client.loader.request_us = us.clamp(1, u128::from(u64::MAX)) as u64;
+    }
     if let Some(on) = p.variability {
         out.cluster.variability = if on {
             Variability::Default
@@ -86,6 +90,12 @@ pub fn profile_json(name: &str, s: &Scenario) -> ProfileJson {
         compaction_threads_small: s.settings.small_compaction_threads,
         compaction_threads_large: s.settings.large_compaction_threads,
         bulk_task_rate: s.bulk_job.task_rate,
+        // Shown only where a design runs a closed loop (the only ones it moves).
+        request_us: if crate::budget::closed_loop_min_ns(s) > 0 {
+            s.client.loader.request_us
+        } else {
+            0
+        },
         variability: match s.cluster.variability {
             Variability::Default => "default",
             Variability::None => "none",

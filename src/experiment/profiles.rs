@@ -32,6 +32,8 @@ pub struct Profile {
     pub variability: Option<bool>,
     /// `[bulk_load] task_rate` times num / den (a bulk load's job: its least known figure).
     pub bulk_task_rate: Option<(u64, u64)>,
+    /// `[client] request_time` times num / den (a closed loop's request: assumed).
+    pub request_time: Option<(u64, u64)>,
 }
 
 /// The profiles: the assumptions docs/CALIBRATION.md measured to move the figures most, set
@@ -44,6 +46,7 @@ pub const PROFILES: &[Profile] = &[
         compaction_threads: None,
         variability: None,
         bulk_task_rate: None,
+        request_time: None,
     },
     // cloud-ebs: the largest measured slowdown (8 cores bound the puts per second); one writer:
     // the largest measured offline wait (one ordered stream stalls on every split); variability
@@ -56,6 +59,8 @@ pub const PROFILES: &[Profile] = &[
         variability: Some(true),
         // A bulk load's job at half the assumed task rate.
         bulk_task_rate: Some((1, 2)),
+        // A closed loop's requests at twice the assumed time.
+        request_time: Some((2, 1)),
     },
     // nvme (fastest disks, 25 GbE, 32 cores), 256 writers and two threads per compaction pool:
     // the largest measured lever on blocked time and on quiet-region sizes.
@@ -68,6 +73,8 @@ pub const PROFILES: &[Profile] = &[
         // A bulk load's job at twice the assumed task rate (the node's disks and NIC still
         // bound it).
         bulk_task_rate: Some((2, 1)),
+        // A closed loop's requests at half the assumed time.
+        request_time: Some((1, 2)),
     },
 ];
 
@@ -98,9 +105,10 @@ mod tests {
                 t.writers,
                 t.compaction_threads,
                 t.variability,
-                t.bulk_task_rate
+                t.bulk_task_rate,
+                t.request_time
             ),
-            (None, Writers::Keep, None, None, None)
+            (None, Writers::Keep, None, None, None, None)
         );
         for (i, p) in PROFILES.iter().enumerate() {
             assert!(PROFILES[..i].iter().all(|q| q.name != p.name), "{}", p.name);

@@ -29,6 +29,8 @@ pub struct Row {
     /// The figure of a design loaded in bulk rests on the job's assumed figures
     /// (`[bulk_load]`): marked for such a design.
     pub assumed_in_bulk: bool,
+    /// With several clients the figure is the average client's: marked for such a design.
+    pub per_client: bool,
     /// The value compared (not finite: none, never highlighted).
     pub value: fn(&RunJson) -> f64,
     /// The value as shown.
@@ -63,6 +65,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Lower,
         coarse: true,
         assumed_in_bulk: true,
+        per_client: false,
         value: |r| r.summary.sim_seconds,
         shown: |r| dur(r.summary.sim_seconds),
     },
@@ -71,6 +74,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Lower,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: true,
         value: |r| r.summary.blocked_seconds,
         shown: |r| dur(r.summary.blocked_seconds),
     },
@@ -79,6 +83,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Neither,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.summary.regions_final as f64,
         shown: |r| {
             format!(
@@ -92,6 +97,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Neither,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.summary.splits as f64,
         shown: |r| thousands(r.summary.splits as u128),
     },
@@ -100,6 +106,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Lower,
         coarse: false,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.hotspots.mean_hottest_share.unwrap_or(f64::NAN),
         shown: |r| share_or_dash(r.hotspots.mean_hottest_share.unwrap_or(f64::NAN)),
     },
@@ -108,6 +115,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Lower,
         coarse: false,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.hotspots.time_over_twice_fair_share,
         shown: |r| pct(r.hotspots.time_over_twice_fair_share),
     },
@@ -116,6 +124,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Lower,
         coarse: false,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.summary.max_server_write_share,
         shown: |r| pct(r.summary.max_server_write_share),
     },
@@ -124,6 +133,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Lower,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.region_sizes.cold_regions as f64,
         shown: |r| thousands(r.region_sizes.cold_regions as u128),
     },
@@ -132,6 +142,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Neither,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.region_sizes.quiet_regions as f64,
         shown: |r| thousands(r.region_sizes.quiet_regions as u128),
     },
@@ -140,6 +151,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Neither,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: quiet_median,
         shown: |r| share_or_dash(quiet_median(r)),
     },
@@ -148,6 +160,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Neither,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.region_sizes.p50 as f64,
         shown: |r| format_bytes(r.region_sizes.p50),
     },
@@ -156,6 +169,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Neither,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.region_sizes.max as f64,
         shown: |r| format_bytes(r.region_sizes.max),
     },
@@ -164,6 +178,7 @@ pub const ROWS: &[Row] = &[
         better: Better::Lower,
         coarse: true,
         assumed_in_bulk: false,
+        per_client: false,
         value: |r| r.summary.write_amplification,
         shown: |r| format!("{:.2}", r.summary.write_amplification),
     },
@@ -173,9 +188,23 @@ pub const ROWS: &[Row] = &[
 /// ([`ASSUMED_NOTE`] says which).
 pub const ASSUMED_MARK: &str = " ~";
 
-/// What [`ASSUMED_MARK`] means, printed under the table when a design is loaded in bulk.
-pub const ASSUMED_NOTE: &str = "~ a bulk load's time: its job's from [bulk_load]'s assumed task \
-                                rate and startup (`check` shows them; docs/MODEL.md, \"Bulk load\")";
+/// What [`ASSUMED_MARK`] means, printed under the table when a design is loaded in bulk or
+/// by closed-loop threads.
+pub const ASSUMED_NOTE: &str = "~ rests on assumed figures: a bulk load's job ([bulk_load] task \
+                                rate and startup), a closed loop's request time ([client] \
+                                request_time); `check` shows them (docs/MODEL.md)";
+
+/// Marks a figure that is the average client's ([`PER_CLIENT_NOTE`]).
+pub const PER_CLIENT_MARK: &str = " ⌀";
+
+/// What [`PER_CLIENT_MARK`] means.
+pub const PER_CLIENT_NOTE: &str = "⌀ the average client's: several clients each wait on their \
+                                   own (the loader section shows each)";
+
+/// Whether `run`'s figures rest on assumed figures of its load path.
+pub fn assumed(run: &RunJson) -> bool {
+    run.bulk_load.is_some() || run.loader.as_ref().is_some_and(|l| l.closed_loop)
+}
 
 /// Marks a figure a coarse scale makes untrustworthy ([`COARSE_NOTE`] says why).
 pub const COARSE_MARK: &str = " ≈?";
@@ -189,8 +218,11 @@ impl Row {
     /// The value as shown for `run`, marked when the run's scale makes it untrustworthy.
     pub fn cell(&self, run: &RunJson) -> String {
         let mut shown = (self.shown)(run);
-        if self.assumed_in_bulk && run.bulk_load.is_some() {
+        if self.assumed_in_bulk && assumed(run) {
             shown += ASSUMED_MARK;
+        }
+        if self.per_client && run.loader.as_ref().is_some_and(|l| l.clients > 1) {
+            shown += PER_CLIENT_MARK;
         }
         if self.coarse && run.scale_warning.is_some() {
             shown += COARSE_MARK;

@@ -109,11 +109,21 @@ fn comparison(o: &mut String, report: &Report) {
         o.push_str("</tr>\n");
     }
     o.push_str("</tbody></table>\n");
-    if runs.iter().any(|r| r.bulk_load.is_some()) {
+    if runs.iter().any(crate::report::compare::assumed) {
         let _ = writeln!(
             o,
             "<p class=\"meta\">{}</p>",
             esc(crate::report::compare::ASSUMED_NOTE)
+        );
+    }
+    if runs
+        .iter()
+        .any(|r| r.loader.as_ref().is_some_and(|l| l.clients > 1))
+    {
+        let _ = writeln!(
+            o,
+            "<p class=\"meta\">{}</p>",
+            esc(crate::report::compare::PER_CLIENT_NOTE)
         );
     }
     if runs.iter().any(|r| r.scale_warning.is_some()) {

@@ -117,7 +117,11 @@ pub fn json(l: &LoaderOutcome, rows: u64, ingest_ns: u64) -> LoaderJson {
             done_seconds: secs(c.finished_ns),
         })
         .collect();
-    let done = l.clients.iter().filter(|c| c.1.rows > 0).map(|c| c.1.finished_ns);
+    let done = l
+        .clients
+        .iter()
+        .filter(|c| c.1.rows > 0)
+        .map(|c| c.1.finished_ns);
     let n = l.clients.len().max(1) as u64;
     LoaderJson {
         partition: l.partition.to_string(),
@@ -179,6 +183,25 @@ pub fn describe(l: &LoaderJson) -> String {
     }
 }
 
+/// Why several clients wait differently from one shared client.
+pub const WHY: &str = "each client has its own buffers and retries: a region that refuses rows \
+                       stops only the clients that write it, while the others go on (one \
+                       shared client stops all its writers once that region's held rows fill \
+                       the shared buffers)";
+
+/// The closed loop's answer in a phrase, for the verdict: throughput and tail latency.
+pub fn verdict_phrase(l: &LoaderJson) -> Option<String> {
+    let t = l.latency.as_ref()?;
+    Some(format!(
+        "{} closed-loop threads wrote {} rows/s, request latency p50 {}, p99 {} (request time \
+         assumed)",
+        l.clients,
+        thousands(l.rows_per_second as u128),
+        lat(t.p50_ms),
+        lat(t.p99_ms)
+    ))
+}
+
 /// Clients shown in the text report's table: the ones that waited most.
 const SHOWN: usize = 8;
 
@@ -195,6 +218,9 @@ fn by_wait(l: &LoaderJson) -> Vec<(usize, &ClientJson)> {
 /// The text report's lines.
 pub fn text(o: &mut String, l: &LoaderJson) {
     o.push_str(&format!("  loader: {}\n", describe(l)));
+    if l.clients > 1 {
+        o.push_str(&format!("      {WHY}\n"));
+    }
     o.push_str(&format!(
         "      {} rows/s over the ingest; clients finished between {} and {}; a client waited \
          {} on average (blocked and offline figures above are this average), at most {}\n",
@@ -245,6 +271,9 @@ pub fn html(o: &mut String, l: &LoaderJson) {
     let esc = crate::report::svg::esc;
     o.push_str("<h3>Loader</h3>\n");
     let _ = writeln!(o, "<p>{}</p>", esc(&describe(l)));
+    if l.clients > 1 {
+        let _ = writeln!(o, "<p>{}</p>", esc(WHY));
+    }
     let _ = writeln!(
         o,
         "<p>{} rows/s over the ingest; clients finished between {} and {}; a client waited {} \

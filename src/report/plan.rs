@@ -91,6 +91,9 @@ struct RunJson {
     /// "bulk" for a design loaded in bulk; left out for Puts.
     #[serde(skip_serializing_if = "Option::is_none")]
     load: Option<&'static str>,
+    /// The design's loader, when it is not the one shared client.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loader: Option<String>,
     sample_keys: Vec<String>,
     split_keys: Vec<String>,
     regions: Vec<RegionJson>,
@@ -160,6 +163,7 @@ impl PlanReport<'_> {
                     describe: r.generator.layout().describe(),
                     presplit: r.presplit.clone(),
                     load: (r.load == crate::scenario::LoadPath::Bulk).then_some("bulk"),
+                    loader: (!r.loader.is_shared()).then(|| r.loader.describe(s.client.writers)),
                     sample_keys: samples.iter().map(|k| to_string_binary(k)).collect(),
                     split_keys: r.split_keys.iter().map(|k| to_string_binary(k)).collect(),
                     regions: r.regions_json(s.cluster.regionservers as usize),
@@ -350,6 +354,12 @@ impl PlanReport<'_> {
                 ));
             }
             o.push_str(&format!("  pre-split    {}\n", run.presplit));
+            if run.load == crate::scenario::LoadPath::Puts && !run.loader.is_shared() {
+                o.push_str(&format!(
+                    "  loader       {}\n",
+                    run.loader.describe(s.client.writers)
+                ));
+            }
             if run.load == crate::scenario::LoadPath::Bulk {
                 o.push_str(&format!(
                     "  load         in bulk: {} job tasks (one per region), no WAL, no memstore\n",

@@ -37,6 +37,10 @@ pub struct AssumptionRangesJson {
     pub rankings: Vec<RankingJson>,
 }
 
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
 /// What one profile assumed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProfileJson {
@@ -53,6 +57,10 @@ pub struct ProfileJson {
     /// `[bulk_load] task_rate`, bytes/s (a bulk load's job).
     #[serde(default)]
     pub bulk_task_rate: u64,
+    /// `[client] request_time`, µs (a closed loop's request); left out (0) where no design
+    /// runs a closed loop.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub request_us: u64,
     /// `"default"` or `"none"`.
     pub variability: String,
 }
@@ -222,14 +230,22 @@ pub fn text(r: &AssumptionRangesJson, detail: bool) -> String {
     for p in &r.profiles {
         o.push_str(&format!(
             "  {:<8} hardware {}, writers {}, compaction threads {}+{}, variability {}, bulk job \
-             task {}/s\n",
+             task {}/s{}\n",
             p.name,
             p.hardware,
             p.writers,
             p.compaction_threads_small,
             p.compaction_threads_large,
             p.variability,
-            crate::units::format_bytes(p.bulk_task_rate)
+            crate::units::format_bytes(p.bulk_task_rate),
+            if p.request_us > 0 {
+                format!(
+                    ", closed-loop request {}",
+                    crate::units::format_duration_us(p.request_us)
+                )
+            } else {
+                String::new()
+            }
         ));
     }
     for run in &r.runs {

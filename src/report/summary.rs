@@ -53,11 +53,18 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     }
     let spread = spread(run, servers);
     let waits = waits(run);
-    let answer = if waits.is_empty() {
+    let mut answer = if waits.is_empty() {
         spread
     } else {
         format!("{}; {spread}", waits.join(", "))
     };
+    if let Some(p) = run
+        .loader
+        .as_ref()
+        .and_then(crate::report::loader::verdict_phrase)
+    {
+        answer = format!("{p}; {answer}");
+    }
     if run.scale_warning.is_some() {
         // Said first: the waits and the ingest time below rest on what the scale gets wrong.
         format!(

@@ -91,8 +91,15 @@ impl Report {
             }
             o.push_str(&t.to_string());
             o.push('\n');
-            if self.runs.iter().any(|r| r.bulk_load.is_some()) {
+            if self.runs.iter().any(crate::report::compare::assumed) {
                 o.push_str(&format!("  {}\n", crate::report::compare::ASSUMED_NOTE));
+            }
+            if self
+                .runs
+                .iter()
+                .any(|r| r.loader.as_ref().is_some_and(|l| l.clients > 1))
+            {
+                o.push_str(&format!("  {}\n", crate::report::compare::PER_CLIENT_NOTE));
             }
             if self.runs.iter().any(|r| r.scale_warning.is_some()) {
                 o.push_str(&format!("  {}\n", crate::report::compare::COARSE_NOTE));

@@ -246,7 +246,12 @@ mod tests {
         let l = Loader::default();
         assert!(l.is_shared());
         let l = l
-            .with(Some((1, 0..1)), Some(("key_range", 0..1)), None, Scope::Client)
+            .with(
+                Some((1, 0..1)),
+                Some(("key_range", 0..1)),
+                None,
+                Scope::Client,
+            )
             .unwrap();
         assert_eq!(l.partition, Partition::Shared);
     }

@@ -1171,8 +1171,9 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         }
         match client.loader.for_design(spec) {
             Err((span, field, problem, expected)) => ck.err(span, field, problem, expected),
-            Ok(l) if l.partition == loader::Partition::KeyGroup
-                && spec.kind.get_ref().key_group(spec).is_none() =>
+            Ok(l)
+                if l.partition == loader::Partition::KeyGroup
+                    && spec.kind.get_ref().key_group(spec).is_none() =>
             {
                 let (span, field) = match &spec.partition {
                     Some(p) => (p.span(), "generator.partition"),

@@ -103,6 +103,7 @@ fn a_ranking_change_is_reported_on_a_constructed_case() {
         compaction_threads_small: 1,
         compaction_threads_large: 1,
         bulk_task_rate: 50_000_000,
+        request_us: 0,
         variability: "none".to_string(),
     };
     let r = assumptions::ranges(vec![profile("typical"), profile("low")], &[&typical, &low]);

@@ -248,9 +248,7 @@ impl Engine {
 
     /// The key of emulated row `b`, into `key`.
     fn key_of(&self, b: u64, key: &mut Vec<u8>) -> Result<(), InputError> {
-        self.run
-            .generator
-            .key_checked(self.run.sampling.id(b), key)
+        self.run.generator.key_checked(self.run.sampling.id(b), key)
     }
 
     /// Client `c` sends row `b` (key in `cache.loader_key`) at `t`: it lands, is held back, or
@@ -325,16 +323,25 @@ impl Engine {
             cl.stats.finished_ns = t;
         }
         if closed {
-            let ready = rules::closed_ready(t, landed, weight, request_ns, rpr);
+            let cost = rules::closed_cost_fp(weight, request_ns, rpr);
+            let (ready, frac) = rules::closed_ready(t, landed, cost, cl.frac);
             cl.clock = ready;
+            cl.frac = frac;
             if landed != 0 {
-                let requests = weight.div_ceil(rpr.max(1));
-                let per_request_us = (ready - t) / requests.max(1) / 1000 + (t - sent) / 1000;
-                ld.record_latency(per_request_us, requests);
+                // A request's latency: the time of its rows, a request's worth at a time.
+                cl.req_rows += weight;
+                cl.req_ns += ready - sent;
+                if cl.req_rows >= rpr {
+                    let requests = cl.req_rows / rpr;
+                    let us = cl.req_ns / requests / 1000;
+                    cl.req_rows = 0;
+                    cl.req_ns = 0;
+                    ld.record_latency(us, requests);
+                }
             }
         } else {
-            let step = rules::open_step_fp(weight * row_payload, rate_fp, clients)
-                + u128::from(cl.frac);
+            let step =
+                rules::open_step_fp(weight * row_payload, rate_fp, clients) + u128::from(cl.frac);
             cl.clock = t + (step >> 32) as u64;
             cl.frac = step as u32;
             // Its writers run ahead of the server's write path by their buffer, then wait.
@@ -467,15 +474,19 @@ impl Engine {
             .enumerate()
             .map(|(c, cl)| (ld.rows_of(c, k), cl.stats))
             .collect();
-        let latency_us = ld.latency.as_ref().filter(|h| h.len() > 0).map(|h| Latency {
-            p50: h.value_at_quantile(0.5),
-            p95: h.value_at_quantile(0.95),
-            p99: h.value_at_quantile(0.99),
-            p999: h.value_at_quantile(0.999),
-            max: h.max(),
-            mean: h.mean(),
-            requests: h.len(),
-        });
+        let latency_us = ld
+            .latency
+            .as_ref()
+            .filter(|h| h.len() > 0)
+            .map(|h| Latency {
+                p50: h.value_at_quantile(0.5),
+                p95: h.value_at_quantile(0.95),
+                p99: h.value_at_quantile(0.99),
+                p999: h.value_at_quantile(0.999),
+                max: h.max(),
+                mean: h.mean(),
+                requests: h.len(),
+            });
         Some(LoaderOutcome {
             partition: ld.spec.partition.name(),
             closed: ld.spec.closed,

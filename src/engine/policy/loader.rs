@@ -13,7 +13,9 @@ pub fn range_bounds(sample: &mut [Vec<u8>], clients: usize) -> Vec<Vec<u8>> {
     if n == 0 {
         return Vec::new();
     }
-    (1..clients).map(|i| sample[i * n / clients].clone()).collect()
+    (1..clients)
+        .map(|i| sample[i * n / clients].clone())
+        .collect()
 }
 
 /// The client of `key` under [`range_bounds`]' bounds: the number of bounds at or below it.
@@ -50,19 +52,23 @@ pub fn open_step_fp(bytes: u64, rate_fp: u128, clients: u64) -> u128 {
         .saturating_mul(u128::from(clients))
 }
 
-/// When a closed-loop thread that sent `weight` real rows at `sent` is ready to send again: its
-/// rows are through the server's write path (`server_done`, the server's backlog included)
-/// and each request took `request_ns` more, `rows_per_request` rows to a request.
-pub fn closed_ready(
-    sent: u64,
-    server_done: u64,
-    weight: u64,
-    request_ns: u64,
-    rows_per_request: u64,
-) -> u64 {
-    let requests = weight.div_ceil(rows_per_request.max(1));
-    sent.max(server_done)
-        .saturating_add(requests.saturating_mul(request_ns))
+/// What a closed-loop thread's `weight` real rows cost it beyond the servers' write path, ns in
+/// 32.32 fixed point: its share of the requests' time, `rows_per_request` rows to a request
+/// (a fraction of a request when a request holds more rows than an emulated row stands for).
+pub fn closed_cost_fp(weight: u64, request_ns: u64, rows_per_request: u64) -> u128 {
+    (u128::from(weight) * u128::from(request_ns) << 32) / u128::from(rows_per_request.max(1))
+}
+
+/// When a closed-loop thread that sent rows at `sent` is ready to send again: its rows are
+/// through the server's write path (`server_done`, the server's backlog included), then its
+/// requests' own time (`cost_fp`, 32.32 fixed point, with the fraction `frac` carried).
+/// Returns the time and the fraction carried on.
+pub fn closed_ready(sent: u64, server_done: u64, cost_fp: u128, frac: u32) -> (u64, u32) {
+    let t = cost_fp + u128::from(frac);
+    (
+        sent.max(server_done).saturating_add((t >> 32) as u64),
+        t as u32,
+    )
 }
 
 /// Rows a closed-loop request carries: a write buffer's worth of rows of `row_bytes`
@@ -130,12 +136,19 @@ mod tests {
 
     #[test]
     fn closed_loop_waits_for_the_server_and_the_request() {
+        let one = closed_cost_fp(1, 500, 1);
         // Server idle: the request time alone.
-        assert_eq!(closed_ready(1_000, 1_010, 1, 500, 1), 1_510);
+        assert_eq!(closed_ready(1_000, 1_010, one, 0), (1_510, 0));
         // Server backlog: done when the server is, then the request.
-        assert_eq!(closed_ready(1_000, 9_000, 1, 500, 1), 9_500);
-        // Ten rows, four to a request: three requests.
-        assert_eq!(closed_ready(0, 0, 10, 100, 4), 300);
+        assert_eq!(closed_ready(1_000, 9_000, one, 0), (9_500, 0));
+        // Ten rows, four to a request: two and a half requests.
+        assert_eq!(closed_ready(0, 0, closed_cost_fp(10, 100, 4), 0), (250, 0));
+        // A third of a request per row: the fraction is carried, not lost.
+        let third = closed_cost_fp(1, 100, 3);
+        let (t1, f1) = closed_ready(0, 0, third, 0);
+        let (t2, f2) = closed_ready(t1, 0, third, f1);
+        let (t3, _) = closed_ready(t2, 0, third, f2);
+        assert_eq!((t1, t2, t3), (33, 66, 99));
         assert_eq!(rows_per_request(true, 2 << 20, 1024), 2048);
         assert_eq!(rows_per_request(false, 2 << 20, 1024), 1);
     }

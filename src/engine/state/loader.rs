@@ -30,6 +30,10 @@ pub(crate) struct LoaderClient {
     pub(crate) queue: VecDeque<u64>,
     /// Wrote every row it will get.
     pub(crate) done: bool,
+    /// Closed loop: rows and time of the request being filled (its latency is recorded once
+    /// it holds a request's rows).
+    pub(crate) req_rows: u64,
+    pub(crate) req_ns: u64,
     /// What it met.
     pub(crate) stats: ClientStats,
 }
