@@ -92,7 +92,11 @@ pub fn plan_run(scenario: &Scenario, spec: &GeneratorSpec) -> Result<RunPlan, In
     if plan.load == LoadPath::Puts {
         plan.loader = design_loader(scenario, spec)?;
         plan.grouping = spec.kind.get_ref().key_group(spec).map(|g| g.grouping);
-    } else if spec.clients.is_some() || spec.partition.is_some() || spec.r#loop.is_some() {
+    } else if spec.clients.is_some()
+        || spec.partition.is_some()
+        || spec.r#loop.is_some()
+        || spec.buffering.is_some()
+    {
         let span = [&spec.partition, &spec.r#loop]
             .into_iter()
             .flatten()

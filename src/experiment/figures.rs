@@ -1,6 +1,6 @@
 //! A run's scalar figures by name. Names are the JSON keys of a run's `summary`, `client`,
 //! `region_sizes`, `balance`, `hotspots`, `scan_fanout` and `cluster` (with `[[other_table]]`)
-//! objects, and of `summary.versions` (section `versions`, present with updates or deletes): a
+//! objects, of `loader` and `latency` (several clients, a closed loop), and of `summary.versions` (section `versions`, present with updates or deletes): a
 //! short name (`cold_regions`) when one
 //! section has it, the qualified one (`hotspots.max_server_write_share`) always. `summary`
 //! wins a short name shared with another section (`max_server_write_share`,
@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::report::run::RunJson;
 
 /// The sections whose numeric fields are figures, in lookup priority order.
-const SECTIONS: [&str; 8] = [
+const SECTIONS: [&str; 10] = [
     "summary",
     "client",
     "region_sizes",
@@ -22,6 +22,8 @@ const SECTIONS: [&str; 8] = [
     "scan_fanout",
     "versions",
     "cluster",
+    "loader",
+    "latency",
 ];
 
 /// One named figure of a run.
@@ -56,6 +58,9 @@ pub fn all(run: &RunJson) -> Vec<Figure> {
         serde_json::to_value(&run.summary.versions),
         // Absent (null) without `[[other_table]]`: no figures.
         serde_json::to_value(&run.cluster),
+        // Absent for the one shared client; latency only for a closed loop.
+        serde_json::to_value(&run.loader),
+        serde_json::to_value(run.loader.as_ref().and_then(|l| l.latency.as_ref())),
     ];
     let mut out = Vec::new();
     for (section, value) in SECTIONS.into_iter().zip(sections) {
@@ -217,8 +222,17 @@ pub fn is_known(name: &str) -> Result<(), LookupError> {
 fn template() -> RunJson {
     let mut run: RunJson = serde_json::from_str(TEMPLATE).expect("the template matches RunJson");
     run.summary.versions = Some(crate::report::run::VersionsJson::default());
+    run.loader =
+        Some(serde_json::from_str(LOADER_TEMPLATE).expect("the template matches LoaderJson"));
     run
 }
+
+/// A loader section with a closed loop's latency (several clients, a closed loop).
+const LOADER_TEMPLATE: &str = r#"{"partition":"","clients":0,"closed_loop":true,
+        "writers_per_client":0,"rows_per_request":0,"request_ms":0,"rows_per_second":0,
+        "first_done_seconds":0,"last_done_seconds":0,"mean_wait_seconds":0,"max_wait_seconds":0,
+        "latency":{"requests":0,"mean_ms":0,"p50_ms":0,"p95_ms":0,"p99_ms":0,"p999_ms":0,
+          "max_ms":0},"per_client":[]}"#;
 
 /// The empty run's JSON, for other modules' tests.
 #[cfg(test)]

@@ -253,6 +253,8 @@ pub struct GeneratorSpec {
     /// `open` or `closed`.
     #[serde(rename = "loop")]
     pub r#loop: Option<Spanned<String>>,
+    /// A closed-loop request carries a write buffer of rows.
+    pub buffering: Option<Spanned<bool>>,
 }
 
 impl GeneratorSpec {
@@ -320,6 +322,7 @@ impl GeneratorSpec {
             clients: None,
             partition: None,
             r#loop: None,
+            buffering: None,
         }
     }
 }

@@ -185,14 +185,36 @@ pub const ROWS: &[Row] = &[
 ];
 
 /// Marks a bulk-loaded design's figure that rests on its job's assumed figures
-/// ([`ASSUMED_NOTE`] says which).
+/// ([`assumed_note`] says which).
 pub const ASSUMED_MARK: &str = " ~";
 
-/// What [`ASSUMED_MARK`] means, printed under the table when a design is loaded in bulk or
-/// by closed-loop threads.
-pub const ASSUMED_NOTE: &str = "~ rests on assumed figures: a bulk load's job ([bulk_load] task \
-                                rate and startup), a closed loop's request time ([client] \
-                                request_time); `check` shows them (docs/MODEL.md)";
+/// What [`ASSUMED_MARK`] means for `runs`, printed under the table when a design is loaded in
+/// bulk or by closed-loop threads (naming only the assumptions these runs rest on).
+pub fn assumed_note(runs: &[RunJson]) -> Option<String> {
+    let bulk = runs.iter().any(|r| r.bulk_load.is_some());
+    let closed = runs
+        .iter()
+        .any(|r| r.loader.as_ref().is_some_and(|l| l.closed_loop));
+    match (bulk, closed) {
+        (false, false) => None,
+        (true, false) => Some(
+            "~ a bulk load's time: its job's from [bulk_load]'s assumed task rate and startup \
+             (`check` shows them; docs/MODEL.md, \"Bulk load\")"
+                .to_string(),
+        ),
+        (false, true) => Some(
+            "~ a closed loop's time: its threads' from [client]'s assumed request_time \
+             (`check` shows it; docs/MODEL.md, \"Loaders\")"
+                .to_string(),
+        ),
+        (true, true) => Some(
+            "~ rests on assumed figures: a bulk load's job ([bulk_load] task rate and startup), \
+             a closed loop's request time ([client] request_time); `check` shows them \
+             (docs/MODEL.md)"
+                .to_string(),
+        ),
+    }
+}
 
 /// Marks a figure that is the average client's ([`PER_CLIENT_NOTE`]).
 pub const PER_CLIENT_MARK: &str = " ⌀";

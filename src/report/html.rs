@@ -109,12 +109,8 @@ fn comparison(o: &mut String, report: &Report) {
         o.push_str("</tr>\n");
     }
     o.push_str("</tbody></table>\n");
-    if runs.iter().any(crate::report::compare::assumed) {
-        let _ = writeln!(
-            o,
-            "<p class=\"meta\">{}</p>",
-            esc(crate::report::compare::ASSUMED_NOTE)
-        );
+    if let Some(note) = crate::report::compare::assumed_note(runs) {
+        let _ = writeln!(o, "<p class=\"meta\">{}</p>", esc(&note));
     }
     if runs
         .iter()

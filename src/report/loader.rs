@@ -233,7 +233,9 @@ pub fn text(o: &mut String, l: &LoaderJson) {
     if let Some(t) = &l.latency {
         o.push_str(&format!(
             "      request latency over {} requests: mean {}, p50 {}, p95 {}, p99 {}, p99.9 {}, \
-             max {} (the request time is assumed: [client] request_time)\n",
+             max {} (the request time is assumed, [client] request_time; latency adds the \
+             servers' write-path queueing, GC pauses and retries, not network or handler \
+             jitter)\n",
             thousands(u128::from(t.requests)),
             lat(t.mean_ms),
             lat(t.p50_ms),

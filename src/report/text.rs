@@ -91,8 +91,8 @@ impl Report {
             }
             o.push_str(&t.to_string());
             o.push('\n');
-            if self.runs.iter().any(crate::report::compare::assumed) {
-                o.push_str(&format!("  {}\n", crate::report::compare::ASSUMED_NOTE));
+            if let Some(note) = crate::report::compare::assumed_note(&self.runs) {
+                o.push_str(&format!("  {note}\n"));
             }
             if self
                 .runs

@@ -160,12 +160,16 @@ impl Loader {
 
     /// `spec`'s own loader: this one (the `[client]` section's) with the design's fields.
     pub fn for_design(&self, spec: &GeneratorSpec) -> Result<Loader, FieldError> {
-        self.with(
+        let mut out = self.with(
             spec.clients.as_ref().map(|n| (*n.get_ref(), n.span())),
             spec.partition.as_ref().map(text),
             spec.r#loop.as_ref().map(text),
             Scope::Generator,
-        )
+        )?;
+        if let Some(b) = &spec.buffering {
+            out.buffered = *b.get_ref();
+        }
+        Ok(out)
     }
 
     /// Writer threads of each client: open-loop clients split the loader's writers (at least

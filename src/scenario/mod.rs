@@ -68,6 +68,14 @@ use crate::presplit::{MAX_PRESPLIT_REGIONS, MAX_SAMPLES};
 /// Scenarios shipped inside the binary, so `hbase-emu` runs with no files at hand.
 pub const EMBEDDED: &[(&str, &str)] = &[
     (
+        "scenarios/salted-spark-loader.toml",
+        include_str!("../../scenarios/salted-spark-loader.toml"),
+    ),
+    (
+        "scenarios/ycsb-closed-loop.toml",
+        include_str!("../../scenarios/ycsb-closed-loop.toml"),
+    ),
+    (
         "scenarios/4tb-10-nodes-2gb.toml",
         include_str!("../../scenarios/4tb-10-nodes-2gb.toml"),
     ),

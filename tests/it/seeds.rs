@@ -116,10 +116,12 @@ seeds_tests! {
     node_failure_expectations_hold_at_other_seeds => "node-failure.toml",
     normalizer_expectations_hold_at_other_seeds => "normalizer.toml",
     read_hotspot_expectations_hold_at_other_seeds => "read-hotspot.toml",
+    salted_spark_loader_expectations_hold_at_other_seeds => "salted-spark-loader.toml",
     scale_out_expectations_hold_at_other_seeds => "scale-out.toml",
     shared_cluster_expectations_hold_at_the_seed_it_states => "shared-cluster.toml",
     ttl_timeseries_expectations_hold_at_other_seeds => "ttl-timeseries.toml",
     updates_and_deletes_expectations_hold_at_other_seeds => "updates-and-deletes.toml",
+    ycsb_closed_loop_expectations_hold_at_other_seeds => "ycsb-closed-loop.toml",
 }
 
 /// The headline, and proof that the seed reaches the runs: its measured values differ from

@@ -467,12 +467,12 @@ impl Engine {
         st.offline_wait_ns = sum(|c| c.stall_offline_ns) / n;
         st.stall_ns = (sum(|c| c.stall_blocked_ns) + sum(|c| c.stall_offline_ns)) / n;
         st.throttled_ns = sum(|c| c.throttled_ns) / n;
-        let k = self.run.sampling.k;
+        let (k, rows) = (self.run.sampling.k, self.run.sampling.rows);
         let clients = ld
             .clients
             .iter()
             .enumerate()
-            .map(|(c, cl)| (ld.rows_of(c, k), cl.stats))
+            .map(|(c, cl)| (ld.rows_of(c, k, rows), cl.stats))
             .collect();
         let latency_us = ld
             .latency
@@ -500,17 +500,19 @@ impl Engine {
 }
 
 impl LoaderState {
-    /// Which rows client `c` writes, in words (`k` real rows per emulated row).
-    fn rows_of(&self, c: usize, k: u64) -> String {
+    /// Which rows client `c` writes, in words (`k` real rows per emulated row, `rows` real
+    /// rows in all).
+    fn rows_of(&self, c: usize, k: u64, rows: u64) -> String {
         let bin = crate::keynotation::to_string_binary;
         match self.spec.partition {
             Partition::Shared | Partition::NextRow => "the next row when ready".to_string(),
             Partition::InputSplit => {
                 let (from, to) = (self.split_from(c), self.clients.get(c).map_or(0, |c| c.end));
+                let real = |b: u64| (u128::from(b) * u128::from(k)).min(u128::from(rows));
                 format!(
                     "input rows {}..{}",
-                    crate::units::thousands(u128::from(from) * u128::from(k)),
-                    crate::units::thousands(u128::from(to) * u128::from(k))
+                    crate::units::thousands(real(from)),
+                    crate::units::thousands(real(to))
                 )
             }
             Partition::KeyRange => {
