@@ -22,6 +22,7 @@ mod input_errors;
 mod kernels;
 mod keygen_props;
 mod limits;
+mod loader;
 mod policies_props;
 mod presplit_api;
 mod report_render;
