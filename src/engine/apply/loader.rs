@@ -477,7 +477,7 @@ impl Engine {
         let latency_us = ld
             .latency
             .as_ref()
-            .filter(|h| h.len() > 0)
+            .filter(|h| !h.is_empty())
             .map(|h| Latency {
                 p50: h.value_at_quantile(0.5),
                 p95: h.value_at_quantile(0.95),

@@ -56,7 +56,7 @@ pub fn open_step_fp(bytes: u64, rate_fp: u128, clients: u64) -> u128 {
 /// 32.32 fixed point: its share of the requests' time, `rows_per_request` rows to a request
 /// (a fraction of a request when a request holds more rows than an emulated row stands for).
 pub fn closed_cost_fp(weight: u64, request_ns: u64, rows_per_request: u64) -> u128 {
-    (u128::from(weight) * u128::from(request_ns) << 32) / u128::from(rows_per_request.max(1))
+    ((u128::from(weight) * u128::from(request_ns)) << 32) / u128::from(rows_per_request.max(1))
 }
 
 /// When a closed-loop thread that sent rows at `sent` is ready to send again: its rows are
