@@ -776,8 +776,8 @@ pub struct HotspotsJson {
     pub mean_hottest_share: Option<f64>,
     /// Fraction of the load's time (those windows, weighted by their time within the load) in
     /// which one server took more than twice its fair share, the fair share being 1 / the
-    /// servers online in that window. Reports saved before `online_servers` used 1 / the servers
-    /// at the end.
+    /// servers online in that window (servers that joined during it counting for their part).
+    /// Reports saved before `online_servers` used 1 / the servers at the end.
     pub time_over_twice_fair_share: f64,
     /// Per window: the servers online (alive, not draining; at least those that took writes).
     #[serde(default)]
@@ -845,7 +845,7 @@ fn hotspot_figures(r: &WindowCounts<'_>, servers: usize) -> HotFigures {
         worst = worst.max(round4(top));
         weight += dt;
         hottest += top * dt;
-        if top > 2.0 / online[i] as f64 {
+        if top > 2.0 / fair_servers(w, t, r.window_servers.get(i).copied(), online[i]) {
             over += dt;
         }
     }
@@ -862,6 +862,24 @@ fn hotspot_figures(r: &WindowCounts<'_>, servers: usize) -> HotFigures {
         time_over: frac(over),
         online,
     }
+}
+
+/// The servers a window's fair share divides by. Where more servers wrote than were counted at
+/// the window's start (servers joined during it), each of those beyond the count counts for the
+/// part of the window it wrote in: its writes over the mean of the counted ones (the busiest),
+/// so that a server that joined in the window's last seconds does not halve the fair share of
+/// the minute it joined in.
+fn fair_servers(w: &[u64], total: u64, up: Option<u32>, online: u32) -> f64 {
+    let writers = w.iter().filter(|&&x| x > 0).count();
+    let up = up.unwrap_or(online).max(1) as usize;
+    if writers <= up || total == 0 {
+        return f64::from(online);
+    }
+    let mut by = w.to_vec();
+    by.sort_unstable_by(|a, b| b.cmp(a));
+    let counted = by[..up].iter().sum::<u64>() as f64 / up as f64;
+    let joined = by[up..].iter().sum::<u64>() as f64;
+    up as f64 + (joined / counted.max(1.0)).min((writers - up) as f64)
 }
 
 fn secs(ns: u64) -> f64 {
@@ -1455,5 +1473,34 @@ mod tests {
         );
         assert_eq!(f.online, vec![3]);
         assert_eq!(f.time_over, 0.0);
+    }
+
+    /// Issue 32: servers that joined in a window's last seconds counted fully, halving the
+    /// fair share of the minute they joined in: the five busy servers' 20 % read as a hotspot.
+    /// They count for the part of the window they wrote in.
+    #[test]
+    fn servers_that_joined_late_in_a_window_count_for_their_part() {
+        let windows = vec![vec![2000, 2000, 2000, 2000, 2002, 300, 300, 300, 200, 200]];
+        let f = hotspot_figures(
+            &WindowCounts {
+                windows: &windows,
+                window_servers: &[5],
+                ingest_ns: WINDOW_NS,
+            },
+            10,
+        );
+        assert_eq!(f.online, vec![10]);
+        assert_eq!(f.time_over, 0.0);
+        // A real hotspot among the five still shows.
+        let windows = vec![vec![9000, 500, 500, 500, 500, 300, 300, 300, 200, 200]];
+        let f = hotspot_figures(
+            &WindowCounts {
+                windows: &windows,
+                window_servers: &[5],
+                ingest_ns: WINDOW_NS,
+            },
+            10,
+        );
+        assert_eq!(f.time_over, 1.0);
     }
 }
