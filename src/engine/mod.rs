@@ -254,9 +254,6 @@ struct World {
     /// The resource tick sleeps: writes are paused and nothing on any node runs (it re-arms
     /// when something starts, `wake_idle_chores`).
     tick_idle: bool,
-    /// Per server, the GC pause that came due while writes were paused (drawn afresh when they
-    /// resume): an idle JVM allocates next to nothing.
-    gc_idle: Vec<Option<u64>>,
 }
 
 /// Where the run is and what drives it: the rows still to come, the reads, the end.
@@ -831,7 +828,6 @@ impl Engine {
                 discharger_armed: false,
                 discharge_pending: Vec::new(),
                 tick_idle: false,
-                gc_idle: Vec::new(),
             },
             run: RunControl {
                 sampling,
@@ -914,7 +910,6 @@ impl Engine {
         e.arm_compaction_tune();
         for server in 0..e.world.state.servers.len() {
             e.update_write_path(server);
-            e.arm_gc_pauses(server);
         }
         e.schedule(apply::RESOURCE_TICK_NS, Event::ResourceTick);
         e.start_dynamics();

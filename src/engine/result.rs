@@ -82,6 +82,8 @@ pub struct RunStats {
     pub offline_ns: u64,
     /// Client time spent waiting on RegionServer write bandwidth, ns.
     pub throttled_ns: u64,
+    /// `throttled_ns` by cause: GC pauses, and the write path's binding resource.
+    pub server_waits: crate::engine::state::server::ServerWaits,
     /// Flushes postponed because a store had too many files.
     pub delayed_flushes: u64,
     /// Compactions aborted because their region closed (split, move, merge).

@@ -303,8 +303,8 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
     let _ = write!(
         o,
         "<h2 id=\"gen-{i}\">{}</h2>\n<p class=\"meta\">{}</p>\n<p>{} rows ({} payload); \
-         ingest {}, settled {}; regions {} → {} after {} splits; blocked {}; write amplification \
-         {:.2}.</p>\n",
+         ingest {}, settled {}; regions {} → {} after {} splits; blocked {}; held back by the \
+         servers {}{}; write amplification {:.2}.</p>\n",
         esc(&run.generator),
         esc(&run.describe),
         thousands(s.rows as u128),
@@ -315,6 +315,11 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
         s.regions_final,
         thousands(s.splits as u128),
         dur(s.blocked_seconds),
+        dur(s.throttled_seconds),
+        match s.throttled_by.as_ref().map(|t| t.describe()) {
+            Some(d) if !d.is_empty() => format!(" ({})", esc(&d)),
+            _ => String::new(),
+        },
         s.write_amplification
     );
     if let Some(a) = &s.ageing {

@@ -408,6 +408,9 @@ pub struct SummaryJson {
     pub offline_wait_seconds: f64,
     /// Client seconds waiting on RegionServer write bandwidth.
     pub throttled_seconds: f64,
+    /// `throttled_seconds` by cause (present when the client was throttled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throttled_by: Option<ThrottledJson>,
     /// Flushes postponed for too many store files.
     pub delayed_flushes: u64,
     /// Split, merge and move procedures that waited for a master procedure worker.
@@ -480,6 +483,54 @@ pub struct VersionsJson {
     /// Real rows the table holds at the end (memstores + files, deleted ones not yet dropped
     /// included).
     pub rows_stored: u64,
+}
+
+/// What the client's time throttled by the servers waited for: their GC pauses, and their
+/// write paths' rates by the resource that bound each (docs/MODEL.md "Resources"). The parts
+/// sum to `throttled_seconds` within rounding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThrottledJson {
+    /// Waiting out stop-the-world GC pauses.
+    pub gc_pause_seconds: f64,
+    /// A write path bound by its cores (CPU per mutation).
+    pub cpu_seconds: f64,
+    /// … by the WAL's share of the node's disks.
+    pub disk_seconds: f64,
+    /// … by the WAL's share of the node's NIC.
+    pub network_seconds: f64,
+    /// … by the scenario's `cluster.write_bandwidth`.
+    pub write_bandwidth_seconds: f64,
+}
+
+impl ThrottledJson {
+    /// The parts with their names as the text report and verdicts print them, largest first.
+    pub fn parts(&self) -> Vec<(f64, &'static str)> {
+        let mut v = vec![
+            (self.gc_pause_seconds, "GC pauses"),
+            (self.cpu_seconds, "CPU"),
+            (self.disk_seconds, "disks"),
+            (self.network_seconds, "NIC"),
+            (self.write_bandwidth_seconds, "write_bandwidth"),
+        ];
+        // Stable: equal parts keep this order.
+        v.sort_by(|a, b| b.0.total_cmp(&a.0));
+        v
+    }
+
+    /// "GC pauses 12.0 s, CPU 3.0 s": the parts of at least a millisecond, largest first.
+    pub fn describe(&self) -> String {
+        self.parts()
+            .into_iter()
+            .filter(|(secs, _)| *secs >= 0.001)
+            .map(|(secs, what)| {
+                format!(
+                    "{what} {}",
+                    crate::units::format_duration_ms((secs * 1000.0) as u64)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// Data removed by ageing (family TTL): rows written − `ttl_expired_rows` ≈ `rows_stored`
@@ -1126,6 +1177,18 @@ fn run_json(r: &RunResult) -> RunJson {
             offline_seconds: secs(st.offline_ns),
             offline_wait_seconds: secs(st.offline_wait_ns),
             throttled_seconds: secs(st.throttled_ns),
+            throttled_by: (st.throttled_ns > 0).then(|| {
+                let w = &st.server_waits;
+                let path = |b: crate::engine::state::server::WriteBound| secs(w.path_ns[b.index()]);
+                use crate::engine::state::server::WriteBound as B;
+                ThrottledJson {
+                    gc_pause_seconds: secs(w.gc_ns),
+                    cpu_seconds: path(B::Cpu),
+                    disk_seconds: path(B::Disk),
+                    network_seconds: path(B::Network),
+                    write_bandwidth_seconds: path(B::Cap),
+                }
+            }),
             delayed_flushes: st.delayed_flushes,
             procedures_queued: st.procedures_queued,
             procedure_wait_seconds: secs(st.procedure_wait_ns),

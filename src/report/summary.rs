@@ -150,17 +150,17 @@ fn waits(run: &RunJson) -> Vec<String> {
         (
             s.blocked_seconds,
             "blocked",
-            "regions too busy or a full global memstore",
+            "regions too busy or a full global memstore".to_string(),
         ),
         (
             s.offline_wait_seconds,
             "waiting on offline regions",
-            "regions in transition",
+            "regions in transition".to_string(),
         ),
         (
             s.throttled_seconds,
             "held back by the servers",
-            "their write bandwidth and GC pauses",
+            throttle_cause(s.throttled_by.as_ref()),
         ),
     ];
     // Stable: equal waits keep this order.
@@ -189,6 +189,41 @@ fn waits(run: &RunJson) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// What held the client back at the servers, in words: the causes of at least a tenth of the
+/// time, largest first ("GC pauses 70%, their CPU 30%").
+fn throttle_cause(t: Option<&crate::report::run::ThrottledJson>) -> String {
+    let Some(t) = t else {
+        return "their write bandwidth and GC pauses".to_string();
+    };
+    let parts = t.parts();
+    let total: f64 = parts.iter().map(|p| p.0).sum();
+    if !total.is_finite() || total <= 0.0 {
+        return "their write bandwidth and GC pauses".to_string();
+    }
+    let named: Vec<(&str, String)> = parts
+        .iter()
+        .filter(|(secs, _)| *secs / total >= 0.1)
+        .map(|(secs, what)| {
+            let what = match *what {
+                "GC pauses" => "their GC pauses",
+                "CPU" => "their CPU",
+                "disks" => "the WAL's disk share",
+                "NIC" => "the WAL's network share",
+                _ => "the scenario's write_bandwidth",
+            };
+            (what, pct(secs / total))
+        })
+        .collect();
+    match named.as_slice() {
+        [(what, _)] => what.to_string(),
+        _ => named
+            .iter()
+            .map(|(what, share)| format!("{what} {share}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
 }
 
 /// How the writes spread over the servers, ending with the ingest time (and the flushes and

@@ -223,13 +223,14 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
         crate::report::bulkload::text(o, b);
     } else {
         o.push_str(&format!(
-        "  ingest {} (settled {}): {} writing at the offered rate, plus blocked {}, waiting on offline regions {}, throttled by server bandwidth {}\n",
+        "  ingest {} (settled {}): {} writing at the offered rate, plus blocked {}, waiting on offline regions {}, held back by the servers {}{}\n",
         format_duration_ms((s.sim_seconds * 1000.0) as u64),
         format_duration_ms((s.settle_seconds * 1000.0) as u64),
         format_duration_ms((writing * 1000.0) as u64),
         format_duration_ms((s.blocked_seconds * 1000.0) as u64),
         format_duration_ms((s.offline_wait_seconds * 1000.0) as u64),
         format_duration_ms((s.throttled_seconds * 1000.0) as u64),
+        throttled_parts(s.throttled_by.as_ref()),
     ));
     }
     if let Some(l) = &run.loader {
@@ -729,6 +730,14 @@ fn start_vs_end(o: &mut String, sv: &crate::report::run::StartVsEndJson) {
             format_bytes(r.store_bytes_end),
             r.regions_end
         ));
+    }
+}
+
+/// " (GC pauses 12s, CPU 3s)": what the servers held the client back for.
+fn throttled_parts(t: Option<&crate::report::run::ThrottledJson>) -> String {
+    match t.map(crate::report::run::ThrottledJson::describe) {
+        Some(d) if !d.is_empty() => format!(" ({d})"),
+        _ => String::new(),
     }
 }
 

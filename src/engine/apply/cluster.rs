@@ -760,9 +760,6 @@ impl Engine {
                 ..Server::default()
             });
         }
-        for server in first..self.world.state.servers.len() {
-            self.arm_gc_pauses(server);
-        }
         // The open hotspot window gains columns for the new servers.
         if let Some(w) = self.world.rec.windows.last_mut() {
             w.resize(self.world.state.servers.len(), 0);

@@ -300,6 +300,7 @@ impl Engine {
         self.act_as(c, |e| {
             let ld = e.loader_mut();
             ld.landed_busy = 0;
+            ld.landed_wait = Default::default();
             ld.stall_now = false;
             e.land_op(b, &key, weight);
         });
@@ -313,6 +314,7 @@ impl Engine {
                 rules::rows_per_request(ld.spec.buffered, ld.write_buffer, row_data);
         }
         let landed = ld.landed_busy;
+        let (wait, gc, bound) = ld.landed_wait;
         let closed = ld.spec.closed;
         let clients = ld.spec.clients;
         let (rpr, request_ns) = (ld.rows_per_request, ld.request_ns);
@@ -346,8 +348,9 @@ impl Engine {
             cl.frac = step as u32;
             // Its writers run ahead of the server's write path by their buffer, then wait.
             if landed > t + CLIENT_LAG_NS {
-                let wait = landed - CLIENT_LAG_NS - t;
+                debug_assert_eq!(wait, landed - CLIENT_LAG_NS - t);
                 cl.stats.throttled_ns += wait;
+                cl.stats.waits.add(wait, gc, bound);
                 cl.clock += wait;
             }
         }
@@ -467,6 +470,15 @@ impl Engine {
         st.offline_wait_ns = sum(|c| c.stall_offline_ns) / n;
         st.stall_ns = (sum(|c| c.stall_blocked_ns) + sum(|c| c.stall_offline_ns)) / n;
         st.throttled_ns = sum(|c| c.throttled_ns) / n;
+        st.server_waits.gc_ns = sum(|c| c.waits.gc_ns) / n;
+        for (i, w) in st.server_waits.path_ns.iter_mut().enumerate() {
+            *w = ld
+                .clients
+                .iter()
+                .map(|c| c.stats.waits.path_ns[i])
+                .sum::<u64>()
+                / n;
+        }
         let (k, rows) = (self.run.sampling.k, self.run.sampling.rows);
         let clients = ld
             .clients

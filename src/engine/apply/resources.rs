@@ -48,7 +48,7 @@ impl Engine {
 
     /// Sets `server`'s write path from its shares and cores.
     pub(crate) fn update_write_path(&mut self, server: usize) {
-        let rate = resources::write_path_rate(
+        let (rate, bound) = resources::write_path_rate(
             self.shares(server),
             self.cfg.hardware.cores,
             self.cfg.settings.client.handlers,
@@ -57,6 +57,7 @@ impl Engine {
         );
         let s = &mut self.world.state.servers[server];
         s.write_rate = rate;
+        s.write_bound = bound;
         s.write_fp = crate::engine::derived::ns_per_byte_fp(rate);
     }
 
@@ -107,6 +108,8 @@ impl Engine {
                 continue;
             }
             self.update_write_path(i);
+            // Young collections follow the churn the write path brings (`apply/gc.rs`).
+            self.arm_gc_pause(i, RESOURCE_TICK_NS);
             if !tokens.is_empty() {
                 self.rerate_compactions_of(i, tokens);
             }
@@ -135,20 +138,11 @@ impl Engine {
             })
     }
 
-    /// Re-arms what slept while writes were paused: the resource tick one tick from now, and,
-    /// once rows arrive again, each server's GC pauses from the one that came due asleep.
+    /// Re-arms what slept while writes were paused: the resource tick one tick from now.
     pub(crate) fn wake_idle_chores(&mut self) {
         if self.world.tick_idle {
             self.world.tick_idle = false;
             self.schedule(RESOURCE_TICK_NS, Event::ResourceTick);
-        }
-        if !self.run.paused {
-            for server in 0..self.world.gc_idle.len() {
-                if let Some(n) = self.world.gc_idle[server].take() {
-                    let p = self.cfg.draws.gc_pause(server, n);
-                    self.schedule(p.gap_ns, Event::GcPause { server, n });
-                }
-            }
         }
     }
 }

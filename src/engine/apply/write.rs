@@ -392,17 +392,29 @@ impl Engine {
         let roll = policy::write::wal_rolls(s.wal.append(l.wal), self.cfg.wal_roll);
         // The server's write path (WAL + memstore) absorbs data at its bandwidth; the client may
         // run ahead of it by its buffer, then waits.
+        let backlog = s.busy_until_ns.saturating_sub(self.world.now);
         s.busy_until_ns =
             s.busy_until_ns.max(self.world.now) + ((l.data as u128 * s.write_fp) >> 32) as u64;
         // A retried row's writer is not the one offering rows now: only the offered stream waits.
+        let wait = if l.retried {
+            0
+        } else {
+            s.busy_until_ns
+                .saturating_sub(self.world.now + CLIENT_LAG_NS)
+        };
+        let (gc, owed) = policy::write::gc_wait(s.gc_owed_ns, backlog, wait);
+        s.gc_owed_ns = owed;
+        let bound = s.write_bound;
         if let Some(ld) = self.run.loader.as_deref_mut() {
             // Several clients: the one that sent the row waits (`apply/loader.rs`).
             if !l.retried {
                 ld.landed_busy = s.busy_until_ns.max(1);
+                ld.landed_wait = (wait, gc, bound);
             }
-        } else if !l.retried && s.busy_until_ns > self.world.now + CLIENT_LAG_NS {
-            let wait = s.busy_until_ns - CLIENT_LAG_NS - self.world.now;
-            self.world.rec.stats.throttled_ns += wait;
+        } else if wait > 0 {
+            let st = &mut self.world.rec.stats;
+            st.throttled_ns += wait;
+            st.server_waits.add(wait, gc, bound);
             self.world.now += wait;
         }
         if roll {

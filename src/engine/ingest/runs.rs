@@ -143,6 +143,11 @@ struct ServerSlot {
     rows: u64,
     /// A row went to a region with no flush queued or running.
     idle: bool,
+    /// GC pause time still in the backlog (`Server::gc_owed_ns`, written back), and of the
+    /// run's waits at this server, all and the pauses' part (`policy::write::gc_wait`), ns.
+    gc_owed: u64,
+    waited: u64,
+    gc_waited: u64,
 }
 
 /// What one row adds, constant over a run (one weight, one key length).
@@ -162,11 +167,16 @@ struct RowCost {
 /// and the general step.
 #[inline(always)]
 fn take_row(slot: &mut RegionSlot, sslot: &mut ServerSlot, at: u64, boundary: u64) -> Option<u64> {
+    let backlog = sslot.busy_ns.saturating_sub(at);
     let until = sslot.busy_ns.max(at) + sslot.cost_ns;
     let wait = until.saturating_sub(at + CLIENT_LAG_NS);
     if at + wait >= boundary {
         return None;
     }
+    let (gc, owed) = policy::write::gc_wait(sslot.gc_owed, backlog, wait);
+    sslot.gc_owed = owed;
+    sslot.gc_waited += gc;
+    sslot.waited += wait;
     sslot.busy_ns = until;
     sslot.rows += 1;
     sslot.idle |= slot.idle;
@@ -627,6 +637,9 @@ impl Engine {
             busy_ns: s.busy_until_ns,
             rows: 0,
             idle: false,
+            gc_owed: s.gc_owed_ns,
+            waited: 0,
+            gc_waited: 0,
         }
     }
 
@@ -729,9 +742,15 @@ impl Engine {
             let slot = runs.servers[server as usize];
             let s = &mut self.world.state.servers[server as usize];
             s.busy_until_ns = slot.busy_ns;
+            s.gc_owed_ns = slot.gc_owed;
             if slot.rows == 0 {
                 continue;
             }
+            self.world
+                .rec
+                .stats
+                .server_waits
+                .add(slot.waited, slot.gc_waited, s.write_bound);
             if slot.idle {
                 s.pressure_futile = false;
             }

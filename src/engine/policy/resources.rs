@@ -8,6 +8,8 @@
 //! more disk writes and NIC receives elsewhere. With regions spread over the cluster those land
 //! evenly on the other nodes (HDFS's default placement, racks ignored).
 
+use crate::engine::state::server::WriteBound;
+
 /// CPU time one mutation costs a RegionServer (RPC decode, WAL append, memstore insert, MVCC),
 /// ns. An assumption, not an HBase constant: it makes a 16-core node take ~160,000 puts/s,
 /// the order of magnitude of published single-RegionServer load figures (docs/MODEL.md).
@@ -46,6 +48,8 @@ pub struct Shares {
     pub job_net: f64,
     /// Bytes/s the write path may append to the WAL (disk, NIC and receiving the clients' data).
     pub wal_cap: f64,
+    /// Which of them sets `wal_cap`: the disks, or the NIC (either direction).
+    pub wal_bound: WriteBound,
 }
 
 /// NIC sends per byte the node writes to HDFS: one to the pipeline's second node.
@@ -78,10 +82,16 @@ pub fn shares(d: NodeDemand) -> Shares {
     } else {
         f64::INFINITY
     };
+    let by_net = wal_by_net.min(in_free);
     Shares {
         job_disk,
         job_net,
-        wal_cap: wal_disk.min(wal_by_net).min(in_free),
+        wal_cap: wal_disk.min(by_net),
+        wal_bound: if wal_disk <= by_net {
+            WriteBound::Disk
+        } else {
+            WriteBound::Network
+        },
     }
 }
 
@@ -118,21 +128,28 @@ pub fn compaction_ceiling(
     step_down(by_disk.min(by_net)).min(ceiling).max(1)
 }
 
-/// Data bytes per second a RegionServer's write path absorbs: the lowest of its cores (one
-/// mutation costs [`CPU_PER_PUT_NS`] on one of min(cores, handlers) threads), its WAL's share of
-/// the disks and NIC, and an explicit ceiling (`cluster.write_bandwidth`).
+/// Data bytes per second a RegionServer's write path absorbs, and what bounds it: the lowest of
+/// its cores (one mutation costs [`CPU_PER_PUT_NS`] on one of min(cores, handlers) threads), its
+/// WAL's share of the disks and NIC, and an explicit ceiling (`cluster.write_bandwidth`).
 pub fn write_path_rate(
     s: Shares,
     cores: u32,
     handlers: u32,
     row_bytes: u64,
     cap: Option<u64>,
-) -> u64 {
+) -> (u64, WriteBound) {
     let threads = f64::from(cores.min(handlers).max(1));
     let by_cpu = threads * 1e9 / CPU_PER_PUT_NS as f64 * row_bytes.max(1) as f64;
-    let r = by_cpu.min(s.wal_cap).max(1.0);
-    let r = step_down(r);
-    cap.map_or(r, |c| r.min(c)).max(1)
+    let (r, bound) = if by_cpu <= s.wal_cap {
+        (by_cpu, WriteBound::Cpu)
+    } else {
+        (s.wal_cap, s.wal_bound)
+    };
+    let r = step_down(r.max(1.0));
+    match cap {
+        Some(c) if c < r => (c.max(1), WriteBound::Cap),
+        _ => (r.max(1), bound),
+    }
 }
 
 #[cfg(test)]
@@ -200,11 +217,31 @@ mod tests {
     fn the_write_path_is_bound_by_cores_for_small_rows() {
         let s = shares(node(0, 0.0, 0.0));
         // 16 cores at 100 µs per put: 160,000 puts/s; 100-byte rows: 16 MB/s.
-        near(write_path_rate(s, 16, 30, 100, None), 16_000_000);
+        let rate = |h, row, cap| write_path_rate(s, 16, h, row, cap);
+        near(rate(30, 100, None).0, 16_000_000);
+        assert_eq!(rate(30, 100, None).1, WriteBound::Cpu);
         // Handlers below the cores bind instead.
-        near(write_path_rate(s, 16, 8, 100, None), 8_000_000);
+        near(rate(8, 100, None).0, 8_000_000);
         // 1 KB rows: 160 MB/s, below the disks and NIC.
-        near(write_path_rate(s, 16, 30, 1000, None), 160_000_000);
-        near(write_path_rate(s, 16, 30, 1000, Some(50 << 20)), 50 << 20);
+        near(rate(30, 1000, None).0, 160_000_000);
+        assert_eq!(rate(30, 1000, Some(50 << 20)), (50 << 20, WriteBound::Cap));
+    }
+
+    #[test]
+    fn the_write_path_names_the_resource_that_binds_it() {
+        // 100 KB rows: the cores would take 16 GB/s; the WAL's NIC share (1.25 GB/s) binds.
+        let s = shares(node(0, 0.0, 0.0));
+        assert_eq!(
+            write_path_rate(s, 16, 30, 100_000, None).1,
+            WriteBound::Network
+        );
+        // Disks slower than the NIC bind instead.
+        let slow = shares(NodeDemand {
+            disk: 200e6,
+            ..node(0, 0.0, 0.0)
+        });
+        let (r, b) = write_path_rate(slow, 16, 30, 100_000, None);
+        assert_eq!(b, WriteBound::Disk);
+        near(r, 200_000_000);
     }
 }

@@ -212,6 +212,18 @@ pub(crate) fn rows_before_roll(appended: u64, roll_size: u64, row_wal: u64) -> u
     }
 }
 
+/// How much of a client's `wait` at a server its GC pauses caused. `backlog` is the server's
+/// write path's work ahead when the row arrived (`busy_until − now`) and `owed` the pause time
+/// still in it: at most the backlog, since a backlog that drained took the pauses' delay with
+/// it. Without the pauses the backlog, and so the wait, would be `owed` shorter: the wait's
+/// first `owed` ns are the pauses'. Returns (the wait's GC part, the pause time still owed).
+#[inline(always)]
+pub(crate) fn gc_wait(owed: u64, backlog: u64, wait: u64) -> (u64, u64) {
+    let owed = owed.min(backlog);
+    let gc = owed.min(wait);
+    (gc, owed - gc)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,5 +372,20 @@ mod tests {
             }
             prop_assert_eq!(rows_before_roll(appended, roll, wal), n);
         }
+    }
+
+    /// A pause lengthens every later request's queueing by its length until the backlog it
+    /// sits in drains (`JvmPauseMonitor` reports the pause; the client sees it as latency).
+    #[test]
+    fn a_wait_is_the_pauses_first_and_a_drained_backlog_owes_nothing() {
+        // A 1.5 s pause in a 1.6 s backlog: the next row's 1.5 s wait is all GC.
+        assert_eq!(gc_wait(1_500, 1_600, 1_500), (1_500, 0));
+        // Part of it: a 2 s wait of which the pause is 0.5 s.
+        assert_eq!(gc_wait(500, 2_100, 2_000), (500, 0));
+        // A wait shorter than what is owed leaves the rest for the next rows.
+        assert_eq!(gc_wait(1_500, 1_600, 400), (400, 1_100));
+        // The backlog drained below the pause: only what is left of it counts.
+        assert_eq!(gc_wait(1_500, 300, 300), (300, 0));
+        assert_eq!(gc_wait(1_500, 0, 0), (0, 0));
     }
 }

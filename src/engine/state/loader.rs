@@ -62,6 +62,8 @@ pub struct ClientStats {
     pub server_blocked_ns: u64,
     /// It waited for the servers' write paths (open loop), ns.
     pub throttled_ns: u64,
+    /// `throttled_ns` by cause.
+    pub waits: crate::engine::state::server::ServerWaits,
     /// Retries of its held-back rows.
     pub retries: u64,
     /// When it wrote its last row, ns.
@@ -124,6 +126,9 @@ pub(crate) struct LoaderState {
     /// The server write path's backlog end after the current client's row landed (0: it did
     /// not land).
     pub(crate) landed_busy: u64,
+    /// … and the wait that leaves its writers (open loop), with its GC part and the bound
+    /// of the rest.
+    pub(crate) landed_wait: (u64, u64, crate::engine::state::server::WriteBound),
     /// The current client's writers filled their buffers (or, closed, a row was held).
     pub(crate) stall_now: bool,
     /// … and rows held for offline regions filled most of them.
@@ -163,6 +168,7 @@ impl LoaderState {
             request_ns: spec.request_us.saturating_mul(1000),
             current: 0,
             landed_busy: 0,
+            landed_wait: Default::default(),
             stall_now: false,
             stall_offline: false,
             events_since_check: false,

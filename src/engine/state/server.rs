@@ -80,6 +80,70 @@ pub struct Server {
     pub gc_pauses: u64,
     /// Their total length, ns.
     pub gc_pause_ns: u64,
+    /// Pause time still ahead in its write path's backlog: what a client waiting now waits
+    /// out first (`policy::write::gc_wait`), ns.
+    pub gc_owed_ns: u64,
+    /// `write_bytes` at its last pause: young collections follow the heap's churn, which
+    /// follows the bytes its write path takes.
+    pub gc_mark: u64,
+    /// Index of its next pause.
+    pub gc_next: u64,
+    /// That pause is scheduled.
+    pub gc_armed: bool,
+    /// What bounds its write path's rate now (`policy::resources::write_path_rate`).
+    pub write_bound: WriteBound,
+}
+
+/// What bounds a RegionServer's write path (WAL appends and memstore inserts).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum WriteBound {
+    /// Its cores: a mutation's CPU time on each of min(cores, handlers) threads.
+    #[default]
+    Cpu,
+    /// The WAL's share of the node's disks.
+    Disk,
+    /// The WAL's share of the node's NIC (sending to the pipeline, receiving the clients').
+    Network,
+    /// The scenario's explicit `cluster.write_bandwidth`.
+    Cap,
+}
+
+impl WriteBound {
+    /// Every bound, in `ServerWaits::path_ns` order.
+    pub const ALL: [WriteBound; 4] = [
+        WriteBound::Cpu,
+        WriteBound::Disk,
+        WriteBound::Network,
+        WriteBound::Cap,
+    ];
+
+    /// Index into `ServerWaits::path_ns`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A client's time waiting for servers' write paths, by cause; the parts sum to its
+/// throttled time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ServerWaits {
+    /// Waiting out GC pauses, ns.
+    pub gc_ns: u64,
+    /// Waiting on the write path's rate, by [`WriteBound`] (`WriteBound::ALL` order), ns.
+    pub path_ns: [u64; 4],
+}
+
+impl ServerWaits {
+    /// Adds a wait of `wait` ns of which `gc` ns were GC pauses, the rest at `bound`.
+    pub fn add(&mut self, wait: u64, gc: u64, bound: WriteBound) {
+        self.gc_ns += gc;
+        self.path_ns[bound.index()] += wait - gc;
+    }
+
+    /// The sum of every part, ns.
+    pub fn total(&self) -> u64 {
+        self.gc_ns + self.path_ns.iter().sum::<u64>()
+    }
 }
 
 impl Server {
