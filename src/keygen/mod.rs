@@ -404,6 +404,42 @@ mod tests {
     use super::testutil::*;
     use super::*;
 
+    /// Issue 32: every kind says where a window's rows lie, so that the scans table prices a
+    /// time-range scan from the key's structure (engine/scan.rs); a kind added without a line
+    /// here fails.
+    #[test]
+    fn every_kind_states_its_scan_locality() {
+        use ScanLocality as L;
+        let cases: &[(&str, &str, ScanLocality)] = &[
+            ("sequential", "", L::Ordered),
+            ("timestamp-first", "", L::Ordered),
+            ("hashed", "", L::Scattered),
+            ("md5-prefix", "", L::Scattered),
+            ("md5-legacy", "", L::Scattered),
+            ("partition", "partitions=20\n", L::Prefix(8)),
+            ("modulo", "partitions=20\n", L::PrefixUntil(b'_')),
+            ("salted", "buckets=16\n", L::Prefix(1)),
+            ("reversed", "", L::Scattered),
+            ("reverse-timestamp", "", L::Prefix(3)),
+            ("template", "template='{ts:be8}{id:be4}'\n", L::Ordered),
+            ("uniform", "length=5\n", L::Scattered),
+            ("ycsb", "", L::Scattered),
+        ];
+        for (kind, extra, want) in cases {
+            let g = build_toml(&format!("[[generator]]\nname='g'\nkind='{kind}'\n{extra}"))
+                .unwrap_or_else(|e| panic!("{kind}: {e}"));
+            assert_eq!(g.layout().scan_locality(), *want, "{kind}");
+        }
+        // Keys read from a file carry no structure to derive a locality from.
+        for k in KINDS {
+            assert!(
+                k.name == "file" || cases.iter().any(|(n, ..)| *n == k.name),
+                "{} has no scan locality case",
+                k.name
+            );
+        }
+    }
+
     #[test]
     fn option_of_another_kind_is_an_error_naming_option_and_kind() {
         let text = "[[generator]]\nname = \"a\"\nkind = \"sequential\"\npartitions = 4\n";

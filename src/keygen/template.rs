@@ -637,6 +637,74 @@ impl RowKeyGenerator for Template {
         let ts = self.clock.map_or(0, |c| c.at(id));
         self.write(id, ts, out);
     }
+    /// From the template's structure: the first plain `id`, `ts` or `revts` orders the keys in
+    /// ingest time (backwards for `revts`, still one contiguous range per window); the ops before
+    /// it are the group prefix. Only literals before it: one range ([`ScanLocality::Ordered`]);
+    /// fields and `hash(..)%N` salts of a fixed width: one range per prefix of that width; of a
+    /// variable width (decimal or hex without padding) ended by a delimiter that their digits
+    /// cannot hold: one range per prefix up to it. Anything carrying the row's own identity
+    /// before it (`md5(id)`, a plain `id` after a field) scatters a window.
+    fn scan_locality(&self) -> super::ScanLocality {
+        use super::ScanLocality;
+        let (mut width, mut fixed, mut grouped, mut binary) = (0usize, true, false, false);
+        for (i, op) in self.ops.iter().enumerate() {
+            let (operand, func, format) = match *op {
+                Op::Literal(ref r) => {
+                    if !fixed {
+                        // The delimiter ending a variable-width prefix, if the next op orders.
+                        let b = self.literals.get(r.start).copied();
+                        let orders = matches!(
+                            self.ops.get(i + 1),
+                            Some(Op::Value(
+                                Operand::Id | Operand::Ts | Operand::RevTs,
+                                Func::Plain,
+                                _
+                            ))
+                        );
+                        return match b {
+                            Some(b) if orders && !binary && !b.is_ascii_alphanumeric() => {
+                                ScanLocality::PrefixUntil(b)
+                            }
+                            _ => ScanLocality::Scattered,
+                        };
+                    }
+                    width += r.len();
+                    continue;
+                }
+                Op::Value(operand, func, format) => (operand, func, format),
+            };
+            if func == Func::Plain && matches!(operand, Operand::Id | Operand::Ts | Operand::RevTs)
+            {
+                return match (grouped, fixed) {
+                    (false, _) => ScanLocality::Ordered,
+                    (true, true) => ScanLocality::Prefix(width),
+                    (true, false) => ScanLocality::Scattered,
+                };
+            }
+            // A group value: a field, or a salt of anything; never the row's own id or time.
+            let group = matches!(operand, Operand::Field(_)) || matches!(func, Func::Hash(_));
+            if !group {
+                return ScanLocality::Scattered;
+            }
+            grouped = true;
+            let w = match (func, format) {
+                (Func::Md5, Format::BigEndian(n) | Format::Md5Hex(n)) => Some(n),
+                (Func::Md5, _) => Some(32),
+                (_, Format::BigEndian(n)) => Some(n),
+                (_, Format::Decimal { width } | Format::Hex { width, .. }) if width > 0 => {
+                    Some(width)
+                }
+                // Unpadded: only a delimiter after it marks where the prefix ends.
+                (_, Format::Decimal { .. } | Format::Hex { .. } | Format::Md5Hex(_)) => None,
+            };
+            match w {
+                Some(w) if fixed => width += w,
+                _ => fixed = false,
+            }
+            binary |= matches!(format, Format::BigEndian(_));
+        }
+        ScanLocality::Scattered
+    }
     fn describe(&self) -> String {
         let fields: BTreeMap<&str, String> = self
             .fields
@@ -856,5 +924,55 @@ mod table_syntax_tests {
         let k = key(&g, 5);
         assert_eq!(k.len(), 4);
         assert!(k.starts_with(b"000"));
+    }
+
+    /// Issue 32: every template was priced as a full-table scan for a time window. The key's
+    /// structure decides: what comes before the first plain `id`/`ts`/`revts` is the prefix a
+    /// window's rows share a range under (engine/scan.rs prices one range per prefix).
+    #[test]
+    fn scan_locality_follows_the_template_structure() {
+        use crate::keygen::ScanLocality as L;
+        let loc = |t: &str, extra: &str| {
+            let text =
+                format!("[[generator]]\nname='t'\nkind='template'\ntemplate = \"{t}\"\n{extra}");
+            build_toml(&text).unwrap().layout().scan_locality()
+        };
+        let clock = "start_ms = 0\nstep_ms = 5\n";
+        let field = "[generator.fields]\nhost = { dist = 'uniform', cardinality = 500 }\n";
+        // Time first, or a constant literal before it: one range.
+        assert_eq!(loc("{ts:be8}{id:be4}", clock), L::Ordered);
+        assert_eq!(loc("evt#{ts:013}#{id}", clock), L::Ordered);
+        assert_eq!(loc("{revts:be8}", clock), L::Ordered);
+        assert_eq!(loc("{id:012}", ""), L::Ordered);
+        // A salt or a field of fixed width first: one range per prefix.
+        assert_eq!(loc("{hash(id)%16:x2}{ts:be8}", clock), L::Prefix(2));
+        assert_eq!(
+            loc("{host:x4}|{ts:be8}", &format!("{clock}{field}")),
+            L::Prefix(5)
+        );
+        assert_eq!(
+            loc(
+                "{md5(host):4}{host:04}{revts:be8}",
+                &format!("{clock}{field}")
+            ),
+            L::Prefix(8)
+        );
+        // An unpadded field ended by a delimiter its digits cannot hold.
+        assert_eq!(
+            loc("{host}|{ts:013}", &format!("{clock}{field}")),
+            L::PrefixUntil(b'|')
+        );
+        // The row's own identity first, no ordered value, or binary bytes before a delimiter:
+        // a window's rows are anywhere.
+        assert_eq!(loc("{md5(id):8}{ts:be8}", clock), L::Scattered);
+        assert_eq!(loc("{host:04}-{md5(id)}", field), L::Scattered);
+        assert_eq!(
+            loc("{host:be2}{host}|{ts:013}", &format!("{clock}{field}")),
+            L::Scattered
+        );
+        assert_eq!(
+            loc("{host}{ts:013}", &format!("{clock}{field}")),
+            L::Scattered
+        );
     }
 }

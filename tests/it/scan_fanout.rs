@@ -117,6 +117,40 @@ fn hashed_time_range_scan_opens_every_region() {
     }
 }
 
+/// Issue 32: a `template` key was priced as a full-table scan for any window. A timestamp-first
+/// template sorts in ingest order: the last second is one range scan over the regions it spans
+/// (split at the 75,000th, 150,000th and 225,000th rows' times, 10 ms a row from 0); a salted
+/// template is one range per salt.
+#[test]
+fn a_time_first_template_prices_a_recent_window_as_a_range_scan() {
+    let splits = "[table.presplit]\nalgorithm = \"keys\"\nkeys = [\"0000000750000\", \
+                  \"0000001500000\", \"0000002250000\"]";
+    let spec = "kind = \"template\"\ntemplate = \"{ts:013}#{id}\"\nstart_ms = 0\n\
+               step_ms = 10\nfixed_step = true";
+    let r = run(splits, spec, "");
+    let s = &r.scan_fanout;
+    assert_eq!(s.locality, "ordered");
+    let last_second = &s.windows[0];
+    assert!(!last_second.full_scan, "{last_second:?}");
+    assert_eq!(
+        (last_second.scans, last_second.regions),
+        (1, 2),
+        "{last_second:?}"
+    );
+    assert_eq!((s.windows[1].scans, s.windows[1].regions), (1, 4));
+    // Salted by a hash of the id: one range per salt, every salt in every window.
+    let spec = "kind = \"template\"\ntemplate = \"{hash(id)%4:x1}{ts:013}\"\nstart_ms = 0\n\
+               step_ms = 10";
+    let splits = "[table.presplit]\nalgorithm = \"keys\"\nkeys = [\"1\", \"2\", \"3\"]";
+    let s = run(splits, spec, "").scan_fanout;
+    assert_eq!(s.locality, "prefix");
+    assert_eq!(s.prefixes, 4);
+    for w in &s.windows {
+        assert!(!w.full_scan);
+        assert_eq!((w.scans, w.regions), (4, 4), "{w:?}");
+    }
+}
+
 /// Mirrors `ClientScanner` with `hbase.client.scanner.caching` and `RSRpcServices.scan` with
 /// `hbase.client.scanner.max.result.size`: rows per RPC = min(caching, the rows that reach the
 /// size limit); the open RPC returns the first batch and the server closes the scanner with the
