@@ -645,6 +645,9 @@ fn comparison(base: &RunJson, adv: &RunJson, base_how: &str, adv_what: &str) -> 
     t.add_row(row("cold regions", &|r| {
         r.region_sizes.cold_regions.to_string()
     }));
+    t.add_row(row("idle capacity", &|r| {
+        format!("{:.0}%", r.region_sizes.idle_capacity * 100.0)
+    }));
     t.add_row(row("max server write share", &|r| {
         format!("{:.1}%", r.hotspots.max_server_write_share * 100.0)
     }));
@@ -1244,6 +1247,7 @@ fn figures(r: &RunJson, max_filesize: u64) -> Figures {
         ingest_seconds: m.sim_seconds,
         blocked_seconds: m.blocked_seconds,
         cold_regions: r.region_sizes.cold_regions as u64,
+        idle_capacity: r.region_sizes.idle_capacity,
         max_filesize,
         avg_flush_bytes: m.avg_flush_bytes,
         wal_forced_flushes: m.wal_forced_flushes,
@@ -1360,7 +1364,11 @@ fn verdict(
             format!("blocks writers for {}", secs(base.blocked_seconds))
         }
         Outcome::Out(Criterion::Splits) => format!("splits {} times", base.splits),
-        Outcome::Out(Criterion::Cold) => format!("leaves {} cold regions", base.cold_regions),
+        Outcome::Out(Criterion::Cold) => format!(
+            "leaves {:.0}% of its region capacity idle ({} cold regions)",
+            base.idle_capacity * 100.0,
+            base.cold_regions
+        ),
         Outcome::Out(Criterion::Ingest) => {
             format!("takes {} to ingest", secs(base.ingest_seconds))
         }
@@ -1448,7 +1456,7 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
             "avg flush",
             "WAL flushes",
             "write amp",
-            "cold",
+            "idle",
             "outcome",
         ]);
         for c in &a.candidates {
@@ -1476,7 +1484,7 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
                 format_bytes(f.avg_flush_bytes),
                 thousands(u128::from(f.wal_forced_flushes)),
                 format!("{:.2}", f.write_amplification),
-                f.cold_regions.to_string(),
+                format!("{:.0}%", f.idle_capacity * 100.0),
                 match c.out_at {
                     Some(cr) => format!("out: {}", cr.name()),
                     None if c.outcome == "tied" => "as good".into(),

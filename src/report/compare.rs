@@ -138,6 +138,15 @@ pub const ROWS: &[Row] = &[
         shown: |r| thousands(r.region_sizes.cold_regions as u128),
     },
     Row {
+        label: "idle capacity",
+        better: Better::Lower,
+        coarse: true,
+        assumed_in_bulk: false,
+        per_client: false,
+        value: |r| r.region_sizes.idle_capacity,
+        shown: |r| pct(r.region_sizes.idle_capacity),
+    },
+    Row {
         label: "regions no longer written",
         better: Better::Neither,
         coarse: true,

@@ -777,6 +777,13 @@ pub struct SizesJson {
     /// Median store size of the quiet regions, bytes (0 without any).
     #[serde(default)]
     pub quiet_p50: u64,
+    /// Of the table's region capacity (regions × split size), the share the quiet regions
+    /// leave unfilled: Σ (split size − store size, at least 0) over the quiet regions, over
+    /// regions × split size. The continuous measure beside `cold_regions`: it moves smoothly
+    /// with the split size where the count jumps as sizes cross half of it. 0 in reports saved
+    /// before it.
+    #[serde(default)]
+    pub idle_capacity: f64,
     /// The split size in force at the end of the run (hbase.hregion.max.filesize or
     /// MAX_FILESIZE, after any `set` event), bytes: what the cold and quiet regions are measured
     /// against. `scenario.max_filesize` is the one at the start.
@@ -1071,6 +1078,7 @@ fn run_json(r: &RunResult) -> RunJson {
     let mut hist =
         Histogram::<u64>::new_with_bounds(1, u64::MAX >> 1, 3).expect("valid histogram bounds");
     let mut cold = 0;
+    let mut idle: u128 = 0;
     let mut quiet_sizes: Vec<u64> = Vec::new();
     for reg in &r.regions {
         hist.saturating_record(reg.store_bytes());
@@ -1082,6 +1090,7 @@ fn run_json(r: &RunResult) -> RunJson {
         }
         if quiet {
             quiet_sizes.push(reg.store_bytes());
+            idle += u128::from(r.max_filesize.saturating_sub(reg.store_bytes()));
         }
     }
     quiet_sizes.sort_unstable();
@@ -1263,6 +1272,11 @@ fn run_json(r: &RunResult) -> RunJson {
             p90: hist.value_at_quantile(0.9),
             max: hist.max(),
             cold_regions: cold,
+            idle_capacity: if r.regions.is_empty() || r.max_filesize == 0 {
+                0.0
+            } else {
+                round4(idle as f64 / (r.regions.len() as f64 * r.max_filesize as f64))
+            },
             quiet_regions: quiet_sizes.len(),
             quiet_p50,
             split_size: r.max_filesize,

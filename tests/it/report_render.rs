@@ -41,6 +41,30 @@ fn json_report_round_trips() {
     assert_eq!(back, r);
 }
 
+/// Issue 32: `idle_capacity` is the continuous measure beside `cold_regions`: every cold region
+/// (no longer written, under half the split size) leaves over half its capacity idle, so the
+/// share is at least cold / (2 × regions), and it never leaves [0, 1].
+#[test]
+fn idle_capacity_bounds_the_cold_regions_count() {
+    let r = common::small_report();
+    let mut some = false;
+    for run in &r.runs {
+        let z = &run.region_sizes;
+        let regions = run.summary.regions_final as f64;
+        assert!((0.0..=1.0).contains(&z.idle_capacity), "{z:?}");
+        assert!(
+            z.idle_capacity + 1e-4 >= z.cold_regions as f64 / (2.0 * regions),
+            "{z:?} of {regions} regions"
+        );
+        // Only regions no longer written leave capacity idle (those past the split size none).
+        if z.quiet_regions == 0 {
+            assert_eq!(z.idle_capacity, 0.0, "{z:?}");
+        }
+        some |= z.idle_capacity > 0.0;
+    }
+    assert!(some, "the small report leaves regions idle");
+}
+
 #[test]
 fn text_report_fits_100_columns_and_shows_sparklines() {
     let text = common::enriched_report().to_text();
