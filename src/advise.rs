@@ -738,9 +738,12 @@ pub struct CandidateJson {
     pub label: String,
     /// The region count asked of the advised keys (absent for the scenario's layout).
     pub regions_requested: Option<u64>,
-    /// Emulated figures.
+    /// Emulated figures (with `emulated` false, only the region counts and size are set).
     #[serde(flatten)]
     pub figures: Figures,
+    /// Whether the layout was emulated: one over the limit at the start is not once an advised
+    /// layout keeps to it (it is out on the first criterion whatever its run shows).
+    pub emulated: bool,
     /// Regions per server at the peak (start or end of the load), spread evenly, rounded up.
     pub regions_per_server: u64,
     /// Whether that is within the limit.
@@ -1031,20 +1034,71 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
             scale_k = Some(k);
             guard_k = Some(guard.max_k());
             let how = base_plan.presplit.clone();
-            let runs = emulate_all(&s, spec, base_plan, &layouts, k, args.threads)?;
+            // Layouts over the limit at the start are out on the first criterion whatever their
+            // run shows, once an advised layout keeps to it at the start and at the end: they are
+            // emulated only when none does (pruned early: the costliest runs are the largest
+            // layouts).
+            let over_at_start: Vec<bool> = layouts
+                .iter()
+                .map(|l| (l.keys.len() as u64 + 1).div_ceil(servers.max(1)) > cap)
+                .collect();
+            let first_pass: Vec<bool> = over_at_start.iter().map(|o| !o).collect();
+            let same: Vec<bool> = layouts
+                .iter()
+                .map(|l| l.max_filesize == own_size && l.keys == base_plan.split_keys)
+                .collect();
+            let (base_run, mut layout_runs) = emulate_all(
+                &s,
+                spec,
+                Some(base_plan),
+                &same,
+                &layouts,
+                &first_pass,
+                k,
+                args.threads,
+            )?;
+            let base_run =
+                base_run.ok_or_else(|| InputError::new("the scenario's emulation did not run"))?;
+            let kept = layout_runs.iter().zip(&layouts).any(|(r, l)| {
+                r.as_ref().is_some_and(|r| {
+                    search::within_limit(&figures(r, l.max_filesize), servers, cap)
+                })
+            });
+            if !kept && over_at_start.iter().any(|&o| o) {
+                let (_, rest) = emulate_all(
+                    &s,
+                    spec,
+                    None,
+                    &same,
+                    &layouts,
+                    &over_at_start,
+                    k,
+                    args.threads,
+                )?;
+                for ((slot, r), &same) in layout_runs.iter_mut().zip(rest).zip(&same) {
+                    if slot.is_none() {
+                        *slot = if same { Some(base_run.clone()) } else { r };
+                    }
+                }
+            }
+            let runs: Vec<Option<RunJson>> =
+                std::iter::once(Some(base_run)).chain(layout_runs).collect();
             let cands: Vec<Candidate> = runs
                 .iter()
                 .enumerate()
-                .map(|(i, r)| Candidate {
-                    scenario: i == 0,
-                    figures: figures(
-                        r,
-                        if i == 0 {
-                            own_size
-                        } else {
-                            layouts[i - 1].max_filesize
+                .map(|(i, r)| {
+                    let size = if i == 0 {
+                        own_size
+                    } else {
+                        layouts[i - 1].max_filesize
+                    };
+                    Candidate {
+                        scenario: i == 0,
+                        figures: match r {
+                            Some(r) => figures(r, size),
+                            None => unrun_figures(layouts[i - 1].keys.len() as u64 + 1, size),
                         },
-                    ),
+                    }
                 })
                 .collect();
             let all = search::choose(&cands, servers, cap);
@@ -1065,9 +1119,12 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
                     label,
                     regions_requested: requested,
                     figures: c.figures.clone(),
+                    emulated: r.is_some(),
                     regions_per_server: c.figures.regions_per_server(servers),
                     within_limit: search::within_limit(&c.figures, servers, cap),
-                    max_server_write_share: r.hotspots.max_server_write_share,
+                    max_server_write_share: r
+                        .as_ref()
+                        .map_or(0.0, |r| r.hotspots.max_server_write_share),
                     outcome: outcome.into(),
                     out_at,
                 });
@@ -1083,8 +1140,11 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
                     format!(" at MAX_FILESIZE {}", format_bytes(l.max_filesize))
                 }
             );
-            let detail = comparison(&runs[0], &runs[emit + 1], &how, &what);
-            (emit, verdict, Some(detail))
+            let detail = match (&runs[0], &runs[emit + 1]) {
+                (Some(base), Some(chosen)) => Some(comparison(base, chosen, &how, &what)),
+                _ => None,
+            };
+            (emit, verdict, detail)
         }
         None => {
             let (n, z) = layouts.first().map_or((first, own_size), |l| {
@@ -1238,6 +1298,24 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
 }
 
 /// The figures the objective compares and the table shows, from a run report.
+/// The figures of a layout of `regions` regions not emulated: its counts and size, no run.
+fn unrun_figures(regions: u64, max_filesize: u64) -> Figures {
+    Figures {
+        regions_initial: regions,
+        regions_final: regions,
+        splits: 0,
+        ingest_seconds: 0.0,
+        blocked_seconds: 0.0,
+        cold_regions: 0,
+        idle_capacity: 0.0,
+        max_filesize,
+        avg_flush_bytes: 0,
+        wal_forced_flushes: 0,
+        after_load_seconds: 0.0,
+        write_amplification: 0.0,
+    }
+}
+
 fn figures(r: &RunJson, max_filesize: u64) -> Figures {
     let m = &r.summary;
     Figures {
@@ -1461,7 +1539,7 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
         ]);
         for c in &a.candidates {
             let f = &c.figures;
-            t.add_row(vec![
+            let mut row = vec![
                 if c.layout == "scenario" {
                     "scenario's pre-split".to_string()
                 } else {
@@ -1478,19 +1556,24 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
                         format!(" > {}", a.limit.regions_per_server)
                     }
                 ),
-                secs(f.blocked_seconds),
-                secs(f.ingest_seconds),
-                secs(f.after_load_seconds),
-                format_bytes(f.avg_flush_bytes),
-                thousands(u128::from(f.wal_forced_flushes)),
-                format!("{:.2}", f.write_amplification),
-                format!("{:.0}%", f.idle_capacity * 100.0),
+            ];
+            let ran = |v: String| if c.emulated { v } else { "-".to_string() };
+            row.extend([
+                ran(secs(f.blocked_seconds)),
+                ran(secs(f.ingest_seconds)),
+                ran(secs(f.after_load_seconds)),
+                ran(format_bytes(f.avg_flush_bytes)),
+                ran(thousands(u128::from(f.wal_forced_flushes))),
+                ran(format!("{:.2}", f.write_amplification)),
+                ran(format!("{:.0}%", f.idle_capacity * 100.0)),
                 match c.out_at {
+                    Some(cr) if !c.emulated => format!("out: {} (not run)", cr.name()),
                     Some(cr) => format!("out: {}", cr.name()),
                     None if c.outcome == "tied" => "as good".into(),
                     None => c.outcome.clone(),
                 },
             ]);
+            t.add_row(row);
         }
         align_right(&mut t, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         let _ = writeln!(out, "{t}");
@@ -1502,6 +1585,13 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
              many WAL files (hbase.regionserver.maxlogs); write amp: store file bytes written \
              per flushed byte"
         );
+        if a.candidates.iter().any(|c| !c.emulated) {
+            let _ = writeln!(
+                out,
+                "  not run: over the limit at the start, so out on the first criterion once an \
+                 advised layout keeps to it at the start and the end"
+            );
+        }
     }
     let _ = writeln!(out, "\nVerdict: {}", a.verdict.text);
     let n = a.split_keys.len();
@@ -1604,38 +1694,46 @@ fn with_max_filesize(s: &Scenario, size: u64) -> Result<Scenario, InputError> {
     Ok(v)
 }
 
-/// Runs the scenario with its own pre-split and with each layout's keys, every run at scale `k`,
-/// several at once. Each run is deterministic at any thread count, so the reports do not depend
-/// on how the runs share the threads.
+/// Runs the scenario with its own pre-split (when `base_plan` is given) and with the keys of
+/// each layout `run` marks, every run at scale `k`, several at once. Each run is deterministic
+/// at any thread count, so the reports do not depend on how the runs share the threads. Advised
+/// keys identical to the scenario's own at its own region size (`same`) share its run. Returns
+/// the scenario's run and one entry per layout (`None` where not run).
+#[allow(clippy::too_many_arguments)]
 fn emulate_all(
     s: &Scenario,
     spec: &GeneratorSpec,
-    base_plan: plan::RunPlan,
+    base_plan: Option<plan::RunPlan>,
+    same: &[bool],
     layouts: &[Layout],
+    run: &[bool],
     k: u64,
     threads: Option<u64>,
-) -> Result<Vec<RunJson>, InputError> {
-    // Advised keys identical to the scenario's own (a sampled pre-split at the same count) at
-    // its own region size share its run.
-    let own = s.settings.max_filesize;
-    let same: Vec<bool> = layouts
-        .iter()
-        .map(|l| l.max_filesize == own && l.keys == base_plan.split_keys)
-        .collect();
+) -> Result<(Option<RunJson>, Vec<Option<RunJson>>), InputError> {
+    let with_base = base_plan.is_some();
     let mut jobs: Vec<(Scenario, plan::RunPlan)> = Vec::with_capacity(layouts.len() + 1);
-    jobs.push((s.clone(), base_plan));
+    if let Some(p) = base_plan {
+        jobs.push((s.clone(), p));
+    }
+    let own = s.settings.max_filesize;
     let mut sized: Vec<(u64, Scenario)> = Vec::new();
-    for l in layouts.iter().zip(&same).filter(|(_, same)| !**same) {
-        let mut advised = if l.0.max_filesize == own {
+    let runs_own = |i: usize| run[i] && !same[i];
+    for l in layouts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| runs_own(*i))
+        .map(|(_, l)| l)
+    {
+        let mut advised = if l.max_filesize == own {
             s.clone()
-        } else if let Some((_, v)) = sized.iter().find(|(z, _)| *z == l.0.max_filesize) {
+        } else if let Some((_, v)) = sized.iter().find(|(z, _)| *z == l.max_filesize) {
             v.clone()
         } else {
-            let v = with_max_filesize(s, l.0.max_filesize)?;
-            sized.push((l.0.max_filesize, v.clone()));
+            let v = with_max_filesize(s, l.max_filesize)?;
+            sized.push((l.max_filesize, v.clone()));
             v
         };
-        advised.table.presplit = Presplit::Keys(l.0.keys.clone());
+        advised.table.presplit = Presplit::Keys(l.keys.clone());
         // The advised keys are the layout: a design's own region count does not apply.
         let mut laid_out = spec.clone();
         laid_out.presplit_regions = None;
@@ -1687,19 +1785,28 @@ fn emulate_all(
         .unwrap_or_default()
         .into_iter()
         .map(|r| r.unwrap_or_else(|| Err(InputError::new("an emulation run failed"))));
-    let base = runs
-        .next()
-        .unwrap_or_else(|| Err(InputError::new("an emulation run failed")))?;
-    let mut out = vec![base.clone()];
-    for &same in &same {
+    let base = if with_base {
+        Some(
+            runs.next()
+                .unwrap_or_else(|| Err(InputError::new("an emulation run failed")))?,
+        )
+    } else {
+        None
+    };
+    let mut out = Vec::with_capacity(layouts.len());
+    for (i, &same) in same.iter().enumerate() {
         out.push(if same {
             base.clone()
+        } else if run[i] {
+            Some(
+                runs.next()
+                    .unwrap_or_else(|| Err(InputError::new("an emulation run failed")))?,
+            )
         } else {
-            runs.next()
-                .unwrap_or_else(|| Err(InputError::new("an emulation run failed")))?
+            None
         });
     }
-    Ok(out)
+    Ok((base, out))
 }
 
 #[cfg(test)]

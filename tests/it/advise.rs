@@ -571,14 +571,21 @@ fn headline_advice_keeps_to_the_limit_it_prints() {
             pick["max_filesize"].as_u64().unwrap() > 2 << 30,
             "{g}: {pick:#}"
         );
-        // The rule's N at the table's own size is tried, and out at the limit.
+        // The rule's N at the table's own size is tried, and out at the limit: over it at the
+        // start, with an advised layout within it, it is not emulated (pruned early), and
+        // every layout within the limit at the start is.
         let cands = v["candidates"].as_array().unwrap();
         assert!(
             cands.iter().any(|c| c["max_filesize"] == 2u64 << 30
                 && c["regions_per_server"].as_u64().unwrap() > 400
-                && c["out_at"] == "limits"),
+                && c["out_at"] == "limits"
+                && c["emulated"] == false),
             "{g}: {v:#}"
         );
+        for c in cands {
+            let start = c["regions_initial"].as_u64().unwrap().div_ceil(10);
+            assert_eq!(c["emulated"], start <= 51, "{g}: {c:#}");
+        }
     }
     // The text names the binding rule with its numbers and shows an operator's costs.
     let text = run_ok(&[
@@ -652,6 +659,11 @@ fn twenty_tb_advice_names_the_limit_to_relax() {
     ]);
     keeps_to_its_printed_limit(&v);
     assert_eq!(v["verdict"]["within_limits"], false, "{v:#}");
+    // No advised layout keeps to the limit: every one is emulated, so that the nearest is
+    // chosen by its run.
+    for c in v["candidates"].as_array().unwrap() {
+        assert_eq!(c["emulated"], true, "{c:#}");
+    }
     let t = v["verdict"]["text"].as_str().unwrap();
     assert!(t.contains("relax the memstore limit"), "{t}");
 }
