@@ -71,6 +71,25 @@ fn render_page(report: &Report, linked: bool) -> String {
         format_bytes(sc.flush_size),
         esc(&sc.split_policy)
     );
+    if !sc.overrides.is_empty() {
+        // What-ifs run with `--set`: the page must not pass for the file as written.
+        let set: Vec<String> = sc
+            .overrides
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "<code>{}</code> = <code>{}</code>",
+                    esc(k),
+                    esc(&v.to_string())
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "<p id=\"overrides\" class=\"bad\">Run with overrides of the scenario file (<code>--set</code>): {}.</p>",
+            set.join(", ")
+        );
+    }
     comparison(&mut o, report);
     assumption_ranges(&mut o, report);
     expectations(&mut o, report);
@@ -231,7 +250,11 @@ fn expectations(o: &mut String, report: &Report) {
                 esc(&r.generator),
                 esc(&e.text),
                 esc(&value),
-                if e.holds { " class=\"best\"" } else { "" },
+                if e.holds {
+                    " class=\"best\""
+                } else {
+                    " class=\"bad\""
+                },
                 if e.holds { "holds" } else { "FAILED" }
             );
         }

@@ -184,7 +184,8 @@ fn a_failing_expectation_exits_1_with_its_verdict_line() {
     assert_eq!(out.status.code(), Some(1));
     let html = stdout(&out);
     assert!(html.contains("<table id=\"expect-table\">"), "no table");
-    assert!(html.contains("regions_final &gt; 100</td><td>6</td><td>FAILED</td>"));
+    // Issue 32: a failed expectation is marked in red (`bad`), a holding one as good.
+    assert!(html.contains("regions_final &gt; 100</td><td>6</td><td class=\"bad\">FAILED</td>"));
 }
 
 #[test]

@@ -80,6 +80,47 @@ fn run_text_names_the_overrides_near_the_top() {
     assert!(!plain.contains("Overrides"), "{plain}");
 }
 
+/// Issue 32: the HTML page names the overrides at its top (it had none, so a what-if page passed
+/// for the file as written); without overrides it says nothing of them.
+#[test]
+fn html_names_the_overrides_at_the_top() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    let args = |o: &std::path::Path| {
+        vec![
+            "run".to_string(),
+            SCENARIO.to_string(),
+            "--quiet".into(),
+            "--generator".into(),
+            "salted".into(),
+            "--format".into(),
+            "html".into(),
+            "--out".into(),
+            o.display().to_string(),
+        ]
+    };
+    let mut a = args(&out);
+    a.extend(["--set".into(), "generator.salted.buckets=8".into()]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    run_ok(&a);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let at = html.find("id=\"overrides\"").expect("an overrides line");
+    assert!(
+        at < html.find("<table").unwrap_or(usize::MAX),
+        "before the first table"
+    );
+    assert!(
+        html.contains("<code>generator.salted.buckets</code> = <code>8</code>"),
+        "{html}"
+    );
+    let plain = dir.path().join("p");
+    let a = args(&plain);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    run_ok(&a);
+    let html = std::fs::read_to_string(plain.join("report.html")).unwrap();
+    assert!(!html.contains("id=\"overrides\""));
+}
+
 /// `check` shows the effective values with the overrides, says where each came from (the
 /// command line for the overridden ones, the file's own lines for the others), and its JSON
 /// names the overrides.
