@@ -7,7 +7,9 @@ use std::fmt::Write;
 
 use crate::keynotation::to_bytes_binary;
 use crate::report::run::{Report, RunJson, TimelineSampleJson};
-use crate::report::summary::{dur, server_names, timeline_series, verdict, write_share_grid};
+use crate::report::summary::{
+    FAIR_SHARE_SCALE_MAX, dur, server_names, timeline_series, verdict, write_share_vs_fair,
+};
 use crate::report::svg::{self, Mark, Marker, Merge, Series, Unit, esc};
 use crate::units::{format_bytes, thousands};
 
@@ -440,7 +442,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
     server_panels(o, run, &id);
 
     o.push_str("<h3>Write share per server over time</h3>\n");
-    let (span, grid) = write_share_grid(run);
+    let (span, grid) = write_share_vs_fair(run);
     let period = if run.timeline.is_empty() {
         run.hotspots.window_seconds
     } else {
@@ -448,7 +450,8 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
     };
     let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
     let share_title = format!(
-        "Share of writes per RegionServer, per {} column",
+        "Share of writes per RegionServer against its fair share (1 = even over the servers \
+         online; {FAIR_SHARE_SCALE_MAX:.0}+ the top colour), per {} column",
         dur(drawn_period(period, columns, WRITE_SHARE_COLS))
     );
     if grid.iter().all(|r| r.iter().all(|v| *v == 0.0)) {
@@ -469,9 +472,9 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
             row_labels: &names,
             values: &grid,
             merge: Merge::Mean,
-            value_unit: Unit::Share,
-            value_label: "share",
-            value_max: Some(1.0),
+            value_unit: Unit::Count,
+            value_label: "× fair share",
+            value_max: Some(FAIR_SHARE_SCALE_MAX),
             marks: &[],
             mark_noun: "",
             max_grid: (svg::MAX_HEAT_ROWS, WRITE_SHARE_COLS),

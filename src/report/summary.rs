@@ -357,6 +357,46 @@ pub fn timeline_series(run: &RunJson, value: impl Fn(&TimelineSampleJson) -> f64
         .collect()
 }
 
+/// Most times its fair share the write-share heatmap's colour scale shows (above it, cells
+/// saturate): a server at 3× its fair share is hot by any reading.
+pub(crate) const FAIR_SHARE_SCALE_MAX: f64 = 3.0;
+
+/// Write share per server over time relative to the fair share, 1 / the servers online in that
+/// column (timeline samples' `online`; else the hotspot windows' `online_servers`; else every
+/// server): 1 is an even spread, 0 an idle server, 2 twice its share. (x span, `[server][column]`.)
+pub(crate) fn write_share_vs_fair(run: &RunJson) -> ((f64, f64), Vec<Vec<f64>>) {
+    let (span, mut grid) = write_share_grid(run);
+    let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
+    let online: Vec<f64> = if !run.timeline.is_empty() {
+        let mut times: Vec<f64> = run.timeline.iter().map(|t| t.at_seconds).collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        let mut up = vec![0.0; times.len()];
+        for t in run.timeline.iter().filter(|t| t.online) {
+            let c = times
+                .partition_point(|x| *x < t.at_seconds)
+                .min(times.len() - 1);
+            up[c] += 1.0;
+        }
+        up
+    } else {
+        (0..columns)
+            .map(|c| {
+                run.hotspots
+                    .online_servers
+                    .get(c)
+                    .map_or(grid.len() as f64, |&n| f64::from(n))
+            })
+            .collect()
+    };
+    for row in grid.iter_mut() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v *= online.get(c).copied().filter(|n| *n > 0.0).unwrap_or(1.0);
+        }
+    }
+    (span, grid)
+}
+
 /// Write share per server over time: (x span, `[server][column]` shares).
 pub(crate) fn write_share_grid(run: &RunJson) -> ((f64, f64), Vec<Vec<f64>>) {
     if !run.timeline.is_empty() {
