@@ -450,8 +450,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
     };
     let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
     let share_title = format!(
-        "Share of writes per RegionServer against its fair share (1 = even over the servers \
-         online; {FAIR_SHARE_SCALE_MAX:.0}+ the top colour), per {} column",
+        "Write share per RegionServer against its fair share, per {} column",
         dur(drawn_period(period, columns, WRITE_SHARE_COLS))
     );
     if grid.iter().all(|r| r.iter().all(|v| *v == 0.0)) {
@@ -473,7 +472,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
             values: &grid,
             merge: Merge::Mean,
             value_unit: Unit::Count,
-            value_label: "× fair share",
+            value_label: "× fair share (1 = even)",
             value_max: Some(FAIR_SHARE_SCALE_MAX),
             marks: &[],
             mark_noun: "",
