@@ -25,6 +25,7 @@ mod limits;
 mod loader;
 mod policies_props;
 mod presplit_api;
+mod readme;
 mod report_render;
 mod rolling_split;
 mod scale_guard;
