@@ -1096,7 +1096,9 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
                         scenario: i == 0,
                         figures: match r {
                             Some(r) => figures(r, size),
-                            None => unrun_figures(layouts[i - 1].keys.len() as u64 + 1, size),
+                            None => {
+                                Figures::layout_only(layouts[i - 1].keys.len() as u64 + 1, size)
+                            }
                         },
                     }
                 })
@@ -1298,24 +1300,6 @@ pub fn advise(args: &AdviseArgs) -> Result<(), ScenarioErrors> {
 }
 
 /// The figures the objective compares and the table shows, from a run report.
-/// The figures of a layout of `regions` regions not emulated: its counts and size, no run.
-fn unrun_figures(regions: u64, max_filesize: u64) -> Figures {
-    Figures {
-        regions_initial: regions,
-        regions_final: regions,
-        splits: 0,
-        ingest_seconds: 0.0,
-        blocked_seconds: 0.0,
-        cold_regions: 0,
-        idle_capacity: 0.0,
-        max_filesize,
-        avg_flush_bytes: 0,
-        wal_forced_flushes: 0,
-        after_load_seconds: 0.0,
-        write_amplification: 0.0,
-    }
-}
-
 fn figures(r: &RunJson, max_filesize: u64) -> Figures {
     let m = &r.summary;
     Figures {

@@ -41,6 +41,25 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// A layout of `regions` regions at `max_filesize` not emulated: its counts and size, every
+    /// run figure 0.
+    pub fn layout_only(regions: u64, max_filesize: u64) -> Figures {
+        Figures {
+            regions_initial: regions,
+            regions_final: regions,
+            splits: 0,
+            ingest_seconds: 0.0,
+            blocked_seconds: 0.0,
+            cold_regions: 0,
+            idle_capacity: 0.0,
+            max_filesize,
+            avg_flush_bytes: 0,
+            wal_forced_flushes: 0,
+            after_load_seconds: 0.0,
+            write_amplification: 0.0,
+        }
+    }
+
     /// Regions per server the layout needs at its peak (start or end of the load), spread
     /// evenly: ⌈max(initial, final) / servers⌉.
     pub fn regions_per_server(&self, servers: u64) -> u64 {
@@ -419,18 +438,12 @@ mod tests {
         Candidate {
             scenario,
             figures: Figures {
-                regions_initial: regions,
                 regions_final: regions + splits,
                 splits,
                 ingest_seconds: ingest,
                 blocked_seconds: blocked,
-                cold_regions: 0,
-                idle_capacity: 0.0,
-                max_filesize,
-                avg_flush_bytes: 0,
-                wal_forced_flushes: 0,
-                after_load_seconds: 0.0,
                 write_amplification: 1.0,
+                ..Figures::layout_only(regions, max_filesize)
             },
         }
     }

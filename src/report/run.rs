@@ -1557,27 +1557,23 @@ mod tests {
     /// They count for the part of the window they wrote in.
     #[test]
     fn servers_that_joined_late_in_a_window_count_for_their_part() {
-        let windows = vec![vec![2000, 2000, 2000, 2000, 2002, 300, 300, 300, 200, 200]];
-        let f = hotspot_figures(
-            &WindowCounts {
-                windows: &windows,
-                window_servers: &[5],
-                ingest_ns: WINDOW_NS,
-            },
-            10,
-        );
+        // One minute: five servers counted at its start, ten writing by its end.
+        let minute = |w: Vec<u64>| {
+            let windows = vec![w];
+            hotspot_figures(
+                &WindowCounts {
+                    windows: &windows,
+                    window_servers: &[5],
+                    ingest_ns: WINDOW_NS,
+                },
+                10,
+            )
+        };
+        let f = minute(vec![2000, 2000, 2000, 2000, 2002, 300, 300, 300, 200, 200]);
         assert_eq!(f.online, vec![10]);
         assert_eq!(f.time_over, 0.0);
         // A real hotspot among the five still shows.
-        let windows = vec![vec![9000, 500, 500, 500, 500, 300, 300, 300, 200, 200]];
-        let f = hotspot_figures(
-            &WindowCounts {
-                windows: &windows,
-                window_servers: &[5],
-                ingest_ns: WINDOW_NS,
-            },
-            10,
-        );
+        let f = minute(vec![9000, 500, 500, 500, 500, 300, 300, 300, 200, 200]);
         assert_eq!(f.time_over, 1.0);
     }
 }
