@@ -503,14 +503,19 @@ pub struct ThrottledJson {
 }
 
 impl ThrottledJson {
-    /// The parts with their names as the text report and verdicts print them, largest first.
-    pub fn parts(&self) -> Vec<(f64, &'static str)> {
+    /// The parts, largest first, each with its short name (the ingest line) and its name in a
+    /// verdict's sentence.
+    pub fn parts(&self) -> Vec<(f64, &'static str, &'static str)> {
         let mut v = vec![
-            (self.gc_pause_seconds, "GC pauses"),
-            (self.cpu_seconds, "CPU"),
-            (self.disk_seconds, "disks"),
-            (self.network_seconds, "NIC"),
-            (self.write_bandwidth_seconds, "write_bandwidth"),
+            (self.gc_pause_seconds, "GC pauses", "their GC pauses"),
+            (self.cpu_seconds, "CPU", "their CPU"),
+            (self.disk_seconds, "disks", "the WAL's disk share"),
+            (self.network_seconds, "NIC", "the WAL's network share"),
+            (
+                self.write_bandwidth_seconds,
+                "write_bandwidth",
+                "the scenario's write_bandwidth",
+            ),
         ];
         // Stable: equal parts keep this order.
         v.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -521,8 +526,8 @@ impl ThrottledJson {
     pub fn describe(&self) -> String {
         self.parts()
             .into_iter()
-            .filter(|(secs, _)| *secs >= 0.001)
-            .map(|(secs, what)| {
+            .filter(|(secs, ..)| *secs >= 0.001)
+            .map(|(secs, what, _)| {
                 format!(
                     "{what} {}",
                     crate::units::format_duration_ms((secs * 1000.0) as u64)

@@ -204,17 +204,8 @@ fn throttle_cause(t: Option<&crate::report::run::ThrottledJson>) -> String {
     }
     let named: Vec<(&str, String)> = parts
         .iter()
-        .filter(|(secs, _)| *secs / total >= 0.1)
-        .map(|(secs, what)| {
-            let what = match *what {
-                "GC pauses" => "their GC pauses",
-                "CPU" => "their CPU",
-                "disks" => "the WAL's disk share",
-                "NIC" => "the WAL's network share",
-                _ => "the scenario's write_bandwidth",
-            };
-            (what, pct(secs / total))
-        })
+        .filter(|(secs, ..)| *secs / total >= 0.1)
+        .map(|(secs, _, what)| (*what, pct(secs / total)))
         .collect();
     match named.as_slice() {
         [(what, _)] => what.to_string(),
