@@ -41,7 +41,7 @@ use crate::output::{FileSet, write_output};
 use crate::plan;
 use crate::presplit::{MAX_PRESPLIT_REGIONS, Sample, render_splits_file};
 use crate::report::run::RunJson;
-use crate::report::{align_right, table};
+use crate::report::{align_right, table, wrap_prose};
 use crate::scenario::{self, Presplit, Scenario, ScenarioErrors};
 use crate::units::{format_bytes, format_duration_ms, thousands};
 use crate::workload::scale;
@@ -1507,28 +1507,33 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
             "    then: the scenario's own pre-split if it is left, else the smallest region \
              size, then the fewest regions"
         );
-        let mut t = table(&[
-            "layout",
-            "max.filesize",
-            "regions",
-            "per server",
+        // Two tables joined by the row number, each within the text width: the layouts, then
+        // what their emulation cost.
+        let mut shapes = table(&["#", "layout", "max.filesize", "regions", "per server"]);
+        let mut costs = table(&[
+            "#",
             "blocked",
             "ingest",
-            "after load",
+            "after\nload",
             "avg flush",
-            "WAL flushes",
-            "write amp",
+            "WAL\nflushes",
+            "write\namp",
             "idle",
             "outcome",
         ]);
-        for c in &a.candidates {
+        for (i, c) in a.candidates.iter().enumerate() {
             let f = &c.figures;
-            let mut row = vec![
-                if c.layout == "scenario" {
-                    "scenario's pre-split".to_string()
-                } else {
-                    c.label.clone()
-                },
+            let label = if c.layout == "scenario" {
+                "scenario's pre-split".to_string()
+            } else {
+                c.label
+                    .strip_prefix("advised ")
+                    .unwrap_or(&c.label)
+                    .to_string()
+            };
+            shapes.add_row(vec![
+                (i + 1).to_string(),
+                label,
                 format_bytes(f.max_filesize),
                 format!("{} → {}", f.regions_initial, f.regions_final),
                 format!(
@@ -1540,9 +1545,10 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
                         format!(" > {}", a.limit.regions_per_server)
                     }
                 ),
-            ];
+            ]);
             let ran = |v: String| if c.emulated { v } else { "-".to_string() };
-            row.extend([
+            costs.add_row(vec![
+                (i + 1).to_string(),
                 ran(secs(f.blocked_seconds)),
                 ran(secs(f.ingest_seconds)),
                 ran(secs(f.after_load_seconds)),
@@ -1557,10 +1563,12 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
                     None => c.outcome.clone(),
                 },
             ]);
-            t.add_row(row);
         }
-        align_right(&mut t, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-        let _ = writeln!(out, "{t}");
+        align_right(&mut shapes, &[0, 2, 3, 4]);
+        align_right(&mut costs, &[0, 1, 2, 3, 4, 5, 6, 7]);
+        let _ = writeln!(out, "{shapes}");
+        let _ = writeln!(out, "  what each layout cost, emulated:");
+        let _ = writeln!(out, "{costs}");
         let _ = writeln!(
             out,
             "  per server: regions ÷ servers, rounded up, at the start or the end of the load, \
@@ -1578,6 +1586,9 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
         }
     }
     let _ = writeln!(out, "\nVerdict: {}", a.verdict.text);
+    // Prose within the text width; the keys and the shell statement below stay as they are (a
+    // key may hold ", ").
+    let mut out = wrap_prose(&out);
     let n = a.split_keys.len();
     let _ = writeln!(
         out,
@@ -1617,26 +1628,60 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
     }
     if let Some(d) = detail {
         out.push('\n');
-        out.push_str(d);
+        out.push_str(&wrap_prose(d));
     }
     if !a.warnings.is_empty() {
-        out.push_str("\nWarnings\n");
+        let mut w = String::from("\nWarnings\n");
         for wn in &a.warnings {
-            let _ = writeln!(out, "  warning: {wn}");
+            let _ = writeln!(w, "  warning: {wn}");
         }
+        out.push_str(&wrap_prose(&w));
     }
     if n <= SHELL_KEYS_SHOWN {
         let _ = writeln!(
             out,
             "\nHBase shell\n{}",
-            a.create.trim_end_matches("exit\n")
+            wrap_statement(a.create.trim_end_matches("exit\n"))
         );
     } else {
-        let _ = writeln!(
-            out,
+        out.push_str(&wrap_prose(&format!(
             "\nHBase shell: {n} split keys are too many to show; `--out DIR` writes \
-             DIR/create.hbase (run `hbase shell DIR/create.hbase`) and DIR/splits.txt"
-        );
+             DIR/create.hbase (run `hbase shell DIR/create.hbase`) and DIR/splits.txt\n"
+        )));
+    }
+    out
+}
+
+/// A shell statement laid out in the text width for reading and pasting: broken only after a
+/// `, ` outside quotes (between a `create`'s arguments or split keys; IRB reads on while a `[`
+/// or `{` is open), continuations indented; a literal longer than a line keeps a line of its own.
+fn wrap_statement(stmt: &str) -> String {
+    let mut pieces = Vec::new();
+    let (mut start, mut quoted, mut escaped) = (0, false, false);
+    for (i, c) in stmt.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '\'' => quoted = !quoted,
+            ',' if !quoted && stmt[i + 1..].starts_with(' ') => {
+                pieces.push(&stmt[start..i + 2]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&stmt[start..]);
+    let mut out = String::with_capacity(stmt.len() + 64);
+    let mut width = 0;
+    for p in pieces {
+        let len = p.trim_end().chars().count();
+        if width > 0 && width + len > crate::report::TEXT_WIDTH {
+            out.truncate(out.trim_end_matches(' ').len());
+            out.push_str("\n    ");
+            width = 4;
+        }
+        out.push_str(p);
+        width += p.chars().count();
     }
     out
 }
@@ -1995,5 +2040,31 @@ mod tests {
         let c = create_statement(&s, &[vec![0, b'\''], b"b".to_vec()], None);
         assert!(c.starts_with("create 'tb', {NAME => '"), "{c}");
         assert!(c.ends_with("SPLITS => ['\\x00\\x27', 'b']\n"), "{c}");
+    }
+
+    #[test]
+    fn a_long_create_statement_wraps_between_keys_only() {
+        let s = scenario::load_source(SourceText::from_string(
+            "s.toml",
+            "name='t'\n[cluster]\nregionservers=2\n[table]\nname='tb'\n[workload]\nrows=10\n\
+             [[generator]]\nname='g'\nkind='sequential'\n",
+        ))
+        .unwrap();
+        // Keys holding `, ` and a quote, and one longer than a line.
+        let mut keys: Vec<Vec<u8>> = (0..40)
+            .map(|i| format!("k, {i:03}'x").into_bytes())
+            .collect();
+        keys.push(vec![b'z'; 150]);
+        let c = create_statement(&s, &keys, None);
+        let w = wrap_statement(&c);
+        assert!(w.lines().count() > 3, "{w}");
+        for l in w.lines() {
+            assert!(
+                l.chars().count() <= 100 || l.trim_start().starts_with("'zzz"),
+                "{l}"
+            );
+        }
+        // Joining the lines again gives the statement back: no key was broken.
+        assert_eq!(w.replace(",\n    ", ", "), c);
     }
 }
