@@ -449,9 +449,10 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
         run.timeline_interval_seconds
     };
     let columns = grid.iter().map(Vec::len).max().unwrap_or(0);
+    let share_cell = drawn_period(period, columns, WRITE_SHARE_COLS);
     let share_title = format!(
         "Write share per RegionServer against its fair share, per {} column",
-        dur(drawn_period(period, columns, WRITE_SHARE_COLS))
+        dur(share_cell)
     );
     if grid.iter().all(|r| r.iter().all(|v| *v == 0.0)) {
         o.push_str(&svg::note(
@@ -467,6 +468,7 @@ fn section(o: &mut String, report: &Report, i: usize, run: &RunJson, linked: boo
             x_unit: Unit::Seconds,
             x_label: time,
             x_span: span,
+            x_cell: Some(share_cell),
             y_label: "RegionServer",
             row_labels: &names,
             values: &grid,
@@ -715,6 +717,7 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
         x_unit: Unit::Seconds,
         x_label: "time since the load began",
         x_span: span,
+        x_cell: Some(cell),
         y_label: "bucket's first key",
         row_labels: &k.buckets,
         values: &writes,
@@ -737,6 +740,7 @@ fn key_heatmaps(o: &mut String, run: &RunJson, id: &dyn Fn(&str) -> String) {
             x_unit: Unit::Seconds,
             x_label: "time since the load began",
             x_span: (0.0, k.reads.len() as f64 * k.interval_seconds.max(0.0)),
+            x_cell: Some(cell),
             y_label: "bucket's first key",
             row_labels: &k.buckets,
             values: &reads,

@@ -420,14 +420,72 @@ pub fn line_chart(c: &LineChart) -> String {
                 esc(&s.name)
             );
         }
-        legend_entry(&mut out, i, gap, &s.name, colour, dash);
+        legend_entry(
+            &mut out,
+            MT + 6.0 + i as f64 * gap,
+            gap,
+            (&s.name, colour, dash),
+            false,
+        );
     }
     out.push_str("</svg>");
     out
 }
 
-fn legend_entry(out: &mut String, i: usize, gap: f64, name: &str, colour: &str, dash: &str) {
-    let y = MT + 6.0 + i as f64 * gap;
+/// Width of an average sans-serif character, in em: wide enough that text wrapped or cut to it
+/// stays inside the chart's right margin.
+const CHAR_EM: f64 = 0.62;
+
+/// Most characters of text at `size` px that fit in `room` px.
+fn fits(room: f64, size: f64) -> usize {
+    ((room / (size * CHAR_EM)).floor() as usize).max(6)
+}
+
+/// `text` broken between words into lines of at most `max` characters (a longer word keeps a
+/// line of its own: a number or a key is never split).
+fn wrap_words(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Writes `text` at `size` px from (`x`, baseline `y`), wrapped to fit `room` px; returns the
+/// baseline of the line after it.
+fn text_lines(out: &mut String, x: f64, y: f64, size: f64, room: f64, text: &str) -> f64 {
+    let mut y = y;
+    for line in wrap_words(text, fits(room, size)) {
+        let _ = write!(
+            out,
+            "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\">{}</text>",
+            esc(&line)
+        );
+        y += size + 3.0;
+    }
+    y
+}
+
+/// A legend line (stroke sample and name) in the right margin at `y`. With `wrap` the name
+/// takes as many lines as it needs and the next entry's `y` is returned; without, a name too
+/// long for the margin is cut with `…` (the full name in its tooltip) and `y + gap` returned.
+fn legend_entry(
+    out: &mut String,
+    y: f64,
+    gap: f64,
+    (name, colour, dash): (&str, &str, &str),
+    wrap: bool,
+) -> f64 {
     let x = W - MR + 14.0;
     let dash_attr = if dash.is_empty() {
         String::new()
@@ -437,12 +495,35 @@ fn legend_entry(out: &mut String, i: usize, gap: f64, name: &str, colour: &str, 
     let _ = write!(
         out,
         "<line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{colour}\" \
-         stroke-width=\"2.5\"{dash_attr}/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+         stroke-width=\"2.5\"{dash_attr}/>",
         x + 22.0,
-        x + 28.0,
-        y + 4.0,
-        esc(name)
     );
+    let room = W - (x + 28.0) - 4.0;
+    if wrap {
+        let end = text_lines(out, x + 28.0, y + 4.0, 12.0, room, name);
+        return (end - 4.0).max(y + gap);
+    }
+    let max = fits(room, 12.0);
+    if name.chars().count() <= max {
+        let _ = write!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            x + 28.0,
+            y + 4.0,
+            esc(name)
+        );
+    } else {
+        let cut: String = name.chars().take(max - 1).collect();
+        let _ = write!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\">{}…<title>{}</title></text>",
+            x + 28.0,
+            y + 4.0,
+            esc(&cut),
+            esc(name)
+        );
+    }
+    y + gap
 }
 
 /// A mark drawn over a heatmap (e.g. a split at its key bucket).
@@ -469,6 +550,9 @@ pub struct Heatmap<'a> {
     pub x_label: &'a str,
     /// Data range covered by the columns.
     pub x_span: (f64, f64),
+    /// What one drawn column holds, in x's unit, when the caller knows it (samples merged ×
+    /// their interval; the last column may be partial); else `x_span` over the columns.
+    pub x_cell: Option<f64>,
     /// Label of the rows (y).
     pub y_label: &'a str,
     /// One label per row, top to bottom (some are skipped when rows are many).
@@ -736,27 +820,27 @@ pub fn heatmap(c: &Heatmap) -> String {
     }
     colour_legend(&mut out, max, c.value_unit, c.value_label, top);
     // What one cell is, and how many marks stand for how many events.
-    let mut foot = format!("one cell = {}", dur(x_cell));
+    let mut foot = format!("one cell = {}", dur(c.x_cell.unwrap_or(x_cell)));
     if rows_in > rows {
         let _ = write!(foot, " × {per} rows");
     }
-    let _ = write!(
-        out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">{}</text>",
-        W - MR + 20.0,
+    let (x, room) = (W - MR + 20.0, MR - 24.0);
+    let y = text_lines(
+        &mut out,
+        x,
         top + 12.0 + 16.0 * 9.0 + 16.0,
-        esc(&foot)
+        10.0,
+        room,
+        &foot,
     );
     if !c.marks.is_empty() {
-        let _ = write!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\">◇ {} {} in {} cells</text>",
-            W - MR + 20.0,
-            top + 12.0 + 16.0 * 9.0 + 30.0,
+        let marks = format!(
+            "◇ {} {} in {} cells",
             crate::units::thousands(c.marks.len() as u128),
-            esc(c.mark_noun),
+            c.mark_noun,
             crate::units::thousands(cells.len() as u128)
         );
+        text_lines(&mut out, x, y + 1.0, 10.0, room, &marks);
     }
     out.push_str("</svg>");
     out
@@ -852,12 +936,13 @@ pub fn strip(c: &Strip) -> String {
     } else {
         format!("{n} {}, binned: taller = more", c.noun)
     };
-    let _ = write!(
-        out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text>",
+    text_lines(
+        &mut out,
         right + 8.0,
         top + 12.0,
-        esc(&count)
+        11.0,
+        W - right - 12.0,
+        &count,
     );
     if c.events.len() <= MAX_EVENTS {
         for (x, r, t) in c.events {
@@ -990,6 +1075,7 @@ pub fn histogram(c: &Histogram) -> String {
             CATEGORY[0]
         );
     }
+    let mut legend_y = MT + 6.0;
     for (i, m) in c.markers.iter().enumerate() {
         if !m.at.is_finite() {
             continue;
@@ -1002,7 +1088,7 @@ pub fn histogram(c: &Histogram) -> String {
              stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>",
             h - MB
         );
-        legend_entry(&mut out, i, 16.0, &m.label, colour, "5 3");
+        legend_y = legend_entry(&mut out, legend_y, 16.0, (&m.label, colour, "5 3"), true);
     }
     out.push_str("</svg>");
     out
@@ -1092,6 +1178,7 @@ mod tests {
             x_unit: Unit::Seconds,
             x_label: "time",
             x_span: (0.0, 0.0),
+            x_cell: None,
             y_label: "key",
             row_labels: &[],
             values: &[],
@@ -1156,6 +1243,7 @@ mod tests {
             x_unit: Unit::Seconds,
             x_label: "time",
             x_span: (0.0, 600.0),
+            x_cell: None,
             y_label: "key",
             row_labels: labels,
             values,
@@ -1200,7 +1288,7 @@ mod tests {
         let h = grid_chart(&[vec![1.0; 3], vec![1.0; 3]], &labels, &marks);
         // Two rows × three columns: six diamonds, and the count of all 2,000 is said.
         assert_eq!(h.matches("l3 3l-3 3l-3-3z").count(), 6);
-        assert!(h.contains("◇ 2,000 splits in 6 cells"), "{h}");
+        assert!(plain(&h).contains("◇ 2,000 splits in 6 cells"), "{h}");
         assert!(h.contains("splits, a, 0 s–3m 20s</title>"), "{h}");
     }
 
@@ -1223,8 +1311,57 @@ mod tests {
                 noun: "splits",
             })
         };
-        assert!(chart(&few).contains("all 3 splits shown"));
-        assert!(chart(&many).contains("5,000 splits, binned: taller = more"));
+        assert!(plain(&chart(&few)).contains("all 3 splits shown"));
+        assert!(plain(&chart(&many)).contains("5,000 splits, binned: taller = more"));
+    }
+
+    /// The chart's text as read: each `<text>` a word group, tags and tooltips dropped.
+    fn plain(svg: &str) -> String {
+        let mut out = String::new();
+        let mut depth_title = false;
+        for piece in svg.split('<').skip(1) {
+            let (tag, text) = piece.split_once('>').unwrap_or((piece, ""));
+            if tag.starts_with("title") {
+                depth_title = true;
+            } else if tag.starts_with("/title") {
+                depth_title = false;
+            } else if tag.starts_with("/text") {
+                out.push(' ');
+            }
+            if !depth_title {
+                out.push_str(text);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn legend_text_wraps_inside_the_margin_and_long_names_are_cut() {
+        // Wrapped between words, never inside one; every line within the margin's characters.
+        let lines = wrap_words("one cell = 1h 19m × 2 rows", 12);
+        assert_eq!(lines, ["one cell =", "1h 19m × 2", "rows"]);
+        assert_eq!(wrap_words("a-very-long-key x", 4), ["a-very-long-key", "x"]);
+        let mut out = String::new();
+        let next = legend_entry(
+            &mut out,
+            40.0,
+            16.0,
+            ("max.filesize 2.00 GiB", "#000", ""),
+            true,
+        );
+        assert!(
+            next > 40.0 + 16.0,
+            "two lines take more than one gap: {next}"
+        );
+        assert_eq!(out.matches("<text").count(), 2, "{out}");
+        let mut out = String::new();
+        let name = "a-table-name-far-too-long-for-any-legend";
+        let next = legend_entry(&mut out, 40.0, 16.0, (name, "#000", ""), false);
+        assert_eq!(next, 56.0);
+        assert!(
+            out.contains("…<title>a-table-name-far-too-long-for-any-legend</title>"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -1236,6 +1373,7 @@ mod tests {
             x_unit: Unit::Seconds,
             x_label: "time",
             x_span: (0.0, 1000.0),
+            x_cell: None,
             y_label: "key",
             row_labels: &[],
             values: &values,
