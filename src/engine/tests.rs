@@ -339,6 +339,7 @@ fn split_check_names_the_gate_that_stops_a_split() {
     while e.step().expect("keys").is_some() {}
     let cx = SplitContext {
         online_regions: 1,
+        table_regions: 1,
         region_split_limit: 1000,
         ignore_blocking: false,
         blocking_store_files: 16,

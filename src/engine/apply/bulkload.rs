@@ -493,8 +493,9 @@ impl Engine {
         out.regions = ids.len();
         let (mut owing, mut files, mut max_files, mut over) = (0, 0, 0, 0);
         for &id in &ids {
-            let online_regions = self.table_regions_on(id);
+            let table_regions = self.table_regions_on(id);
             let r = &self.world.state.regions[id];
+            let online_regions = self.world.state.servers[r.server].online_regions;
             for (s, st) in r.stores.iter().enumerate() {
                 files += st.files.len();
                 max_files = max_files.max(st.files.len());
@@ -505,6 +506,7 @@ impl Engine {
             }
             let cx = SplitContext {
                 online_regions,
+                table_regions,
                 region_split_limit: self.cfg.settings.region_split_limit,
                 ignore_blocking: self.cfg.settings.split_ignore_blocking,
                 blocking_store_files: self.cfg.compaction.blocking_store_files,

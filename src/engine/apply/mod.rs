@@ -32,7 +32,8 @@ impl Engine {
         let table_regions = self.table_regions_on(region);
         let r = &self.world.state.regions[region];
         let cx = SplitContext {
-            online_regions: table_regions,
+            online_regions: self.world.state.servers[r.server].online_regions,
+            table_regions,
             region_split_limit: self.cfg.settings.region_split_limit,
             ignore_blocking: self.cfg.settings.split_ignore_blocking,
             blocking_store_files: self.cfg.compaction.blocking_store_files,

@@ -176,6 +176,10 @@ impl Store {
     }
 }
 
+/// `Store.PRIORITY_USER`: a compaction (or split) priority at least this runs despite blocking
+/// store files.
+pub const PRIORITY_USER: i64 = 1;
+
 /// A region: a key range `[start, end)` of the table (empty end = unbounded).
 #[derive(Debug)]
 pub struct Region {
@@ -318,8 +322,14 @@ impl Region {
         self.stores.iter().map(|s| s.files.len()).sum()
     }
 
-    /// `HRegion.getCompactPriority()`: min over stores of blockingStoreFiles − files (1 bumped to 2).
-    pub fn compact_priority(&self, blocking_store_files: usize) -> i64 {
+    /// `HRegion.getCompactPriority()`: `PRIORITY_USER` (1) when `split_first` — the region wants
+    /// a split (`checkSplit()` gives a row) and `hbase.hregion.split.ignore.blocking.enabled` is
+    /// set, so it splits before it compacts; else the min over stores of blockingStoreFiles −
+    /// files (`HStore.getCompactPriority`, 1 bumped to 2).
+    pub fn compact_priority(&self, blocking_store_files: usize, split_first: bool) -> i64 {
+        if split_first {
+            return PRIORITY_USER;
+        }
         let p = self
             .stores
             .iter()

@@ -677,6 +677,13 @@ pub(crate) fn test_format() -> FileFormat {
 /// A one-row real file with sequence id `seq`, for unit tests of the policies.
 #[cfg(test)]
 pub(crate) fn test_file(seq: u64) -> StoreFile {
+    test_file_rows(seq, 1)
+}
+
+/// A real file of `rows` rows (keys 0..rows, big-endian) with sequence id `seq`: with several
+/// blocks it has a split point.
+#[cfg(test)]
+pub(crate) fn test_file_rows(seq: u64, rows: u64) -> StoreFile {
     let shape = CellShape {
         family_len: 1,
         qualifier_len: 1,
@@ -684,8 +691,10 @@ pub(crate) fn test_file(seq: u64) -> StoreFile {
         columns: 1,
     };
     let mut b = HFileBuilder::new(shape, test_format(), 1);
-    b.append(&seq.to_be_bytes());
-    StoreFile::new(Arc::new(b.finish().expect("one row")), seq, 0)
+    for k in 0..rows.max(1) {
+        b.append(&(if rows <= 1 { seq } else { k }).to_be_bytes());
+    }
+    StoreFile::new(Arc::new(b.finish().expect("rows")), seq, 0)
 }
 
 #[cfg(test)]
