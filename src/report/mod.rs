@@ -48,6 +48,49 @@ pub fn fit(t: &mut Table) {
         .set_width(TEXT_WIDTH as u16);
 }
 
+/// `text` as lines of at most `width` characters for a table cell, broken at spaces or after a
+/// `/`, `.`, `=` or `,` (a path or a `--set` breaks between its parts); a run with none of those
+/// longer than a line is broken at the width.
+pub fn break_lines(text: &str, width: usize) -> String {
+    let width = width.max(1);
+    // Pieces that end just after a break point (a space stays at the end of its piece).
+    let mut pieces: Vec<&str> = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if matches!(c, ' ' | '/' | '.' | '=' | ',') {
+            let end = i + c.len_utf8();
+            pieces.push(&text[start..end]);
+            start = end;
+        }
+    }
+    if start < text.len() {
+        pieces.push(&text[start..]);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for piece in pieces {
+        let len = line.chars().count() + piece.trim_end().chars().count();
+        if !line.is_empty() && len > width {
+            lines.push(line.trim_end().to_string());
+            line.clear();
+        }
+        let mut rest = piece;
+        while rest.trim_end().chars().count() > width {
+            let cut = rest
+                .char_indices()
+                .nth(width)
+                .map_or(rest.len(), |(i, _)| i);
+            lines.push(rest[..cut].to_string());
+            rest = &rest[cut..];
+        }
+        line.push_str(rest);
+    }
+    if !line.trim().is_empty() {
+        lines.push(line.trim_end().to_string());
+    }
+    lines.join("\n")
+}
+
 /// Wraps prose lines longer than [`TEXT_WIDTH`] after `; ` or `, ` (continuations indented four
 /// spaces deeper), and a clause too long for a line of its own between words (never inside one:
 /// a number or an escaped key stays whole). Table lines (box drawing) are left alone: [`fit`]
@@ -106,6 +149,29 @@ fn clauses(text: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
+    use super::break_lines;
+
+    #[test]
+    fn break_lines_breaks_paths_at_their_parts_never_mid_word() {
+        let t = "table attribute MAX_FILESIZE (scenarios/4tb-10-nodes-2gb.toml:21)";
+        let b = break_lines(t, 28);
+        for l in b.lines() {
+            assert!(l.chars().count() <= 28, "{b}");
+        }
+        assert_eq!(
+            b.replace('\n', "")
+                .replace("MAX_FILESIZE(", "MAX_FILESIZE ("),
+            t
+        );
+        assert_eq!(
+            break_lines("command line (--set a.b.c=256MB)", 16),
+            "command line\n(--set a.b.c=\n256MB)"
+        );
+        // A run with no break point longer than a line is cut at the width.
+        assert_eq!(break_lines("abcdefgh", 3), "abc\ndef\ngh");
+        assert_eq!(break_lines("", 5), "");
+    }
+
     #[test]
     fn long_prose_wraps_at_clause_boundaries() {
         let line = format!("  {}; {}\n", "a".repeat(60), "b".repeat(60));

@@ -322,8 +322,24 @@ impl PlanReport<'_> {
             o.push_str("\nSettings\n");
             let mut t = table(&["setting", "value", "from"]);
             fit(&mut t);
+            // What the origin column has left (borders, and a space each side of a cell); its
+            // text is broken there at spaces or after a path's `/`, `.` or `=`, never mid-word.
+            let widest = |f: fn(&SettingLine) -> &str| {
+                self.settings
+                    .iter()
+                    .map(|l| f(l).chars().count())
+                    .max()
+                    .unwrap_or(0)
+            };
+            let room = crate::report::TEXT_WIDTH
+                .saturating_sub(2 + 6 + widest(|l| &l.key).max(7) + widest(|l| &l.display))
+                .max(16);
             for l in &self.settings {
-                t.add_row(vec![l.key.clone(), l.display.clone(), l.origin.clone()]);
+                t.add_row(vec![
+                    l.key.clone(),
+                    l.display.clone(),
+                    crate::report::break_lines(&l.origin, room),
+                ]);
             }
             // Property names and values stay whole; where they came from wraps.
             keep_keys_whole(&mut t, &[0, 1]);

@@ -13,7 +13,7 @@ const HOTTEST_ROWS: usize = 5;
 /// Widest key shown in a table with one key column (8 escaped bytes fit).
 const KEY_COLUMN: usize = 32;
 /// Widest key shown in a table with two key columns.
-const PAIR_KEY_COLUMN: usize = 26;
+const PAIR_KEY_COLUMN: usize = 24;
 
 impl Report {
     /// Text for people, with the long tables (what `report.txt` holds).
@@ -617,13 +617,16 @@ fn hottest_text(o: &mut String, run: &RunJson) -> bool {
             thousands(r.write_requests as u128),
         ]);
     }
-    keep_keys_whole(&mut t, &[0, 1]);
+    // Every column whole: the counts too (two 24-character keys and four figures fit 100
+    // columns even at 4,294,967,296 writes).
+    keep_keys_whole(&mut t, &[0, 1, 2, 3, 4, 5]);
     o.push_str(&t.to_string());
     o.push('\n');
     elided
 }
 
-/// Key columns are as wide as their (shortened) keys: a key never wraps inside an escape.
+/// Key columns (and any others given) are as wide as their content: a key never wraps inside
+/// an escape, a figure never across lines.
 pub(crate) fn keep_keys_whole(t: &mut comfy_table::Table, columns: &[usize]) {
     for &c in columns {
         if let Some(col) = t.column_mut(c) {
