@@ -48,9 +48,27 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     if s.rows == 0 {
         return "no rows were written".to_string();
     }
-    if let Some(b) = &run.bulk_load {
-        return bulk_verdict(run, b);
+    let answer = match &run.bulk_load {
+        Some(b) => bulk_verdict(run, b),
+        None => put_verdict(run, servers),
+    };
+    if run.scale_warning.is_some() {
+        // Said first: the waits, the ingest time and the layout rest on what the scale gets
+        // wrong.
+        format!(
+            "rough: scale {} is coarser than its guard {} (blocking, flushes, splits and the \
+             region count not trustworthy); {answer}",
+            thousands(run.scale as u128),
+            thousands(run.scale_guard as u128)
+        )
+    } else {
+        answer
     }
+}
+
+/// The verdict of a design loaded with Puts: its waits over [`WAIT_SHARE`], then how the
+/// writes spread and the ingest time.
+fn put_verdict(run: &RunJson, servers: usize) -> String {
     let spread = spread(run, servers);
     let waits = waits(run);
     let mut answer = if waits.is_empty() {
@@ -65,17 +83,7 @@ pub fn verdict(run: &RunJson, servers: usize) -> String {
     {
         answer = format!("{p}; {answer}");
     }
-    if run.scale_warning.is_some() {
-        // Said first: the waits and the ingest time below rest on what the scale gets wrong.
-        format!(
-            "rough: scale {} is coarser than its guard {} (blocking, flushes, splits and the \
-             region count not trustworthy); {answer}",
-            thousands(run.scale as u128),
-            thousands(run.scale_guard as u128)
-        )
-    } else {
-        answer
-    }
+    answer
 }
 
 /// The verdict of a design loaded in bulk: refused (and why), or how long the job and the

@@ -143,10 +143,11 @@ fn expectations_text(o: &mut String, runs: &[RunJson]) {
         return;
     }
     o.push_str("\nExpectations\n");
-    let mut failed = 0;
+    let (mut failed, mut rough) = (0, 0);
     for r in runs {
         for e in &r.expectations {
             failed += usize::from(!e.holds);
+            rough += usize::from(!e.holds && r.scale_warning.is_some());
             o.push_str(&format!("  {}\n", expectation_line(&r.generator, e)));
         }
     }
@@ -159,6 +160,12 @@ fn expectations_text(o: &mut String, runs: &[RunJson]) {
             String::new()
         }
     ));
+    if rough > 0 {
+        o.push_str(&format!(
+            "  ({rough} of them in runs at a scale coarser than their guard, where the figures \
+             are not trustworthy: rerun at the automatic scale)\n"
+        ));
+    }
 }
 
 /// `ok      design: text  (value)` or `FAILED  …`: one expectation's verdict on one run.
