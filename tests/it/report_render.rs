@@ -385,7 +385,8 @@ fn the_regions_page_has_every_region_of_every_run_and_report_html_links_to_it() 
 
 /// A run coarser than its scale guard says so where users read first: its verdict opens with
 /// "rough:" and the comparison marks the figures the scale gets wrong (blocking, splits,
-/// regions, sizes), not the write shares, in the text and the HTML alike.
+/// regions, sizes, and the hotspot shares measured on that layout), in the text and the HTML
+/// alike.
 #[test]
 fn a_coarse_scale_is_flagged_in_the_comparison_and_the_verdict() {
     let mut r = common::small_report();
@@ -402,18 +403,19 @@ fn a_coarse_scale_is_flagged_in_the_comparison_and_the_verdict() {
             .unwrap_or_else(|| panic!("{label} row in {text}"))
             .to_string()
     };
-    // Only the coarse run's cell is marked: once per marked row.
+    // Only the coarse run's cell is marked: once per marked row. The hotspot shares too: they
+    // are measured on the layout a coarse scale gets wrong (the headline's hashed worst minute
+    // reads 25 % at scale 100,000 against 12 % at its guard).
     for label in [
         "blocked",
         "splits",
         "regions",
         "region size p50",
         "write amplification",
+        "busiest server, worst minute",
+        "load over 2× fair share",
     ] {
         assert_eq!(row(label).matches("≈?").count(), 1, "{}", row(label));
-    }
-    for label in ["busiest server, worst minute", "load over 2× fair share"] {
-        assert!(!row(label).contains("≈?"), "{}", row(label));
     }
     assert!(
         text.contains("≈? not trustworthy at this run's scale"),
