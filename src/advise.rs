@@ -1686,6 +1686,9 @@ fn wrap_statement(stmt: &str) -> String {
     out
 }
 
+/// An advice search estimated to take longer than this says so on standard error first.
+const ADVISE_NOTE_SECONDS: u64 = 10;
+
 /// Split keys up to which the text report prints the shell `create` in full.
 const SHELL_KEYS_SHOWN: usize = 50;
 
@@ -1790,6 +1793,24 @@ fn emulate_all(
             .ok_or_else(|| InputError::new("the emulation produced no run"))
     };
     let n = jobs.len();
+    // A long search says so before it starts (a terminal's progress bars are not drawn here):
+    // the first layout's run estimate, times the layouts, over the runs at once.
+    if let Some((sc, _)) = jobs.first()
+        && let Ok(e) = crate::budget::estimate(sc, &[spec], Some(k), at_once)
+    {
+        let total = e.seconds().saturating_mul(n as u64) / at_once as u64;
+        // The runs' summed estimate against a threshold lower than `run`'s: the estimate runs
+        // short for tables of thousands of regions (a 20 TB hashed run: 9 s estimated, 33 s
+        // measured).
+        if e.seconds().saturating_mul(n as u64) > ADVISE_NOTE_SECONDS {
+            eprintln!(
+                "note: emulating {n} layouts at scale {k}, {at_once} at a time: about {} by \
+                 the run estimate, which runs short for thousands of regions ({} each)",
+                crate::units::format_duration_ms(total.saturating_mul(1000)),
+                e.summary()
+            );
+        }
+    }
     let queue = std::sync::Mutex::new(jobs.into_iter().enumerate());
     let results: std::sync::Mutex<Vec<Option<Result<RunJson, InputError>>>> =
         std::sync::Mutex::new((0..n).map(|_| None).collect());
