@@ -41,6 +41,7 @@ use crate::output::{FileSet, write_output};
 use crate::plan;
 use crate::presplit::{MAX_PRESPLIT_REGIONS, Sample, render_splits_file};
 use crate::report::run::RunJson;
+use crate::report::summary::WAIT_SHARE;
 use crate::report::{align_right, table, wrap_prose};
 use crate::scenario::{self, Presplit, Scenario, ScenarioErrors};
 use crate::units::{format_bytes, format_duration_ms, thousands};
@@ -1407,13 +1408,14 @@ fn verdict(
             within_limits: search::within_limit(adv, servers, cap),
             text: format!(
                 "keep the scenario's pre-split ({how}): it keeps to {cap} regions per server \
-                 (peak {}) and is already as good as every advised layout tried{}",
+                 (peak {}) and is already as good as every advised layout tried{}{}",
                 base.regions_per_server(servers),
                 if tied.is_empty() {
                     String::new()
                 } else {
                     format!(" ({} regions tie on every criterion)", tied.join(", "))
-                }
+                },
+                caveats(base)
             ),
         };
     }
@@ -1444,14 +1446,38 @@ fn verdict(
         text: format!(
             "pre-split into {n} regions{}: at most {} per server, within {rule} of {cap}, \
              blocked {} of a {} ingest (emulated), where the scenario's pre-split ({} \
-             regions) {why}",
+             regions) {why}{}",
             size(adv.max_filesize),
             adv.regions_per_server(servers),
             secs(adv.blocked_seconds),
             secs(adv.ingest_seconds),
-            base.regions_initial
+            base.regions_initial,
+            caveats(adv)
         ),
     }
+}
+
+/// What the advised layout still costs that no layout tried removed, for the verdict: blocking
+/// over [`WAIT_SHARE`] of the ingest (its cause is the keys or the rate, which `run` names),
+/// and flushes and compactions running on after the load for longer than that share.
+fn caveats(f: &Figures) -> String {
+    let secs = |x: f64| format_duration_ms((x * 1000.0).round() as u64);
+    let ingest = f.ingest_seconds;
+    let mut out = String::new();
+    if ingest > 0.0 && f.blocked_seconds / ingest > WAIT_SHARE {
+        out.push_str(&format!(
+            "; it still blocks writers {:.0}% of the ingest, which none of the layouts tried removes \
+             (the cause is in the keys or the write rate: `run` names it)",
+            f.blocked_seconds / ingest * 100.0
+        ));
+    }
+    if ingest > 0.0 && f.after_load_seconds / ingest > WAIT_SHARE {
+        out.push_str(&format!(
+            "; flushes and compactions run on {} after the last write",
+            secs(f.after_load_seconds)
+        ));
+    }
+    out
 }
 
 /// The text report of `advice`.

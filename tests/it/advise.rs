@@ -567,6 +567,12 @@ fn headline_advice_keeps_to_the_limit_it_prints() {
         assert_eq!(v["limit"]["binding"], "memstore", "{v:#}");
         let pick = keeps_to_its_printed_limit(&v);
         assert_eq!(v["verdict"]["within_limits"], true, "{g}: {v:#}");
+        // Salted keys block however the table is split (16 buckets written at their tails):
+        // the verdict says the advice does not remove it.
+        let text = v["verdict"]["text"].as_str().unwrap();
+        if g == "salted" {
+            assert!(text.contains("it still blocks writers"), "{text}");
+        }
         assert!(
             pick["max_filesize"].as_u64().unwrap() > 2 << 30,
             "{g}: {pick:#}"
