@@ -1544,6 +1544,7 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
             "avg flush",
             "WAL\nflushes",
             "write\namp",
+            "cold",
             "idle",
             "outcome",
         ]);
@@ -1581,9 +1582,10 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
                 ran(format_bytes(f.avg_flush_bytes)),
                 ran(thousands(u128::from(f.wal_forced_flushes))),
                 ran(format!("{:.2}", f.write_amplification)),
+                ran(thousands(u128::from(f.cold_regions))),
                 ran(format!("{:.0}%", f.idle_capacity * 100.0)),
                 match c.out_at {
-                    Some(cr) if !c.emulated => format!("out: {} (not run)", cr.name()),
+                    Some(cr) if !c.emulated => format!("out: {}*", cr.name()),
                     Some(cr) => format!("out: {}", cr.name()),
                     None if c.outcome == "tied" => "as good".into(),
                     None => c.outcome.clone(),
@@ -1591,7 +1593,7 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
             ]);
         }
         align_right(&mut shapes, &[0, 2, 3, 4]);
-        align_right(&mut costs, &[0, 1, 2, 3, 4, 5, 6, 7]);
+        align_right(&mut costs, &[0, 1, 2, 3, 4, 5, 6, 7, 8]);
         let _ = writeln!(out, "{shapes}");
         let _ = writeln!(out, "  what each layout cost, emulated:");
         let _ = writeln!(out, "{costs}");
@@ -1601,12 +1603,14 @@ fn render_text(a: &AdviceJson, sample_line: &str, detail: Option<&str>) -> Strin
              whichever is more\n  after load: time after the last write until the flushes, \
              compactions and splits in flight finished\n  WAL flushes: flushes forced by too \
              many WAL files (hbase.regionserver.maxlogs); write amp: store file bytes written \
-             per flushed byte"
+             per flushed byte\n  cold: regions not written in the last 10% of the load and under half \
+             the split size; idle: the region capacity they leave unfilled (what the search \
+             compares)"
         );
         if a.candidates.iter().any(|c| !c.emulated) {
             let _ = writeln!(
                 out,
-                "  not run: over the limit at the start, so out on the first criterion once an \
+                "  *not run: over the limit at the start, so out on the first criterion once an \
                  advised layout keeps to it at the start and the end"
             );
         }
@@ -2076,14 +2080,19 @@ mod tests {
         assert_eq!(aligned_keys(&s, 3, &g), [b"1".to_vec(), b"2".to_vec()]);
     }
 
-    #[test]
-    fn create_statement_quotes_keys() {
-        let s = scenario::load_source(SourceText::from_string(
+    /// A one-family table `tb`, for the shell statement's tests.
+    fn table_tb() -> Scenario {
+        scenario::load_source(SourceText::from_string(
             "s.toml",
             "name='t'\n[cluster]\nregionservers=2\n[table]\nname='tb'\n[workload]\nrows=10\n\
              [[generator]]\nname='g'\nkind='sequential'\n",
         ))
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn create_statement_quotes_keys() {
+        let s = table_tb();
         let c = create_statement(&s, &[vec![0, b'\''], b"b".to_vec()], None);
         assert!(c.starts_with("create 'tb', {NAME => '"), "{c}");
         assert!(c.ends_with("SPLITS => ['\\x00\\x27', 'b']\n"), "{c}");
@@ -2091,12 +2100,7 @@ mod tests {
 
     #[test]
     fn a_long_create_statement_wraps_between_keys_only() {
-        let s = scenario::load_source(SourceText::from_string(
-            "s.toml",
-            "name='t'\n[cluster]\nregionservers=2\n[table]\nname='tb'\n[workload]\nrows=10\n\
-             [[generator]]\nname='g'\nkind='sequential'\n",
-        ))
-        .unwrap();
+        let s = table_tb();
         // Keys holding `, ` and a quote, and one longer than a line.
         let mut keys: Vec<Vec<u8>> = (0..40)
             .map(|i| format!("k, {i:03}'x").into_bytes())
