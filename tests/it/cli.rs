@@ -64,16 +64,6 @@ fn base_scenario_checks() {
     );
 }
 
-/// The suite's slowest test (about a minute in a test build on 2 cores, over half of the
-/// integration tests' wall time): it runs the whole headline scenario, as `cargo run` does.
-#[test]
-fn default_scenario_runs_with_no_arguments() {
-    bin()
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("4 TB on 10 RegionServers"));
-}
-
 #[test]
 fn check_json_is_valid_json() {
     let out = bin()

@@ -120,6 +120,7 @@ fn every_readme_command_runs_and_exits_0() {
         copy_dir(&root().join(d), &dir.path().join(d));
     }
     let mut skipped = 0;
+    let mut bare = 0;
     for cmd in &cmds {
         if let Some((_, why)) = COVERED_ELSEWHERE.iter().find(|(k, _)| cmd.contains(k)) {
             assert!(!why.is_empty());
@@ -139,12 +140,25 @@ fn every_readme_command_runs_and_exits_0() {
             out.status.code(),
             String::from_utf8_lossy(&out.stderr)
         );
+        if args.is_empty() {
+            // `cargo run --release` alone: with no arguments the binary runs the headline.
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                text.contains("4 TB on 10 RegionServers"),
+                "`{cmd}`:\n{text}"
+            );
+            bare += 1;
+        }
         if let Some(f) = redirect {
             std::fs::write(dir.path().join(f), &out.stdout).unwrap();
         }
     }
     // All but the few named above ran here (README has three `test scenarios/` lines).
     assert!(skipped <= 5, "{skipped} of {} commands not run", cmds.len());
+    assert_eq!(
+        bare, 1,
+        "README's quick start runs the binary with no arguments once"
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {
