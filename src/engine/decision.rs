@@ -22,6 +22,10 @@ pub enum FlushWhy {
     /// Global pressure, and the region has a store above `blockingStoreFiles` but more than
     /// twice the memstore of the largest flushable region: flushed without the files delay.
     GlobalOverFileLimit = 5,
+    /// A close (split, move) found more than `hbase.hregion.preclose.flush.size` in the
+    /// memstore: flushed before the close flag goes up, while writes still land
+    /// (`HRegion.doClose`, `worthPreFlushing`).
+    PreClose = 6,
 }
 
 /// A decision a policy hands to the appliers (`apply::Engine::apply` carries it out).

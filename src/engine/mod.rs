@@ -245,6 +245,8 @@ struct World {
     rows_written: u64,
     /// The region whose compactions are being aborted for a close.
     closing: Option<usize>,
+    /// Regions closing with a pre-close flush running, and what each does once it is written.
+    pre_closing: std::collections::BTreeMap<usize, apply::close::PendingClose>,
     /// A `CompactionTune` event is scheduled.
     tune_armed: bool,
     /// A `Discharge` event is scheduled.
@@ -824,6 +826,7 @@ impl Engine {
                 tables: Default::default(),
                 rows_written: 0,
                 closing: None,
+                pre_closing: std::collections::BTreeMap::new(),
                 tune_armed: false,
                 discharger_armed: false,
                 discharge_pending: Vec::new(),

@@ -10,7 +10,7 @@ use super::state::server::Server;
 /// A split as it happened.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SplitRecord {
-    /// Simulated time the split was requested, ns.
+    /// Simulated time the parent closed (went offline, after any pre-close flush), ns.
     pub at_ns: u64,
     /// Time the daughters opened, ns.
     pub done_ns: u64,
@@ -284,7 +284,7 @@ pub struct Sample {
 /// A region move as it happened.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MoveRecord {
-    /// Close started, ns.
+    /// The region closed (went offline, after any pre-close flush), ns.
     pub at_ns: u64,
     /// Reopened, ns.
     pub done_ns: u64,

@@ -826,3 +826,59 @@ fn node_hardware_bounds_flushes_and_the_write_path() {
     let secs = small.ingest_ns as f64 / 1e9;
     assert!((4.5..6.0).contains(&secs), "{secs}");
 }
+
+/// Offline time (s) of each split of `r`, and how many pre-close flushes it ran.
+fn split_offline_and_pre_flushes(r: &RunResult) -> (Vec<f64>, usize) {
+    let offline = r
+        .splits
+        .iter()
+        .map(|s| (s.done_ns - s.at_ns) as f64 / 1e9)
+        .collect();
+    (
+        offline,
+        flush_times(r, crate::engine::decision::FlushWhy::PreClose).len(),
+    )
+}
+
+// Mirrors HRegion.doClose and HRegion.worthPreFlushing: a closing region whose memstore holds
+// more than hbase.hregion.preclose.flush.size is flushed first while writes still land; then
+// the close flag goes up and only what arrived meanwhile is flushed with the region offline.
+// Splits are asked right after a flush (MemStoreFlusher.flushRegion), so the memstore holds
+// what arrived during that flush: 16 MB at 20 MB/s takes 0.8 s, 8 MB arrive at 10 MB/s. Pre-
+// flushed, those 8 MB take 0.4 s while 4 MB more arrive, and the offline flush writes 4 MB
+// (0.2 s); without the pre-flush the offline flush writes all 8 MB (0.4 s).
+#[test]
+fn a_closing_region_pre_flushes_while_writes_land() {
+    let body = |preclose: &str| {
+        format!(
+            "[cluster]\nregionservers = 1\nheap = \"4GB\"\nflush_bandwidth = \"20MB/s\"\n\
+             write_bandwidth = \"10GB/s\"\n{FAST_NODE}variability = \"none\"\n\
+             region_transition = \"1s\"\n\
+             [hbase]\n\"hbase.hregion.preclose.flush.size\" = {preclose}\n\
+             [table]\nsplit_policy = \"ConstantSizeRegionSplitPolicy\"\nmax_filesize = \"40MB\"\n\
+             memstore_flushsize = \"16MB\"\n\
+             [workload]\nrows = 60_000\nrow = {{ value = \"1000B\" }}\nrate = \"10MB/s\"\n\
+             [[generator]]\nname = \"g\"\nkind = \"sequential\"\n"
+        )
+    };
+    let (pre, pre_flushes) = split_offline_and_pre_flushes(&run_one(&scenario(&body("5242880"))));
+    let (whole, none) = split_offline_and_pre_flushes(&run_one(&scenario(&body("1073741824"))));
+    assert_eq!(
+        none, 0,
+        "a memstore under the pre-close size is not pre-flushed"
+    );
+    assert!(
+        !pre.is_empty() && pre_flushes >= pre.len(),
+        "{pre:?} {pre_flushes}"
+    );
+    // The first split: 1 s of transition plus the offline flush.
+    let (p, w) = (pre[0] - 1.0, whole[0] - 1.0);
+    assert!(
+        p > 0.05 && p < 0.35,
+        "pre-flushed close writes what arrived meanwhile: {p} s"
+    );
+    assert!(
+        w > 0.3 && w < 0.6,
+        "the whole memstore flushed offline: {w} s"
+    );
+}

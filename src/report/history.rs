@@ -156,6 +156,9 @@ pub fn flush_why(why: FlushWhy) -> &'static str {
         FlushWhy::GlobalOverFileLimit => {
             "RegionServer above the global memstore low mark; too many store files, but over twice the largest flushable memstore"
         }
+        FlushWhy::PreClose => {
+            "closing (split or move) with more than hbase.hregion.preclose.flush.size in the memstore: flushed while writes still land"
+        }
     }
 }
 

@@ -9,7 +9,6 @@ use crate::engine::policy::client::{self, Refusal, RetryOutcome};
 use crate::engine::policy::write::Admission;
 use crate::engine::queue::Event;
 use crate::engine::state::client::Held;
-use crate::engine::state::region::RegionState;
 
 /// A loader gives rows up after their operation failed this many times in a row.
 pub(crate) const MAX_RESUBMITS: u32 = 3;
@@ -100,7 +99,7 @@ impl Engine {
     pub(crate) fn refusal(&self, region: usize) -> Option<Refusal> {
         let r = &self.world.state.regions[region];
         policy::write::refusal(
-            r.state == RegionState::Open,
+            r.takes_writes(),
             r.memstore_heap(),
             self.cfg.settings.blocking_memstore_size,
         )

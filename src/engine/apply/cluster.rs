@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 
+use crate::engine::apply::close::PendingClose;
 use crate::engine::decision::{Decision, FlushWhy};
 use crate::engine::derived;
 use crate::engine::policy;
@@ -31,7 +32,8 @@ struct BalanceRun {
     start_ns: u64,
     interval_ns: u64,
     cutoff_ns: u64,
-    /// Move record of the balancer move in flight.
+    /// Region of the balancer move in flight (its record is written when it closes, after any
+    /// pre-close flush).
     in_flight: Option<usize>,
     /// The plan's reason, given to each of its moves.
     reason: String,
@@ -202,19 +204,21 @@ impl Engine {
 
     // ---------------------------------------------------------------- moves
 
-    /// Closes `region` (flushing its memstore) and reopens it on `to` after the transition.
-    /// False if the region cannot move now (not open, flushing, or already there).
-    pub(super) fn start_move(
-        &mut self,
-        region: usize,
-        to: usize,
-        reason: MoveReason,
-    ) -> Option<usize> {
+    /// Closes `region` (`close_for`: a pre-close flush first if its memstore is large) to reopen
+    /// it on `to`. False if the region cannot move now (not open, flushing, or already there).
+    pub(super) fn start_move(&mut self, region: usize, to: usize, reason: MoveReason) -> bool {
         let r = &self.world.state.regions[region];
         if r.state != RegionState::Open || r.flush.running() || r.server == to {
-            return None;
+            return false;
         }
-        let from = r.server;
+        self.close_for(region, PendingClose::Move { to, reason });
+        true
+    }
+
+    /// `region` closes (flushing what its memstore holds, offline) and reopens on `to` after
+    /// the transition; the move's record counts from the close flag, after any pre-close flush.
+    pub(super) fn move_closed(&mut self, region: usize, to: usize, reason: MoveReason) {
+        let from = self.world.state.regions[region].server;
         self.abort_compactions(region);
         let data = self.close_flush(region);
         let r = &mut self.world.state.regions[region];
@@ -251,7 +255,6 @@ impl Engine {
             },
         );
         self.schedule(duration, Event::MoveDone { region, to, record });
-        Some(record)
     }
 
     /// A moved or recovered region opens (on another live server if `to` died meanwhile).
@@ -287,7 +290,7 @@ impl Engine {
             });
         }
         if let Some(run) = &self.world.dyn_.run
-            && run.in_flight == Some(record)
+            && run.in_flight == Some(region)
         {
             let id = run.id;
             if let Some(run) = self.world.dyn_.run.as_mut() {
@@ -453,12 +456,10 @@ impl Engine {
                     to: m.to,
                     reason,
                 });
-            // A move's record is the last one.
-            let record = moved.then(|| self.world.dyn_.out.moves.len() - 1);
-            if let Some(rec) = record {
+            if moved {
                 self.world.dyn_.out.balancer_moves += 1;
                 if let Some(run) = self.world.dyn_.run.as_mut() {
-                    run.in_flight = Some(rec);
+                    run.in_flight = Some(m.region);
                 }
                 if mark > self.world.now {
                     self.schedule(mark - self.world.now, Event::BalanceNext { run: id });
@@ -839,8 +840,9 @@ impl Engine {
             .state
             .live_ids()
             .filter(|&id| {
+                // A region closing with its pre-close flush running holds edits too.
                 self.world.state.regions[id].server == s
-                    && self.world.state.regions[id].state == RegionState::Open
+                    && self.world.state.regions[id].takes_writes()
             })
             .collect();
         let wal: u64 = ids

@@ -146,8 +146,9 @@ impl Engine {
         let cfg = &self.cfg;
         let scale = cfg.scale;
         let nf = self.world.state.regions[region].stores.len();
-        let chosen = policy::flush::stores_to_flush(
+        let chosen = policy::flush::stores_for(
             &self.world.state.regions[region],
+            why,
             cfg.settings.flush_size,
             cfg.settings.per_cf_flush_lower_bound_min,
         );
@@ -201,10 +202,14 @@ impl Engine {
         r.flush = FlushState::Running(why);
         r.snapshot_heap = heap;
         let server = r.server;
-        self.world.state.servers[server].flushes_running += 1;
-        // The flush takes its node's share of disks and NIC as it starts.
+        // The flush takes its node's share of disks and NIC as it starts. A pre-close flush runs
+        // in the close handler, not a MemStoreFlusher thread: like the close flush it takes the
+        // rate of the moment without holding a flusher or a share of the node.
         let rate = self.flush_rate(server);
-        self.world.state.servers[server].flush_rate = rate;
+        if why != FlushWhy::PreClose {
+            self.world.state.servers[server].flushes_running += 1;
+            self.world.state.servers[server].flush_rate = rate;
+        }
         let duration = (self.cfg.draws).duration(
             Site::Flush,
             region as u64,
@@ -286,7 +291,9 @@ impl Engine {
         );
         let s = &mut self.world.state.servers[server];
         s.memstore_heap = s.memstore_heap.saturating_sub(heap);
-        s.flushes_running = s.flushes_running.saturating_sub(1);
+        if why != FlushWhy::PreClose {
+            s.flushes_running = s.flushes_running.saturating_sub(1);
+        }
         // The flushed region may be a candidate for the global pressure flush again.
         s.pressure_futile = false;
         let now_on = self.world.state.regions[region].server;
@@ -294,11 +301,16 @@ impl Engine {
         self.world.rec.stats.flushes += 1;
         self.count_for_table(region, |c| c.flushes += 1);
         self.world.rec.stats.flushed_bytes += data;
-        // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
-        if self.world.state.regions[region].state == RegionState::Open {
+        if why == FlushWhy::PreClose {
+            // HRegion.doClose goes on: the close flag, then the flush of what arrived meanwhile.
+            self.pre_close_flushed(region);
+        } else if self.world.state.regions[region].state == RegionState::Open {
+            // MemStoreFlusher.flushRegion: split if the policy says so, else compact if needed.
             self.react(region, StoreChange::Flushed(flushed_stores));
         }
-        if self.world.state.regions[region].active_heap() > self.cfg.settings.flush_size {
+        if why != FlushWhy::PreClose
+            && self.world.state.regions[region].active_heap() > self.cfg.settings.flush_size
+        {
             self.apply(Decision::Flush {
                 region,
                 why: FlushWhy::Size,

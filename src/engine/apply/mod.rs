@@ -4,6 +4,7 @@
 mod bulkload;
 mod chores;
 mod client;
+pub(crate) mod close;
 pub(crate) mod cluster;
 mod compaction;
 mod flush;
@@ -84,7 +85,7 @@ impl Engine {
             }
             Decision::EmergencyFlush { region, why } => self.emergency_flush(region, why),
             Decision::Move { region, to, reason } => {
-                return self.start_move(region, to, reason).is_some();
+                return self.start_move(region, to, reason);
             }
             Decision::Merge { regions, reason } => return self.start_merge(regions, reason),
             Decision::Split {

@@ -8,6 +8,8 @@ use crate::engine::state::region::HeldFile;
 use crate::engine::state::region::{RegionState, Store};
 use crate::engine::state::storefile::StoreFile;
 use crate::engine::{Engine, Happening, OpenedAs, SplitReason, SplitRecord, SplitSource};
+
+use super::close::PendingClose;
 use crate::keygen::rng::splitmix64;
 
 impl Engine {
@@ -19,10 +21,9 @@ impl Engine {
             .duration(Site::Transition, region as u64, n, self.cfg.transition_ns)
     }
 
-    /// Closes the parent (flushing its memstore, as `HRegion.doClose` does) and schedules the
-    /// daughters' opening.
+    /// Closes the parent (`close_for`: a pre-close flush first if its memstore is large) for a
+    /// split at `row`.
     pub(crate) fn start_split(&mut self, region: usize, row: Vec<u8>, reason: SplitReason) {
-        let requested = self.world.now;
         // Where the row came from (split_point::choose): the largest file of the largest store
         // that has a split point.
         let r = &self.world.state.regions[region];
@@ -33,6 +34,27 @@ impl Engine {
                 store_files: st.files.len(),
             }
         });
+        self.close_for(
+            region,
+            PendingClose::Split {
+                row,
+                reason,
+                source,
+            },
+        );
+    }
+
+    /// The parent closes (flushing what its memstore holds, as `HRegion.doClose` does, offline)
+    /// and the daughters' opening is scheduled. The split's record counts from here: its
+    /// offline time starts with the close flag, after any pre-close flush.
+    pub(super) fn split_closed(
+        &mut self,
+        region: usize,
+        row: Vec<u8>,
+        reason: SplitReason,
+        source: Option<SplitSource>,
+    ) {
+        let requested = self.world.now;
         // The close flush runs on its own (not through the flush queue).
         self.abort_compactions(region);
         let data = self.close_flush(region);

@@ -15,7 +15,6 @@ use crate::engine::policy::write::{Admission, RegionWrite};
 use crate::engine::queue::{Event, NS_PER_MS, NS_PER_S};
 use crate::engine::state::cell;
 use crate::engine::state::memstore::Put;
-use crate::engine::state::region::RegionState;
 use crate::engine::{Engine, FamilyPut, TableResult};
 use crate::keygen::rng::splitmix64;
 use crate::scenario::tables::OtherTable;
@@ -370,9 +369,7 @@ impl Engine {
             .on(server)
             .iter()
             .map(|&id| &self.world.state.regions[id])
-            .filter(|r| {
-                r.table == table && matches!(r.state, RegionState::Open | RegionState::Splitting)
-            })
+            .filter(|r| r.table == table && r.online())
             .count()
     }
 

@@ -27,7 +27,6 @@ use crate::engine::policy::write::RegionWrite;
 use crate::engine::queue::NS_PER_MS;
 use crate::engine::recorder::Recorder;
 use crate::engine::state::memstore::Put;
-use crate::engine::state::region::RegionState;
 use crate::engine::{CLIENT_LAG_NS, Engine, prefix8};
 use crate::kernel::{self, prefetch};
 
@@ -599,11 +598,7 @@ impl Engine {
             // Too busy, the row's `request_flush` is taken only where no flush is queued or
             // running: then the row ends the run.
             hold: r.client_held
-                && match policy::write::refusal(
-                    r.state == RegionState::Open,
-                    r.memstore_heap(),
-                    lim.blocking,
-                ) {
+                && match policy::write::refusal(r.takes_writes(), r.memstore_heap(), lim.blocking) {
                     Some(Refusal::TooBusy) => !policy::flush::accepts_request(r),
                     Some(Refusal::Offline) | None => true,
                 },

@@ -174,6 +174,35 @@ pub(crate) fn stores_to_flush(
         .collect()
 }
 
+/// `HRegion.worthPreFlushing`: a close first flushes the memstore, while writes still land, when
+/// it holds more than `hbase.hregion.preclose.flush.size` of data; only what arrives meanwhile
+/// is flushed once the close flag is up. Splits, moves and merges wait for a running flush, so
+/// a closing region is not flushing; were it, it would close at once with what it holds.
+pub(crate) fn pre_close_flush(region: &Region, preclose_flush_size: u64) -> bool {
+    region.state == RegionState::Open
+        && !region.flush.running()
+        && region.memstore_data() > preclose_flush_size
+}
+
+/// The stores a flush of `why` writes: every non-empty one for a pre-close flush
+/// (`HRegion.internalFlushcache` over all stores), else `stores_to_flush`.
+pub(crate) fn stores_for(
+    region: &Region,
+    why: FlushWhy,
+    flush_size: u64,
+    per_cf_lower_bound_min: u64,
+) -> Vec<bool> {
+    if why == FlushWhy::PreClose {
+        region
+            .stores
+            .iter()
+            .map(|s| !s.memstore.is_empty())
+            .collect()
+    } else {
+        stores_to_flush(region, flush_size, per_cf_lower_bound_min)
+    }
+}
+
 /// The periodic flush check (`HRegionServer.PeriodicMemStoreFlusher`): open regions with an
 /// edit older than `interval_ms` are due, and until `next_ms` no check can find one (edits made
 /// after this check are due no earlier than now + interval + 1; the earliest due time is taken
@@ -240,6 +269,38 @@ mod tests {
                     rows: 0,
                 });
         }
+    }
+
+    // Mirrors HRegion.worthPreFlushing: the memstore's data size (not its heap) above
+    // hbase.hregion.preclose.flush.size, strictly; HRegion.doClose runs the pre-flush only for
+    // a region that can flush (not one flushing already, in this model, nor one closed).
+    #[test]
+    fn a_close_pre_flushes_a_memstore_above_the_preclose_size() {
+        let mut r = test_region(0, 0, 2);
+        // 10 rows of 1,000 data bytes (2,000 heap) in each of two stores: 20,000 data bytes.
+        test_write(&mut r, 0, 10, 2_000, 0);
+        test_write(&mut r, 1, 10, 2_000, 0);
+        assert!(pre_close_flush(&r, 19_999));
+        assert!(!pre_close_flush(&r, 20_000), "strictly above");
+        assert!(
+            !pre_close_flush(&r, 39_999),
+            "data (20,000), not heap (40,000), is compared"
+        );
+        r.flush = FlushState::Running(FlushWhy::Size);
+        assert!(!pre_close_flush(&r, 0));
+        r.flush = FlushState::Idle;
+        r.state = RegionState::Splitting;
+        assert!(!pre_close_flush(&r, 0));
+        // The pre-close flush writes every store with data; a size flush picks the large ones.
+        let mut r = test_region(0, 0, 2);
+        test_write(&mut r, 0, 10, 2_000, 0);
+        assert_eq!(stores_for(&r, FlushWhy::PreClose, 1, 0), vec![true, false]);
+        test_write(&mut r, 1, 1, 2_000, 0);
+        assert_eq!(
+            stores_for(&r, FlushWhy::PreClose, 1 << 30, 1 << 30),
+            vec![true, true]
+        );
+        assert_eq!(stores_for(&r, FlushWhy::Size, 16_000, 0), vec![true, false]);
     }
 
     // Mirrors MemStoreFlusher.flushOneForGlobalPressure: the largest memstore among the

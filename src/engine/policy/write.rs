@@ -10,7 +10,7 @@
 
 use crate::config::Settings;
 use crate::engine::policy::client::Refusal;
-use crate::engine::state::region::{Region, RegionState};
+use crate::engine::state::region::Region;
 
 /// A server's global memstore marks (`hbase.regionserver.global.memstore.size` and its
 /// `lower.limit`): at the high mark writes block until flushes bring the server down; from the
@@ -106,7 +106,7 @@ impl RegionWrite {
     #[inline(always)]
     pub(crate) fn of(r: &Region) -> RegionWrite {
         RegionWrite {
-            open: r.state == RegionState::Open,
+            open: r.takes_writes(),
             held_behind: r.client_held,
             active_heap: r.active_heap(),
             snapshot_heap: r.snapshot_heap,

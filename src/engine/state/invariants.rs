@@ -86,7 +86,7 @@ impl State {
         for id in self.live_ids() {
             let r = &self.regions[id];
             heap[r.server] += r.memstore_heap();
-            if matches!(r.state, RegionState::Open | RegionState::Splitting) {
+            if r.online() {
                 online[r.server] += 1;
             }
         }

@@ -11,6 +11,9 @@ use crate::engine::state::storefile::StoreFile;
 pub enum RegionState {
     /// Serving writes.
     Open,
+    /// Closing (`HRegion.doClose`) with a pre-close flush running: writes still land, but no
+    /// flush, compaction, split, move or merge starts; then it goes `Splitting` or `Moving`.
+    Closing,
     /// Closing for a split (flushing, creating references, opening daughters): writes wait.
     Splitting,
     /// Closed for a move (balancer, decommission) or reopening after its server died: writes wait.
@@ -285,6 +288,20 @@ impl Region {
         if self.flush.has_entry() {
             self.flush = FlushState::Idle;
         }
+    }
+
+    /// Writes land here: open, or closing with its pre-close flush running (the close flag,
+    /// which turns writes away, goes up after it).
+    pub fn takes_writes(&self) -> bool {
+        matches!(self.state, RegionState::Open | RegionState::Closing)
+    }
+
+    /// Counted online on its server: open, closing, or splitting until its daughters open.
+    pub fn online(&self) -> bool {
+        matches!(
+            self.state,
+            RegionState::Open | RegionState::Closing | RegionState::Splitting
+        )
     }
 
     /// True if `key` falls in `[start, end)`.
