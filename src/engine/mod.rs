@@ -249,8 +249,6 @@ struct World {
     pre_closing: std::collections::BTreeMap<usize, apply::close::PendingClose>,
     /// A `CompactionTune` event is scheduled.
     tune_armed: bool,
-    /// A `Discharge` event is scheduled.
-    discharger_armed: bool,
     /// Stores holding compacted References the discharger has not archived yet.
     discharge_pending: Vec<(usize, usize)>,
     /// The resource tick sleeps: writes are paused and nothing on any node runs (it re-arms
@@ -828,7 +826,6 @@ impl Engine {
                 closing: None,
                 pre_closing: std::collections::BTreeMap::new(),
                 tune_armed: false,
-                discharger_armed: false,
                 discharge_pending: Vec::new(),
                 tick_idle: false,
             },
@@ -996,7 +993,7 @@ impl Engine {
                     self.arm_compaction_tune();
                 }
             }
-            Event::Discharge => self.discharge(),
+            Event::Discharge { server } => self.discharge(server),
             Event::ResourceTick => self.resource_tick(),
             Event::ClientRetry {
                 client,

@@ -73,8 +73,11 @@ pub(crate) enum Event {
     },
     /// The compaction throughput controllers re-tune their limits (their chore).
     CompactionTune,
-    /// The `CompactedHFilesDischarger` chore archives compacted files.
-    Discharge,
+    /// Server `server`'s `CompactedHFilesDischarger` chore archives its compacted files.
+    Discharge {
+        /// Server index.
+        server: usize,
+    },
     /// The nodes' resource shares are measured and recomputed.
     ResourceTick,
     /// A region's held-back mutations are retried, unless `generation` is stale.
@@ -146,7 +149,7 @@ impl Event {
                 | Event::Balance
                 | Event::Normalize
                 | Event::CompactionTune
-                | Event::Discharge
+                | Event::Discharge { .. }
                 | Event::ResourceTick
                 | Event::GcPause { .. }
                 | Event::TableWrite { .. }

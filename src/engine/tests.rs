@@ -564,10 +564,16 @@ fn a_compacted_reference_blocks_splits_until_the_discharger_runs() {
             } else if r.state == RegionState::Open
                 && let Some(since) = pending.remove(&r.id)
             {
-                // Only the discharger archives it: its chore time (a multiple of the period)
-                // has come since.
+                // Only the discharger archives it: a run of the server's chore (its start plus
+                // whole periods, ChoreService) has come since.
+                use crate::engine::policy::chore_clock;
+                let before = chore_clock::started_before_run_ns(
+                    e.cfg.seed,
+                    r.server,
+                    chore_clock::START_SPAN_NS,
+                );
                 assert!(
-                    e.world.now / period > since / period,
+                    e.world.now >= chore_clock::next_run_ns(since, period, 0, before),
                     "region {} archived at {} before the chore after {since}",
                     r.id,
                     e.world.now

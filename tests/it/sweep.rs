@@ -294,7 +294,7 @@ fn minimise_subject_to_picks_the_best_point() {
             "--design",
             "sequential",
             "--subject-to",
-            "regions_final >= 4",
+            "regions_final >= 5",
         ],
     );
     assert!(

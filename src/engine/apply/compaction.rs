@@ -5,6 +5,7 @@ use std::cmp::Reverse;
 use std::sync::Arc;
 
 use crate::engine::files::CompactionOutput;
+use crate::engine::policy::chore_clock;
 use crate::engine::policy::compaction::{self, SelectOptions};
 use crate::engine::policy::offpeak;
 use crate::engine::policy::reactions::StoreChange;
@@ -616,7 +617,8 @@ impl Engine {
                 self.world.discharge_pending.push((region, store));
             }
             st.compacted_refs += references;
-            self.arm_discharger();
+            let server = self.world.state.regions[region].server;
+            self.arm_discharger(server);
         }
         self.world.rec.stats.compacted_bytes += read;
         let files_now = self.world.state.regions[region].stores[store].files.len();
@@ -690,28 +692,38 @@ impl Engine {
         self.world.closing = None;
     }
 
-    /// Schedules the next run of the `CompactedHFilesDischarger` chore, if stores wait for it.
-    pub(crate) fn arm_discharger(&mut self) {
-        if self.world.discharger_armed {
+    /// Schedules `server`'s next `CompactedHFilesDischarger` run, if it is not scheduled yet:
+    /// at the server's own phase (`policy::chore_clock`).
+    pub(crate) fn arm_discharger(&mut self, server: usize) {
+        let s = &self.world.state.servers[server];
+        if s.discharger_armed || s.dead {
             return;
         }
         let period = self.cfg.settings.discharger_interval_ms.max(1) * NS_PER_MS;
-        self.world.discharger_armed = true;
-        // Chores run at multiples of their period from the start of the run.
-        let next = (self.world.now / period + 1) * period;
-        self.schedule(next - self.world.now, Event::Discharge);
+        let before =
+            chore_clock::started_before_run_ns(self.cfg.seed, server, chore_clock::START_SPAN_NS);
+        let next = chore_clock::next_run_ns(self.world.now, period, s.joined_ns, before);
+        self.world.state.servers[server].discharger_armed = true;
+        self.schedule(next - self.world.now, Event::Discharge { server });
     }
 
-    /// `CompactedHFilesDischarger`: every server archives its stores' compacted files; a store
+    /// `server`'s `CompactedHFilesDischarger`: it archives its stores' compacted files; a store
     /// whose last Reference was among them may split again at its next flush or compaction.
-    pub(crate) fn discharge(&mut self) {
-        self.world.discharger_armed = false;
-        for (region, store) in std::mem::take(&mut self.world.discharge_pending) {
-            let r = &mut self.world.state.regions[region];
-            if self.world.state.servers[r.server].dead {
-                continue;
+    /// Stores of other servers wait for their own server's run; a store whose region closed
+    /// meanwhile was archived by the close.
+    pub(crate) fn discharge(&mut self, server: usize) {
+        self.world.state.servers[server].discharger_armed = false;
+        let dead = self.world.state.servers[server].dead;
+        let state = &mut self.world.state;
+        self.world.discharge_pending.retain(|&(region, store)| {
+            let r = &mut state.regions[region];
+            if r.server != server {
+                return r.stores[store].compacted_refs > 0;
             }
-            r.stores[store].compacted_refs = 0;
-        }
+            if !dead {
+                r.stores[store].compacted_refs = 0;
+            }
+            false
+        });
     }
 }

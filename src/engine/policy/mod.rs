@@ -16,6 +16,7 @@
 //! - `wal` — which WAL files go and which regions too many WAL files force to flush;
 //! - `write` — whether a region takes a row now (and why not), and how many rows a region and
 //!   its server take before a flush, a block, global pressure or a WAL roll fires;
+//! - `chore_clock` — when a RegionServer's own chores (the compacted-files discharger) run;
 //! - `variability` — the seeded spread of durations and the servers' GC pauses;
 //! - `bulkload` — how a bulk-load job cuts its HFiles and shares the nodes, and how the loader
 //!   groups, splits and refuses files;
@@ -24,6 +25,7 @@
 
 pub mod balancer;
 pub mod bulkload;
+pub(crate) mod chore_clock;
 pub mod client;
 pub mod compaction;
 pub(crate) mod flush;

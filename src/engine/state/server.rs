@@ -54,6 +54,8 @@ pub struct Server {
     pub draining: bool,
     /// Simulated time it joined, ns (0 for the initial servers).
     pub joined_ns: u64,
+    /// Its `CompactedHFilesDischarger` run is scheduled.
+    pub discharger_armed: bool,
     /// The last global-pressure scan found no region to flush, and nothing has changed since.
     pub pressure_futile: bool,
     /// Total compaction throughput limit set by the last tune of its
