@@ -80,6 +80,11 @@ pub trait Balancer: Send {
     /// Takes a cluster metrics sample between runs (the master's status chore); balancers that
     /// keep request-load history use it.
     fn record_loads(&mut self, _view: &ClusterView) {}
+    /// `BaseLoadBalancer.preBalanceCluster`: before a by-table run's tables, the whole
+    /// cluster's regions (SimpleLoadBalancer keeps every server's overall load from it).
+    fn begin_cluster(&mut self, _view: &ClusterView) {}
+    /// The by-table run's tables are done.
+    fn end_cluster(&mut self) {}
 }
 
 /// The balancer `settings` select, seeded; `None` for [`BalancerClass::Off`] (balance_switch
@@ -107,6 +112,7 @@ pub fn balance_cluster(
     if !by_table || names.len() <= 1 {
         return bal.balance(view);
     }
+    bal.begin_cluster(view);
     let mut out: Option<BalancePlan> = None;
     for (t, name) in names.iter().enumerate() {
         let regions: Vec<RegionLoad> = view
@@ -134,6 +140,7 @@ pub fn balance_cluster(
             o.moves.extend(p.moves);
         }
     }
+    bal.end_cluster();
     out
 }
 

@@ -20,6 +20,35 @@ pub struct SimpleBalancer {
     seed: u64,
     runs: u64,
     last_reason: String,
+    /// During a by-table run: every server's load over all tables (`setClusterLoad`).
+    overall: Option<Overall>,
+}
+
+/// `setClusterLoad`'s `serverLoadList` and `avgLoadOverall`: each server's regions over all
+/// tables, in the list's current order (layout index, load). Each table's `balanceOverall` adds
+/// its moves and sorts it, and the next table starts from there, as HBase's list does.
+#[derive(Debug, Clone)]
+struct Overall {
+    avg: f32,
+    list: Vec<(usize, i64)>,
+}
+
+impl Overall {
+    /// `overallNeedsBalance`: a server outside [⌊avg·(1 − slop)⌋, ⌈avg·(1 + slop)⌉] overall
+    /// (`hbase.regions.overallSlop` defaults to the slop). The reason when so.
+    fn needs_balance(&self, slop: f32) -> Option<String> {
+        let floor = (self.avg * (1.0 - slop)).floor() as i64;
+        let ceiling = (self.avg * (1.0 + slop)).ceil() as i64;
+        let max = self.list.iter().map(|&(_, l)| l).max().unwrap_or(0);
+        let min = self.list.iter().map(|&(_, l)| l).min().unwrap_or(0);
+        (max > ceiling || min < floor).then(|| {
+            format!(
+                "overall: servers hold {min}..{max} regions of all tables, outside \
+                 [{floor}, {ceiling}] (avg {:.2}, slop {slop})",
+                self.avg
+            )
+        })
+    }
 }
 
 /// Per-server bookkeeping of `balanceTable` (HBase's `BalanceInfo`).
@@ -50,6 +79,7 @@ impl SimpleBalancer {
             seed,
             runs: 0,
             last_reason: String::new(),
+            overall: None,
         }
     }
 
@@ -63,21 +93,23 @@ impl SimpleBalancer {
         // balanceTable returns early with ≤ 1 server; otherwise it runs unless both
         // needsBalance (idle or sloppy) and overallNeedsBalance (sloppy with overallSlop, which
         // has no slop < 0 switch-off) say balanced.
-        let why = match &gate {
-            Gate::TooFewServers(_) => None,
-            Gate::Idle { .. } | Gate::Sloppy(_) => Some(gate.describe(&layout)),
-            Gate::Within(s) if s.outside() => Some(format!(
+        let why = match (&gate, &self.overall) {
+            (Gate::TooFewServers(_), _) => None,
+            (Gate::Idle { .. } | Gate::Sloppy(_), _) => Some(gate.describe(&layout)),
+            // By table: the overall check reads every table's regions.
+            (Gate::Within(_), Some(o)) => o.needs_balance(self.slop),
+            (Gate::Within(s), None) if s.outside() => Some(format!(
                 "{} (overall check; a negative slop does not switch it off)",
                 s.describe(&layout)
             )),
-            Gate::Within(_) => None,
+            (Gate::Within(_), None) => None,
         };
         let Some(why) = why else {
             self.last_reason = format!("{prefix}: balanced: {}", gate.describe(&layout));
             return None;
         };
         let mut rng = Rng::new(self.seed, SHUFFLE_STREAM ^ self.runs);
-        let (moves, summary) = balance_table(view, &layout, &mut rng);
+        let (moves, summary) = balance_table(view, &layout, &mut rng, self.overall.as_mut());
         let reason = format!("{prefix}: {why}; {summary}");
         self.last_reason = reason.clone();
         Some(BalancePlan { moves, reason })
@@ -92,10 +124,36 @@ impl Balancer for SimpleBalancer {
     fn last_reason(&self) -> String {
         self.last_reason.clone()
     }
+
+    fn begin_cluster(&mut self, view: &ClusterView) {
+        let layout = Layout::new(view);
+        let n = layout.servers.len().max(1);
+        let list: Vec<(usize, i64)> = layout
+            .per_server
+            .iter()
+            .map(|r| r.len() as i64)
+            .enumerate()
+            .collect();
+        let sum: i64 = list.iter().map(|&(_, l)| l).sum();
+        self.overall = Some(Overall {
+            avg: sum as f32 / n as f32,
+            list,
+        });
+    }
+
+    fn end_cluster(&mut self) {
+        self.overall = None;
+    }
 }
 
-/// `balanceTable` for one ensemble table; returns the moves and a summary with the numbers.
-fn balance_table(view: &ClusterView, layout: &Layout, rng: &mut Rng) -> (Vec<Move>, String) {
+/// `balanceTable` for one table (the ensemble, or one table of a by-table run with the cluster's
+/// `overall` loads); returns the moves and a summary with the numbers.
+fn balance_table(
+    view: &ClusterView,
+    layout: &Layout,
+    rng: &mut Rng,
+    overall: Option<&mut Overall>,
+) -> (Vec<Move>, String) {
     let n = layout.servers.len();
     let loads: Vec<usize> = layout.per_server.iter().map(Vec::len).collect();
     let num_regions = layout.num_regions();
@@ -225,7 +283,15 @@ fn balance_table(view: &ClusterView, layout: &Layout, rng: &mut Rng) -> (Vec<Mov
     }
 
     let overall = if min != max {
-        balance_overall(&mut returns, &info, &loads, &mut to_move, max, min)
+        match overall {
+            Some(o) => balance_overall(&mut returns, &info, &mut o.list, &mut to_move, max, min),
+            None => {
+                // One ensemble table: the overall load is this table's.
+                let mut sl: Vec<(usize, i64)> =
+                    loads.iter().map(|&l| l as i64).enumerate().collect();
+                balance_overall(&mut returns, &info, &mut sl, &mut to_move, max, min)
+            }
+        }
     } else {
         ""
     };
@@ -256,12 +322,13 @@ fn add_plan(to_move: &mut BTreeSet<(usize, usize)>, dest: usize, returns: &mut V
 }
 
 /// `balanceOverall` (HBASE-24139): servers now at max give one region each to the least loaded
-/// servers overall, folding A→B, B→C into A→C. With one ensemble table the overall load is this
-/// table's load. Returns a note for the reason when it stopped early.
+/// servers overall, folding A→B, B→C into A→C. `sl` is `serverLoadList`: (server, load over
+/// all tables) in its current order, updated and sorted here. Returns a note for the reason
+/// when it stopped early.
 fn balance_overall(
     returns: &mut Vec<Plan>,
     info: &[Info],
-    loads: &[usize],
+    sl: &mut [(usize, i64)],
     to_move: &mut BTreeSet<(usize, usize)>,
     max: usize,
     min: usize,
@@ -271,8 +338,8 @@ fn balance_overall(
     for (i, p) in returns.iter().enumerate() {
         by_dest.entry(p.dest).or_default().push(i);
     }
-    // Step 2: serverLoadList (HashMap order ⇒ server index); peel one region off servers at max.
-    let mut sl: Vec<(usize, i64)> = loads.iter().map(|&l| l as i64).enumerate().collect();
+    // Step 2: serverLoadList (HashMap order ⇒ server index at first); peel one region off servers
+    // at max.
     for (s, load) in sl.iter_mut() {
         let bi = &info[*s];
         *load += bi.added;
@@ -381,6 +448,90 @@ mod tests {
             loads[s] += 1;
         }
         loads
+    }
+
+    /// `counts[t][s]` regions of table t on server s, as one view (ids in table then server
+    /// order, later = newer), with each region's table and the view of table `t` alone.
+    fn tables_view(counts: &[&[usize]]) -> (ClusterView, Vec<u16>) {
+        let mut regions = Vec::new();
+        let mut table_of = Vec::new();
+        for (t, per_server) in counts.iter().enumerate() {
+            for (s, &c) in per_server.iter().enumerate() {
+                for _ in 0..c {
+                    let id = regions.len();
+                    regions.push(RegionLoad {
+                        id,
+                        server: s,
+                        region_id_ms: id as u64,
+                        read_requests: 0,
+                        write_requests: 0,
+                        memstore_bytes: 0,
+                        storefile_bytes: 0,
+                    });
+                    table_of.push(t as u16);
+                }
+            }
+        }
+        let v = ClusterView {
+            servers: (0..counts[0].len()).collect(),
+            regions,
+            now_ms: 0,
+            offpeak: false,
+        };
+        (v, table_of)
+    }
+
+    fn table(v: &ClusterView, table_of: &[u16], t: u16) -> ClusterView {
+        ClusterView {
+            regions: v
+                .regions
+                .iter()
+                .zip(table_of)
+                .filter(|&(_, &tt)| tt == t)
+                .map(|(r, _)| r.clone())
+                .collect(),
+            ..v.clone()
+        }
+    }
+
+    // Mirrors TestSimpleLoadBalancer.testBalanceClusterOverallStrictly: with the cluster's load
+    // over both tables (preBalanceCluster → setClusterLoad), balancing table0 alone leaves every
+    // server with 6 regions overall. balanceTable evens table0 at 4 or 5 a server (servers 8
+    // and 7 shed one each to the two with 3); balanceOverall then ranks servers by their load
+    // over all tables: server 6, now at table0's max with 7 overall, gives one to server 8 (5).
+    #[test]
+    fn a_by_table_run_ranks_servers_by_their_load_over_all_tables() {
+        let (v, table_of) =
+            tables_view(&[&[3, 3, 4, 4, 4, 4, 5, 5, 5], &[2, 2, 2, 2, 2, 2, 2, 2, 1]]);
+        let t0 = table(&v, &table_of, 0);
+        let mut b = SimpleBalancer::new(&settings(0.0), 1);
+        b.begin_cluster(&v);
+        let p = b.balance(&t0).expect("uneven overall");
+        assert_eq!(after(&v, &p), vec![6; 9], "{p:?}");
+        b.end_cluster();
+        // Ranked by table0's own load (the ensemble's rule), server 0 takes that region: 7.
+        let p = b.balance(&t0).expect("table0 uneven");
+        let loads = after(&v, &p);
+        assert_ne!(loads, vec![6; 9], "{p:?}");
+        assert_eq!(loads.iter().sum::<usize>(), 54);
+    }
+
+    // Mirrors SimpleLoadBalancer.overallNeedsBalance: a table balanced on its own is still
+    // balanced when the servers' loads over all tables are outside [⌊avg⌋, ⌈avg⌉] (slop 0).
+    #[test]
+    fn a_balanced_table_is_balanced_again_when_the_cluster_is_not() {
+        // table0 even (2 a server); table1 all on server 0: overall 6, 2, 2 (avg 3.33).
+        let (v, table_of) = tables_view(&[&[2, 2, 2], &[4, 0, 0]]);
+        let t0 = table(&v, &table_of, 0);
+        let mut b = SimpleBalancer::new(&settings(0.0), 1);
+        assert!(b.balance(&t0).is_none(), "table0 alone is balanced");
+        b.begin_cluster(&v);
+        let _ = b.balance(&t0);
+        assert!(
+            b.last_reason().contains("overall: servers hold 2..6"),
+            "{}",
+            b.last_reason()
+        );
     }
 
     #[test]
