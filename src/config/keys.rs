@@ -209,6 +209,10 @@ pub const KEYS: &[KeySpec] = &[
     k("hbase.server.compactchecker.interval.multiplier", "1000", Int, Same, "compaction", "HRegionServer",
       "a store is checked for time-based compaction every this many checker runs"),
     // --- compaction ---
+    k("hbase.hstore.defaultengine.compactionpolicy.class",
+      "org.apache.hadoop.hbase.regionserver.compactions.ExploringCompactionPolicy", Class, Absent,
+      "compaction", "DefaultStoreEngine",
+      "compaction policy: ExploringCompactionPolicy, RatioBasedCompactionPolicy or FIFOCompactionPolicy (needs a TTL on every family and blockingStoreFiles >= 1000)"),
     k("hbase.hstore.compactionThreshold", "3", Int, Same, "compaction", "CompactionConfiguration",
       "files needed before a minor compaction is considered"),
     derived("hbase.hstore.compaction.min", Int, Empty, "compaction", "CompactionConfiguration",

@@ -198,6 +198,45 @@ pub enum BalancerClass {
     Off,
 }
 
+/// The store's compaction policy (`hbase.hstore.defaultengine.compactionpolicy.class`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactionPolicyClass {
+    /// `ExploringCompactionPolicy` (HBase's default).
+    Exploring,
+    /// `RatioBasedCompactionPolicy` (the pre-0.96 default).
+    RatioBased,
+    /// `FIFOCompactionPolicy`: only whole expired files go; no rewriting (a store with
+    /// References after a split is compacted as Exploring would).
+    Fifo,
+}
+
+const COMPACTION_PKG: &str = "org.apache.hadoop.hbase.regionserver.compactions.";
+
+impl CompactionPolicyClass {
+    /// The simple class name.
+    pub fn simple_name(self) -> &'static str {
+        match self {
+            CompactionPolicyClass::Exploring => "ExploringCompactionPolicy",
+            CompactionPolicyClass::RatioBased => "RatioBasedCompactionPolicy",
+            CompactionPolicyClass::Fifo => "FIFOCompactionPolicy",
+        }
+    }
+
+    /// Reads a full or simple class name.
+    pub fn parse(name: &str) -> Result<CompactionPolicyClass, String> {
+        let name = name.trim();
+        let simple = name.strip_prefix(COMPACTION_PKG).unwrap_or(name);
+        [
+            CompactionPolicyClass::Exploring,
+            CompactionPolicyClass::RatioBased,
+            CompactionPolicyClass::Fifo,
+        ]
+        .into_iter()
+        .find(|c| c.simple_name() == simple)
+        .ok_or_else(|| format!("unsupported compaction policy `{name}`"))
+    }
+}
+
 impl BalancerClass {
     /// The simple class name.
     pub fn simple_name(self) -> &'static str {
@@ -523,6 +562,8 @@ pub struct Settings {
     pub max_rit_percent: f64,
     /// hbase.master.loadbalancer.class.
     pub balancer: BalancerClass,
+    /// hbase.hstore.defaultengine.compactionpolicy.class.
+    pub compaction_policy: CompactionPolicyClass,
     /// hbase.master.loadbalance.bytable.
     pub balance_by_table: bool,
     /// hbase.master.balancer.stochastic.*.
@@ -1062,6 +1103,20 @@ impl Settings {
             )
         })?;
 
+        let policy_key = "hbase.hstore.defaultengine.compactionpolicy.class";
+        // Absent from hbase-default.xml: DefaultStoreEngine's code default when unset or empty.
+        let policy_name = site
+            .get(policy_key)?
+            .filter(|v| !v.trim().is_empty())
+            .unwrap_or_else(|| CompactionPolicyClass::Exploring.simple_name().to_string());
+        let compaction_policy = CompactionPolicyClass::parse(&policy_name).map_err(|p| {
+            site.value_error(
+                policy_key,
+                p,
+                "ExploringCompactionPolicy, RatioBasedCompactionPolicy or FIFOCompactionPolicy (simple or full class name; DateTiered and Stripe are not modelled)",
+            )
+        })?;
+
         let max_logs = match site.get("hbase.regionserver.maxlogs")? {
             None => None,
             Some(_) => Some(r.u_int("hbase.regionserver.maxlogs")?),
@@ -1285,6 +1340,7 @@ impl Settings {
             slop: r.float("hbase.regions.slop")?,
             max_rit_percent: r.double("hbase.master.balancer.maxRitPercent")?,
             balancer,
+            compaction_policy,
             balance_by_table: r.bool("hbase.master.loadbalance.bytable")?,
             stochastic,
             normalization_enabled,

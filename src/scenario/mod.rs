@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 use crate::config::settings::{
-    SPLIT_RESTRICTION_DELIMITER_KEY, SPLIT_RESTRICTION_PREFIX_LENGTH_KEY,
+    CompactionPolicyClass, SPLIT_RESTRICTION_DELIMITER_KEY, SPLIT_RESTRICTION_PREFIX_LENGTH_KEY,
     SPLIT_RESTRICTION_TYPE_KEY,
 };
 use crate::config::{Attr, Origin, Settings, SiteConfig, SplitRestriction, TableAttributes};
@@ -106,6 +106,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     (
         "scenarios/ttl-timeseries.toml",
         include_str!("../../scenarios/ttl-timeseries.toml"),
+    ),
+    (
+        "scenarios/ttl-timeseries-fifo.toml",
+        include_str!("../../scenarios/ttl-timeseries-fifo.toml"),
     ),
     (
         "scenarios/updates-and-deletes.toml",
@@ -1229,6 +1233,39 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         },
         None => None,
     };
+
+    // TableDescriptorChecker.checkCompactionPolicy: HMaster refuses a FIFO table without a TTL
+    // on every family or with blockingStoreFiles below 1000.
+    if let (Some(s), Some(t)) = (&settings, &table)
+        && s.compaction_policy == CompactionPolicyClass::Fifo
+    {
+        let span = raw.table.as_ref().map_or(0..0, |rt| rt.span());
+        for f in t.families.iter().filter(|f| f.ttl_ms.is_none()) {
+            ck.err(
+                span.clone(),
+                "table.ttl",
+                format!(
+                    "family `{}` has the default TTL (FOREVER), which FIFOCompactionPolicy does \
+                     not support (HMaster refuses the table)",
+                    f.name
+                ),
+                "a TTL on every family (`[table] ttl` or the family's `ttl`) with \
+                 hbase.hstore.defaultengine.compactionpolicy.class = FIFOCompactionPolicy",
+            );
+        }
+        if s.blocking_store_files < 1000 {
+            ck.err(
+                span,
+                "hbase.hstore.blockingStoreFiles",
+                format!(
+                    "blockingStoreFiles {} is below the minimum of 1000 HMaster requires for \
+                     FIFOCompactionPolicy (files are never merged, so they pile up)",
+                    s.blocking_store_files
+                ),
+                "hbase.hstore.blockingStoreFiles >= 1000 in [hbase] or the site file",
+            );
+        }
+    }
 
     // [[event]]: after the workload (row triggers) and the base settings (`set`).
     let events = events::events(

@@ -60,6 +60,7 @@ fn config() -> impl Strategy<Value = CompactionConfig> {
                     major_jitter: 0.5,
                     offpeak_max_size: max_size,
                     ttl_ms: None,
+                    policy: hbase_emu::config::settings::CompactionPolicyClass::Exploring,
                 }
             },
         )

@@ -122,6 +122,78 @@ fn bad_ttl_is_an_error_naming_the_field() {
     assert!(err.contains("ttl.toml:"), "{err}");
 }
 
+/// `FIFOCompactionPolicy` on the same table: whole expired files go (the newest too), nothing
+/// is rewritten but a daughter's References after a split, so the compactions write far less
+/// while the TTL still bounds what is stored.
+#[test]
+fn fifo_drops_expired_files_and_rewrites_only_references_fifo_compaction_policy() {
+    let fifo_text = TS.replace(
+        "[table]",
+        "\"hbase.hstore.defaultengine.compactionpolicy.class\" = \"FIFOCompactionPolicy\"\n\
+         \"hbase.hstore.blockingStoreFiles\" = \"1000\"\n\n[table]",
+    );
+    let exploring = report(TS);
+    let fifo = report(&fifo_text);
+    let (e, f) = (&exploring.runs[0].summary, &fifo.runs[0].summary);
+    let fa = f.ageing.as_ref().expect("TTL expired something");
+    assert!(fa.expired_files_dropped > 0, "{fa:?}");
+    assert_eq!(
+        f.rows - fa.ttl_expired_rows,
+        fa.rows_stored,
+        "figures add up"
+    );
+    // Here many splits leave References (256 MB regions, 16 MB flushes): about a third less.
+    assert!(
+        f.compacted_bytes * 4 < e.compacted_bytes * 3,
+        "FIFO rewrote {} bytes, Exploring {}",
+        f.compacted_bytes,
+        e.compacted_bytes
+    );
+    // A major is a compaction of every file: under FIFO only a daughter's, after a split.
+    assert!(
+        f.major_compactions <= f.splits as u64,
+        "{} majors after {} splits",
+        f.major_compactions,
+        f.splits
+    );
+}
+
+/// `TableDescriptorChecker.checkCompactionPolicy`: a FIFO table needs a TTL on every family
+/// and blockingStoreFiles of at least 1000; each is an error naming the field.
+#[test]
+fn fifo_without_a_ttl_or_with_few_blocking_files_is_refused() {
+    let fifo = TS.replace(
+        "[table]",
+        "\"hbase.hstore.defaultengine.compactionpolicy.class\" = \"FIFOCompactionPolicy\"\n\n[table]",
+    );
+    let err = scenario::load_source(SourceText::from_string("ttl.toml", fifo.as_str()))
+        .expect_err("blockingStoreFiles 16")
+        .to_string();
+    assert!(
+        err.contains("hbase.hstore.blockingStoreFiles") && err.contains("1000"),
+        "{err}"
+    );
+    let no_ttl = fifo.replace("ttl = \"1h\"\n", "").replace(
+        "[table]",
+        "\"hbase.hstore.blockingStoreFiles\" = \"1000\"\n[table]",
+    );
+    let err = scenario::load_source(SourceText::from_string("ttl.toml", no_ttl.as_str()))
+        .expect_err("no TTL")
+        .to_string();
+    assert!(
+        err.contains("table.ttl") && err.contains("FOREVER"),
+        "{err}"
+    );
+    let bad = TS.replace(
+        "[table]",
+        "\"hbase.hstore.defaultengine.compactionpolicy.class\" = \"DateTieredCompactionPolicy\"\n[table]",
+    );
+    let err = scenario::load_source(SourceText::from_string("ttl.toml", bad.as_str()))
+        .expect_err("not modelled")
+        .to_string();
+    assert!(err.contains("not modelled"), "{err}");
+}
+
 // ---------------------------------------------------------------- runs over months
 
 use hbase_emu::engine::{Engine, RunOptions, RunResult, Step};

@@ -69,6 +69,7 @@ impl Engine {
                 let cfg = self.store_compaction(s);
                 if compaction::needs_compaction(&infos, st.compacting_files(), &cfg)
                     || compaction::major_due(&infos, &cfg, now_ms)
+                    || compaction::fifo_has_expired(&infos, &cfg, self.ttl_cutoff_ms(s))
                 {
                     self.apply(Decision::Compact {
                         region: r,

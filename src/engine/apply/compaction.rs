@@ -126,6 +126,14 @@ impl Engine {
         }
         self.world.state.regions[region].stores[store].queued = false;
         self.drop_expired_files(region, store);
+        let cfg = self.store_compaction(store);
+        if compaction::fifo_without_references(
+            &compaction::file_infos(&self.world.state.regions[region].stores[store]),
+            &cfg,
+        ) {
+            self.fifo_drop_expired(region, store);
+            return;
+        }
         let st = &self.world.state.regions[region].stores[store];
         let infos = compaction::file_infos(st);
         let now_ms = self.world.now / NS_PER_MS;
@@ -141,13 +149,8 @@ impl Engine {
             offpeak: self.may_use_offpeak(server),
             now_ms,
         };
-        let Some(req) = compaction::select_after(
-            &infos,
-            &cfg,
-            opts,
-            st.first_eligible(),
-            compaction::Policy::Exploring,
-        ) else {
+        let Some(req) = compaction::select_by_policy(&infos, &cfg, opts, st.first_eligible())
+        else {
             return;
         };
         let (Some(&first), count) = (req.files.first(), req.files.len()) else {
@@ -474,6 +477,24 @@ impl Engine {
         let st = &self.world.state.regions[region].stores[store];
         let runs: Vec<(usize, usize)> = st.running.iter().map(|r| (r.first, r.count)).collect();
         let expired = compaction::expired_files(&compaction::file_infos(st), &runs, cutoff);
+        self.remove_expired(region, store, &expired);
+    }
+
+    /// `FIFOCompactionPolicy.selectCompaction` on a store without References: every expired file
+    /// not being compacted, the newest included (its compaction writes no cell: the files go).
+    /// Counted as expired files dropped; the read of the files is not charged.
+    fn fifo_drop_expired(&mut self, region: usize, store: usize) {
+        let Some(cutoff) = self.ttl_cutoff_ms(store) else {
+            return;
+        };
+        let st = &self.world.state.regions[region].stores[store];
+        let runs: Vec<(usize, usize)> = st.running.iter().map(|r| (r.first, r.count)).collect();
+        let expired = compaction::fifo_expired_files(&compaction::file_infos(st), &runs, cutoff);
+        self.remove_expired(region, store, &expired);
+    }
+
+    /// Removes the expired files at `expired` (ascending indices) of a store, with their rows.
+    fn remove_expired(&mut self, region: usize, store: usize, expired: &[usize]) {
         if expired.is_empty() {
             return;
         }

@@ -13,6 +13,7 @@
 //! family TTL outdates its oldest cell).
 
 use crate::config::Settings;
+use crate::config::settings::CompactionPolicyClass;
 use crate::engine::state::region::Store;
 use crate::keygen::rng::splitmix64;
 use crate::units::{format_bytes, format_duration_ms};
@@ -43,6 +44,8 @@ pub struct CompactionConfig {
     pub offpeak_max_size: u64,
     /// The family's TTL, ms (`None`: FOREVER). Only the single-file major rule reads it.
     pub ttl_ms: Option<u64>,
+    /// hbase.hstore.defaultengine.compactionpolicy.class.
+    pub policy: CompactionPolicyClass,
 }
 
 impl CompactionConfig {
@@ -60,6 +63,7 @@ impl CompactionConfig {
             major_jitter: s.major_compaction_jitter as f64,
             offpeak_max_size: s.compaction_max_size_offpeak,
             ttl_ms: None,
+            policy: s.compaction_policy,
         }
     }
 
@@ -469,9 +473,37 @@ pub fn file_infos(store: &Store) -> Vec<FileInfo> {
         .collect()
 }
 
-/// `needsCompaction`: (files − compacting) ≥ min files.
+/// `needsCompaction`: (files − compacting) ≥ min files. Under FIFO, only a store with References
+/// (after a split) is compacted as Exploring would; its expired files go before any selection
+/// (`HStore.removeUnneededFiles`), so it needs nothing else.
 pub fn needs_compaction(files: &[FileInfo], compacting: usize, cfg: &CompactionConfig) -> bool {
+    if fifo_without_references(files, cfg) {
+        return false;
+    }
     needs_compaction_of(files.len(), compacting, cfg)
+}
+
+/// `FIFOCompactionPolicy` on a store without References: it never rewrites files.
+pub fn fifo_without_references(files: &[FileInfo], cfg: &CompactionConfig) -> bool {
+    cfg.policy == CompactionPolicyClass::Fifo && !files.iter().any(|f| f.is_reference)
+}
+
+/// The store's policy's selection (`cfg.policy`): Exploring or RatioBased; FIFO selects
+/// nothing to rewrite (`FIFOCompactionPolicy.selectCompaction`: expired files only, which
+/// `removeUnneededFiles` already took; a forced major is ignored) unless the store holds
+/// References after a split, which it compacts as Exploring would.
+pub fn select_by_policy(
+    files: &[FileInfo],
+    cfg: &CompactionConfig,
+    opts: SelectOptions,
+    first_eligible: usize,
+) -> Option<CompactionRequest> {
+    let policy = match cfg.policy {
+        CompactionPolicyClass::Fifo if fifo_without_references(files, cfg) => return None,
+        CompactionPolicyClass::Exploring | CompactionPolicyClass::Fifo => Policy::Exploring,
+        CompactionPolicyClass::RatioBased => Policy::RatioBased,
+    };
+    select_after(files, cfg, opts, first_eligible, policy)
 }
 
 /// [`needs_compaction`] on counts: a store of `files` files, `compacting` of them in a
@@ -488,6 +520,10 @@ pub fn needs_compaction_of(files: usize, compacting: usize, cfg: &CompactionConf
 /// Otherwise, with the default locality threshold, HBase skips a store holding a single file,
 /// whether or not that file came from a major compaction.
 pub fn major_due(files: &[FileInfo], cfg: &CompactionConfig, now_ms: u64) -> bool {
+    // FIFOCompactionPolicy.shouldPerformMajorCompaction: never, but after a split.
+    if fifo_without_references(files, cfg) {
+        return false;
+    }
     let interval = major_compaction_interval_ms(files, cfg);
     if files.is_empty() || interval == 0 {
         return false;
@@ -519,6 +555,32 @@ pub fn expired_files(
                 && !compacting.iter().any(|&(a, c)| (a..a + c).contains(&i))
         })
         .collect()
+}
+
+/// `FIFOCompactionPolicy.getExpiredStores`: every file whose newest cell is older than
+/// `cutoff_ms`, the newest file included, not being compacted (`compacting` runs).
+pub fn fifo_expired_files(
+    files: &[FileInfo],
+    compacting: &[(usize, usize)],
+    cutoff_ms: u64,
+) -> Vec<usize> {
+    (0..files.len())
+        .filter(|&i| {
+            files[i].newest_cell_ms < cutoff_ms
+                && !compacting.iter().any(|&(a, c)| (a..a + c).contains(&i))
+        })
+        .collect()
+}
+
+/// `FIFOCompactionPolicy.needsCompaction` without References (`hasExpiredStores`): a file's
+/// newest cell is older than `cutoff_ms`.
+pub fn fifo_has_expired(
+    files: &[FileInfo],
+    cfg: &CompactionConfig,
+    cutoff_ms: Option<u64>,
+) -> bool {
+    fifo_without_references(files, cfg)
+        && cutoff_ms.is_some_and(|c| files.iter().any(|f| f.newest_cell_ms < c))
 }
 
 /// `SortedCompactionPolicy.getNextMajorCompactTime`: the age the oldest file must exceed before
@@ -628,6 +690,7 @@ mod tests {
             major_jitter: 0.5,
             offpeak_max_size: 2100,
             ttl_ms: None,
+            policy: crate::config::settings::CompactionPolicyClass::Exploring,
         }
     }
 
@@ -666,6 +729,61 @@ mod tests {
             force_major: true,
             ..opts()
         }
+    }
+
+    // Mirrors FIFOCompactionPolicy: without References nothing is rewritten (selectCompaction
+    // returns the expired files only, which HStore.removeUnneededFiles already took; a forced
+    // major is ignored), needsCompaction and shouldPerformMajorCompaction say no; with References
+    // after a split it selects as its parent, ExploringCompactionPolicy.
+    #[test]
+    fn fifo_rewrites_nothing_but_a_split_store() {
+        let cfg = CompactionConfig {
+            policy: CompactionPolicyClass::Fifo,
+            major_period_ms: 1,
+            ..hbase_test_cfg()
+        };
+        let files = sf(&[50, 40, 30, 20, 10]);
+        assert!(select_by_policy(&files, &cfg, opts(), 0).is_none());
+        assert!(select_by_policy(&files, &cfg, major(), 0).is_none());
+        assert!(!needs_compaction(&files, 0, &cfg));
+        assert!(!major_due(&files, &cfg, 1 << 40));
+        let exploring = CompactionConfig {
+            policy: CompactionPolicyClass::Exploring,
+            ..cfg.clone()
+        };
+        assert!(needs_compaction(&files, 0, &exploring));
+        let refs = sized(&[50, 40, 30, 20, 10], true);
+        assert!(needs_compaction(&refs, 0, &cfg));
+        assert_eq!(
+            select_by_policy(&refs, &cfg, opts(), 0),
+            select_by_policy(&refs, &exploring, opts(), 0)
+        );
+        assert!(select_by_policy(&refs, &cfg, opts(), 0).is_some());
+    }
+
+    // Mirrors FIFOCompactionPolicy.getExpiredStores / hasExpiredStores: every file whose newest
+    // cell is past the TTL, the newest file included (removeUnneededFiles never takes that one),
+    // not one being compacted.
+    #[test]
+    fn fifo_expires_whole_files_the_newest_too() {
+        let cfg = CompactionConfig {
+            policy: CompactionPolicyClass::Fifo,
+            ..hbase_test_cfg()
+        };
+        let mut files = sf(&[10, 10, 10, 10]);
+        for (i, f) in files.iter_mut().enumerate() {
+            f.newest_cell_ms = 100 * (i as u64 + 1);
+        }
+        assert_eq!(fifo_expired_files(&files, &[], 250), vec![0, 1]);
+        assert_eq!(fifo_expired_files(&files, &[], 1_000), vec![0, 1, 2, 3]);
+        assert_eq!(expired_files(&files, &[], 1_000), vec![0, 1, 2]);
+        assert_eq!(fifo_expired_files(&files, &[(1, 2)], 1_000), vec![0, 3]);
+        assert!(fifo_has_expired(&files, &cfg, Some(150)));
+        assert!(!fifo_has_expired(&files, &cfg, Some(100)));
+        assert!(
+            !fifo_has_expired(&files, &cfg, None),
+            "no TTL: nothing expires"
+        );
     }
 
     /// Sizes selected, like `TestCompactionPolicy.compactEquals`.

@@ -4,6 +4,7 @@
 
 use super::compaction::{self, CompactionConfig};
 use super::split_check::{SplitCaller, SplitGate, SplitRequest};
+use crate::config::settings::CompactionPolicyClass;
 use crate::engine::decision::Decision;
 use crate::engine::decision::SplitReason;
 use crate::engine::state::region::{Region, Store};
@@ -13,7 +14,8 @@ use crate::engine::state::region::{Region, Store};
 /// References or needs one (`HStore.hasReferences() || needsCompaction()`).
 pub(crate) fn compacts_on_open(store: &Store, cfg: &CompactionConfig) -> bool {
     store.has_references()
-        || compaction::needs_compaction_of(store.files.len(), store.compacting_files(), cfg)
+        || (cfg.policy != CompactionPolicyClass::Fifo
+            && compaction::needs_compaction_of(store.files.len(), store.compacting_files(), cfg))
 }
 
 /// What changed in a region's stores.
