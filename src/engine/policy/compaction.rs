@@ -548,13 +548,9 @@ pub fn expired_files(
     compacting: &[(usize, usize)],
     cutoff_ms: u64,
 ) -> Vec<usize> {
-    let n = files.len().saturating_sub(1);
-    (0..n)
-        .filter(|&i| {
-            files[i].newest_cell_ms < cutoff_ms
-                && !compacting.iter().any(|&(a, c)| (a..a + c).contains(&i))
-        })
-        .collect()
+    let mut expired = fifo_expired_files(files, compacting, cutoff_ms);
+    expired.retain(|&i| i + 1 < files.len());
+    expired
 }
 
 /// `FIFOCompactionPolicy.getExpiredStores`: every file whose newest cell is older than

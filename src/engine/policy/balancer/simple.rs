@@ -414,27 +414,7 @@ mod tests {
 
     /// `counts[s]` regions on server s; region ids in key order; region_id_ms = id (later = newer).
     fn view(counts: &[usize]) -> ClusterView {
-        let mut regions = Vec::new();
-        for (s, &c) in counts.iter().enumerate() {
-            for _ in 0..c {
-                let id = regions.len();
-                regions.push(RegionLoad {
-                    id,
-                    server: s,
-                    region_id_ms: id as u64,
-                    read_requests: 0,
-                    write_requests: 0,
-                    memstore_bytes: 0,
-                    storefile_bytes: 0,
-                });
-            }
-        }
-        ClusterView {
-            servers: (0..counts.len()).collect(),
-            regions,
-            now_ms: 0,
-            offpeak: false,
-        }
+        tables_view(&[counts]).0
     }
 
     fn after(v: &ClusterView, plan: &BalancePlan) -> Vec<usize> {
