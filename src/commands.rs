@@ -19,7 +19,8 @@ use crate::report::table;
 use crate::scenario::{self, Scenario, ScenarioErrors};
 use crate::units::format_duration_ms;
 
-/// Keys shown in `check`'s settings block: the ones that decide region sizes and splits.
+/// Keys shown in `check`'s settings block: the ones that decide region sizes, splits and
+/// compaction traffic.
 const HEADLINE_KEYS: &[&str] = &[
     "hbase.hregion.max.filesize",
     "hbase.regionserver.region.split.policy",
@@ -28,6 +29,7 @@ const HEADLINE_KEYS: &[&str] = &[
     "hbase.regionserver.global.memstore.size",
     "hbase.hstore.blockingStoreFiles",
     "hbase.hstore.compactionThreshold",
+    "hbase.hstore.defaultengine.compactionpolicy.class",
     "hbase.regionserver.regionSplitLimit",
     "hbase.master.loadbalancer.class",
 ];
