@@ -126,19 +126,15 @@ impl Engine {
         }
         self.world.state.regions[region].stores[store].queued = false;
         self.drop_expired_files(region, store);
+        let st = &self.world.state.regions[region].stores[store];
+        let infos = compaction::file_infos(st);
         let cfg = self.store_compaction(store);
-        if compaction::fifo_without_references(
-            &compaction::file_infos(&self.world.state.regions[region].stores[store]),
-            &cfg,
-        ) {
+        if compaction::fifo_without_references(&infos, &cfg) {
             self.fifo_drop_expired(region, store);
             return;
         }
-        let st = &self.world.state.regions[region].stores[store];
-        let infos = compaction::file_infos(st);
         let now_ms = self.world.now / NS_PER_MS;
         let compacting = st.compacting_files();
-        let cfg = self.store_compaction(store);
         // A due major compaction is forced only while nothing else of the store compacts
         // (`HStore.requestCompaction`: forceMajor && filesCompacting.isEmpty()).
         let major_due = compacting == 0 && compaction::major_due(&infos, &cfg, now_ms);
