@@ -29,6 +29,7 @@ const HEADLINE_KEYS: &[&str] = &[
     "hbase.regionserver.global.memstore.size",
     "hbase.hstore.blockingStoreFiles",
     "hbase.hstore.compactionThreshold",
+    "hbase.hstore.engine.class",
     "hbase.hstore.defaultengine.compactionpolicy.class",
     "hbase.regionserver.regionSplitLimit",
     "hbase.master.loadbalancer.class",

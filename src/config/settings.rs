@@ -208,6 +208,47 @@ pub enum CompactionPolicyClass {
     /// `FIFOCompactionPolicy`: only whole expired files go; no rewriting (a store with
     /// References after a split is compacted as Exploring would).
     Fifo,
+    /// `DateTieredCompactionPolicy` under `DateTieredStoreEngine` (`hbase.hstore.engine.class`):
+    /// files grouped into time windows that widen with age, compacted within their window.
+    DateTiered,
+}
+
+/// `DateTieredCompactionPolicy`'s knobs (`CompactionConfiguration`,
+/// `ExponentialCompactionWindowFactory`); times in ms, `i64` as HBase keeps them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateTieredParams {
+    /// hbase.hstore.compaction.date.tiered.base.window.millis.
+    pub base_window_ms: i64,
+    /// hbase.hstore.compaction.date.tiered.windows.per.tier.
+    pub windows_per_tier: i64,
+    /// hbase.hstore.compaction.date.tiered.max.tier.age.millis (unset: the max store file age).
+    pub max_tier_age_ms: i64,
+    /// hbase.hstore.compaction.date.tiered.max.storefile.age.millis: files older are left alone
+    /// by minor compactions.
+    pub max_storefile_age_ms: i64,
+    /// hbase.hstore.compaction.date.tiered.incoming.window.min.
+    pub incoming_window_min: usize,
+    /// hbase.hstore.compaction.date.tiered.single.output.for.minor.compaction.
+    pub single_output_for_minor: bool,
+    /// hbase.hstore.compaction.date.tiered.window.policy.class: RatioBased instead of Exploring
+    /// inside a window.
+    pub window_ratio_based: bool,
+}
+
+impl Default for DateTieredParams {
+    /// HBase 2.6's defaults: 6-hour base windows, 4 per tier, no age limit, 6 files in the
+    /// incoming window, one output file for a minor compaction, Exploring in each window.
+    fn default() -> DateTieredParams {
+        DateTieredParams {
+            base_window_ms: 6 * 3_600_000,
+            windows_per_tier: 4,
+            max_tier_age_ms: i64::MAX,
+            max_storefile_age_ms: i64::MAX,
+            incoming_window_min: 6,
+            single_output_for_minor: true,
+            window_ratio_based: false,
+        }
+    }
 }
 
 const COMPACTION_PKG: &str = "org.apache.hadoop.hbase.regionserver.compactions.";
@@ -219,6 +260,7 @@ impl CompactionPolicyClass {
             CompactionPolicyClass::Exploring => "ExploringCompactionPolicy",
             CompactionPolicyClass::RatioBased => "RatioBasedCompactionPolicy",
             CompactionPolicyClass::Fifo => "FIFOCompactionPolicy",
+            CompactionPolicyClass::DateTiered => "DateTieredCompactionPolicy",
         }
     }
 
@@ -230,6 +272,7 @@ impl CompactionPolicyClass {
             CompactionPolicyClass::Exploring,
             CompactionPolicyClass::RatioBased,
             CompactionPolicyClass::Fifo,
+            CompactionPolicyClass::DateTiered,
         ]
         .into_iter()
         .find(|c| c.simple_name() == simple)
@@ -562,8 +605,11 @@ pub struct Settings {
     pub max_rit_percent: f64,
     /// hbase.master.loadbalancer.class.
     pub balancer: BalancerClass,
-    /// hbase.hstore.defaultengine.compactionpolicy.class.
+    /// hbase.hstore.defaultengine.compactionpolicy.class, or DateTiered when
+    /// hbase.hstore.engine.class is DateTieredStoreEngine.
     pub compaction_policy: CompactionPolicyClass,
+    /// The DateTiered policy's knobs (read whatever the engine; used under DateTiered).
+    pub date_tiered: DateTieredParams,
     /// hbase.master.loadbalance.bytable.
     pub balance_by_table: bool,
     /// hbase.master.balancer.stochastic.*.
@@ -660,6 +706,75 @@ impl Reader<'_> {
     fn bool(&self, key: &str) -> Result<bool, InputError> {
         self.site
             .get_bool(key, parse_java_bool(default_text(key)).unwrap_or(false))
+    }
+
+    /// `DateTieredCompactionPolicy`'s keys (HBase reads them as `long`/`int`, so negative
+    /// ages are refused here rather than making every window "too old").
+    fn date_tiered(&self) -> Result<DateTieredParams, InputError> {
+        const P: &str = "hbase.hstore.compaction.date.tiered.";
+        let key = |k: &str| format!("{P}{k}");
+        let positive = |k: &str| -> Result<i64, InputError> {
+            let k = key(k);
+            let v = self.millis(&k)?;
+            if v < 1 {
+                return Err(self.site.value_error(
+                    &k,
+                    format!("{v} is less than 1"),
+                    "1 or more (ms)",
+                ));
+            }
+            Ok(v)
+        };
+        let base_window_ms = positive("base.window.millis")?;
+        let max_storefile_age_ms = positive("max.storefile.age.millis")?;
+        let max_tier_age_ms = match self.site.get(&key("max.tier.age.millis"))? {
+            None => max_storefile_age_ms,
+            Some(_) => positive("max.tier.age.millis")?,
+        };
+        let per_tier = key("windows.per.tier");
+        let windows_per_tier = i64::from(self.int(&per_tier)?);
+        if windows_per_tier < 2 {
+            return Err(self.site.value_error(
+                &per_tier,
+                format!("{windows_per_tier} is less than 2"),
+                "2 or more (each tier's window is this many times the last)",
+            ));
+        }
+        let min_key = key("incoming.window.min");
+        let incoming_window_min = self.positive_int(&min_key)? as usize;
+        let policy_key = key("window.policy.class");
+        let policy = self.site.get(&policy_key)?.unwrap_or_default();
+        let window_ratio_based = match CompactionPolicyClass::parse(&policy) {
+            _ if policy.trim().is_empty() => false,
+            Ok(CompactionPolicyClass::Exploring) => false,
+            Ok(CompactionPolicyClass::RatioBased) => true,
+            _ => {
+                return Err(self.site.value_error(
+                    &policy_key,
+                    format!("unsupported window policy `{}`", policy.trim()),
+                    "ExploringCompactionPolicy or RatioBasedCompactionPolicy",
+                ));
+            }
+        };
+        let factory_key = key("window.factory.class");
+        let factory = self.site.get(&factory_key)?.unwrap_or_default();
+        let factory = factory.trim();
+        if !(factory.is_empty() || factory.ends_with("ExponentialCompactionWindowFactory")) {
+            return Err(self.site.value_error(
+                &factory_key,
+                format!("unsupported window factory `{factory}`"),
+                "ExponentialCompactionWindowFactory (HBase's default; others are not modelled)",
+            ));
+        }
+        Ok(DateTieredParams {
+            base_window_ms,
+            windows_per_tier,
+            max_tier_age_ms,
+            max_storefile_age_ms,
+            incoming_window_min,
+            single_output_for_minor: self.bool(&key("single.output.for.minor.compaction"))?,
+            window_ratio_based,
+        })
     }
 
     /// An optional non-negative key read with `read`; `None` when unset.
@@ -1103,19 +1218,64 @@ impl Settings {
             )
         })?;
 
+        // The store engine (`StoreEngine.create`), then its policy. Both keys are absent from
+        // hbase-default.xml: unset or empty means the code default.
+        let engine_key = "hbase.hstore.engine.class";
+        let engine_name = site.get(engine_key)?.unwrap_or_default();
+        let engine = engine_name.trim();
+        let date_tiered_engine = match engine
+            .strip_prefix("org.apache.hadoop.hbase.regionserver.")
+            .unwrap_or(engine)
+        {
+            "" | "DefaultStoreEngine" => false,
+            "DateTieredStoreEngine" => true,
+            _ => {
+                return Err(site.value_error(
+                    engine_key,
+                    format!("unsupported store engine `{engine}`"),
+                    "DefaultStoreEngine or DateTieredStoreEngine (simple or full class name; StripeStoreEngine is not modelled)",
+                ));
+            }
+        };
         let policy_key = "hbase.hstore.defaultengine.compactionpolicy.class";
-        // Absent from hbase-default.xml: DefaultStoreEngine's code default when unset or empty.
+        // Only a value someone set: our table's default stands for DefaultStoreEngine's.
         let policy_name = site
             .get(policy_key)?
             .filter(|v| !v.trim().is_empty())
-            .unwrap_or_else(|| CompactionPolicyClass::Exploring.simple_name().to_string());
-        let compaction_policy = CompactionPolicyClass::parse(&policy_name).map_err(|p| {
-            site.value_error(
-                policy_key,
-                p,
-                "ExploringCompactionPolicy, RatioBasedCompactionPolicy or FIFOCompactionPolicy (simple or full class name; DateTiered and Stripe are not modelled)",
-            )
-        })?;
+            .filter(|_| !matches!(site.origin(policy_key), None | Some(Origin::Default)));
+        let parsed = policy_name.as_deref().map(CompactionPolicyClass::parse);
+        // DateTieredStoreEngine reads the same key with DateTieredCompactionPolicy as its
+        // default and needs that class (another fails the store's open); DefaultStoreEngine's
+        // compactor would write a DateTiered request's windows as one file.
+        let compaction_policy = match (date_tiered_engine, parsed) {
+            (false, None) => CompactionPolicyClass::Exploring,
+            (true, None | Some(Ok(CompactionPolicyClass::DateTiered))) => {
+                CompactionPolicyClass::DateTiered
+            }
+            (false, Some(Ok(CompactionPolicyClass::DateTiered))) => {
+                return Err(site.value_error(
+                    policy_key,
+                    "DateTieredCompactionPolicy under DefaultStoreEngine (its compactor writes one file, not one per window)".to_string(),
+                    "hbase.hstore.engine.class = DateTieredStoreEngine for date-tiered compaction",
+                ));
+            }
+            (false, Some(Ok(p))) => p,
+            (true, Some(Ok(p))) => {
+                return Err(site.value_error(
+                    policy_key,
+                    format!("{} under DateTieredStoreEngine (HBase fails to open the store)", p.simple_name()),
+                    "DateTieredCompactionPolicy, or leave it unset, with hbase.hstore.engine.class = DateTieredStoreEngine",
+                ));
+            }
+            (_, Some(Err(p))) => {
+                return Err(site.value_error(
+                    policy_key,
+                    p,
+                    "ExploringCompactionPolicy, RatioBasedCompactionPolicy or FIFOCompactionPolicy (simple or full class name), or DateTieredCompactionPolicy with hbase.hstore.engine.class = DateTieredStoreEngine; Stripe is not modelled",
+                ));
+            }
+        };
+        let date_tiered = r.date_tiered()?;
 
         let max_logs = match site.get("hbase.regionserver.maxlogs")? {
             None => None,
@@ -1341,6 +1501,7 @@ impl Settings {
             max_rit_percent: r.double("hbase.master.balancer.maxRitPercent")?,
             balancer,
             compaction_policy,
+            date_tiered,
             balance_by_table: r.bool("hbase.master.loadbalance.bytable")?,
             stochastic,
             normalization_enabled,

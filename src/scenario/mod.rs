@@ -112,6 +112,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../scenarios/ttl-timeseries-fifo.toml"),
     ),
     (
+        "scenarios/ttl-timeseries-dtcp.toml",
+        include_str!("../../scenarios/ttl-timeseries-dtcp.toml"),
+    ),
+    (
         "scenarios/updates-and-deletes.toml",
         include_str!("../../scenarios/updates-and-deletes.toml"),
     ),

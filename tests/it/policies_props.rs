@@ -61,6 +61,7 @@ fn config() -> impl Strategy<Value = CompactionConfig> {
                     offpeak_max_size: max_size,
                     ttl_ms: None,
                     policy: hbase_emu::config::settings::CompactionPolicyClass::Exploring,
+                    date_tiered: Default::default(),
                 }
             },
         )
@@ -128,6 +129,40 @@ proptest! {
                 prop_assert!(r.files.len() >= cfg.min_files, "{}", r.reason);
             }
             prop_assert!(!r.reason.is_empty());
+        }
+    }
+
+    /// `DateTieredCompactionPolicy`: a selection is a contiguous run after the compacting
+    /// files; its output boundaries ascend from `i64::MIN`; a minor's files (newest cells raised
+    /// to the newest of older files, as HBase orders them) lie in one window of at most two
+    /// boundaries; a major or after-split selection is cut at every window's start.
+    #[test]
+    fn date_tiered_selection_is_contiguous_and_windowed(
+        (mut files, cfg, opts) in case(),
+        spans in prop::collection::vec(0u64..50_000, 24),
+        base in prop_oneof![Just(6u64), 1u64..5_000],
+    ) {
+        use hbase_emu::config::settings::{CompactionPolicyClass, DateTieredParams};
+        for (f, span) in files.iter_mut().zip(&spans) {
+            f.newest_cell_ms = f.oldest_cell_ms + span;
+        }
+        let cfg = CompactionConfig {
+            policy: CompactionPolicyClass::DateTiered,
+            date_tiered: DateTieredParams { base_window_ms: base as i64, ..Default::default() },
+            ..cfg
+        };
+        let Some(r) = compaction::select_after(&files, &cfg, opts, opts.compacting, Policy::Exploring)
+        else { return Ok(()) };
+        let first = r.files[0];
+        prop_assert!(first >= opts.compacting);
+        for (k, &i) in r.files.iter().enumerate() {
+            prop_assert_eq!(i, first + k);
+        }
+        prop_assert!(*r.files.last().unwrap() < files.len());
+        prop_assert_eq!(r.boundaries.first().copied(), Some(i64::MIN), "{}", r.reason);
+        prop_assert!(r.boundaries.windows(2).all(|w| w[0] < w[1]), "{:?}", r.boundaries);
+        if !(r.is_major || r.after_split || opts.force_major || r.reason.contains("periodic")) {
+            prop_assert!(r.boundaries.len() <= 2, "{:?}", r.boundaries);
         }
     }
 

@@ -120,6 +120,7 @@ seeds_tests! {
     scale_out_expectations_hold_at_other_seeds => "scale-out.toml",
     shared_cluster_expectations_hold_at_other_seeds => "shared-cluster.toml",
     ttl_timeseries_expectations_hold_at_other_seeds => "ttl-timeseries.toml",
+    ttl_timeseries_dtcp_expectations_hold_at_other_seeds => "ttl-timeseries-dtcp.toml",
     ttl_timeseries_fifo_expectations_hold_at_other_seeds => "ttl-timeseries-fifo.toml",
     updates_and_deletes_expectations_hold_at_other_seeds => "updates-and-deletes.toml",
     ycsb_closed_loop_expectations_hold_at_other_seeds => "ycsb-closed-loop.toml",

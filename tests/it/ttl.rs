@@ -158,6 +158,42 @@ fn fifo_drops_expired_files_and_rewrites_only_references_fifo_compaction_policy(
     );
 }
 
+/// `DateTieredCompactionPolicy` (`DateTieredStoreEngine`) on the same table: minors merge
+/// files of one time window, majors write a file per window (`DateTieredMultiFileWriter`), so
+/// old windows' files expire whole and the compactions rewrite less than Exploring's; the TTL
+/// still bounds what is stored. Base windows of 10 minutes: the table's 5.5 hours of writes
+/// would sit in one or two of the default 6-hour windows.
+#[test]
+fn date_tiered_rewrites_less_and_drops_old_windows_whole_date_tiered_compaction_policy() {
+    let dt_text = TS.replace(
+        "[table]",
+        "\"hbase.hstore.engine.class\" = \"DateTieredStoreEngine\"\n\
+         \"hbase.hstore.compaction.date.tiered.base.window.millis\" = \"600000\"\n\n[table]",
+    );
+    let exploring = report(TS);
+    let dt = report(&dt_text);
+    let (e, d) = (&exploring.runs[0].summary, &dt.runs[0].summary);
+    let da = d.ageing.as_ref().expect("TTL expired something");
+    let ea = e.ageing.as_ref().expect("TTL expired something");
+    assert_eq!(
+        d.rows - da.ttl_expired_rows,
+        da.rows_stored,
+        "figures add up"
+    );
+    assert!(
+        d.compacted_bytes < e.compacted_bytes,
+        "DateTiered rewrote {} bytes, Exploring {}",
+        d.compacted_bytes,
+        e.compacted_bytes
+    );
+    assert!(
+        da.expired_files_dropped > ea.expired_files_dropped,
+        "files dropped whole: DateTiered {}, Exploring {}",
+        da.expired_files_dropped,
+        ea.expired_files_dropped
+    );
+}
+
 /// `TableDescriptorChecker.checkCompactionPolicy`: a FIFO table needs a TTL on every family
 /// and blockingStoreFiles of at least 1000; each is an error naming the field.
 #[test]
@@ -189,9 +225,44 @@ fn fifo_without_a_ttl_or_with_few_blocking_files_is_refused() {
         "\"hbase.hstore.defaultengine.compactionpolicy.class\" = \"DateTieredCompactionPolicy\"\n[table]",
     );
     let err = scenario::load_source(SourceText::from_string("ttl.toml", bad.as_str()))
-        .expect_err("not modelled")
+        .expect_err("DateTiered needs its store engine")
+        .to_string();
+    assert!(
+        err.contains("hbase.hstore.engine.class = DateTieredStoreEngine"),
+        "{err}"
+    );
+    // Under DateTieredStoreEngine another policy class fails the store's open in HBase.
+    let engine = "\"hbase.hstore.engine.class\" = \"DateTieredStoreEngine\"\n";
+    let wrong = TS.replace(
+        "[table]",
+        &format!(
+            "{engine}\"hbase.hstore.defaultengine.compactionpolicy.class\" = \"ExploringCompactionPolicy\"\n[table]"
+        ),
+    );
+    let err = scenario::load_source(SourceText::from_string("ttl.toml", wrong.as_str()))
+        .expect_err("Exploring under DateTieredStoreEngine")
+        .to_string();
+    assert!(err.contains("fails to open the store"), "{err}");
+    let stripe = TS.replace(
+        "[table]",
+        "\"hbase.hstore.engine.class\" = \"StripeStoreEngine\"\n[table]",
+    );
+    let err = scenario::load_source(SourceText::from_string("ttl.toml", stripe.as_str()))
+        .expect_err("Stripe")
         .to_string();
     assert!(err.contains("not modelled"), "{err}");
+    for bad in [
+        "\"hbase.hstore.compaction.date.tiered.windows.per.tier\" = \"1\"",
+        "\"hbase.hstore.compaction.date.tiered.base.window.millis\" = \"0\"",
+        "\"hbase.hstore.compaction.date.tiered.window.factory.class\" = \"Other\"",
+    ] {
+        let src = TS.replace("[table]", &format!("{engine}{bad}\n[table]"));
+        let key = bad.split('"').nth(1).expect("key");
+        let err = scenario::load_source(SourceText::from_string("ttl.toml", src.as_str()))
+            .expect_err(bad)
+            .to_string();
+        assert!(err.contains(key), "{bad}: {err}");
+    }
 }
 
 // ---------------------------------------------------------------- runs over months

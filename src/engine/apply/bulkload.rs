@@ -476,6 +476,7 @@ impl Engine {
                     &infos,
                     st.compacting_files(),
                     &self.store_compaction(s),
+                    self.world.now / NS_PER_MS,
                 ) {
                     out.compactions_requested += 1;
                     self.apply(Decision::Compact { region, store: s });
@@ -500,7 +501,12 @@ impl Engine {
                 files += st.files.len();
                 max_files = max_files.max(st.files.len());
                 let infos = compaction::file_infos(st);
-                if compaction::needs_compaction(&infos, 0, &self.store_compaction(s)) {
+                if compaction::needs_compaction(
+                    &infos,
+                    0,
+                    &self.store_compaction(s),
+                    self.world.now / NS_PER_MS,
+                ) {
                     owing += 1;
                 }
             }

@@ -67,7 +67,7 @@ impl Engine {
                 let st = &self.world.state.regions[r].stores[s];
                 let infos = compaction::file_infos(st);
                 let cfg = self.store_compaction(s);
-                if compaction::needs_compaction(&infos, st.compacting_files(), &cfg)
+                if compaction::needs_compaction(&infos, st.compacting_files(), &cfg, now_ms)
                     || compaction::major_due(&infos, &cfg, now_ms)
                     || compaction::fifo_has_expired(&infos, &cfg, self.ttl_cutoff_ms(s))
                 {

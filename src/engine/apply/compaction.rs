@@ -149,9 +149,9 @@ impl Engine {
         else {
             return;
         };
-        let (Some(&first), count) = (req.files.first(), req.files.len()) else {
+        if req.files.is_empty() {
             return;
-        };
+        }
         // "Short compaction pool should not process large job": move it, cancelling the selection.
         let is_large = req.size > self.cfg.settings.compaction_throttle;
         if is_large && !large {
@@ -165,30 +165,25 @@ impl Engine {
                 });
             return;
         }
-        self.start_compaction(
-            server,
-            region,
-            store,
-            large,
-            (first, count),
-            (req.is_major, req.offpeak),
-        );
+        self.start_compaction(server, (region, store), large, req);
     }
 
-    /// A selected compaction of `files` (first, count) starts in the chosen pool.
+    /// A selection (`req`, its files a non-empty contiguous run) starts in the chosen pool.
     fn start_compaction(
         &mut self,
         server: usize,
-        region: usize,
-        store: usize,
+        (region, store): (usize, usize),
         large: bool,
-        (first, count): (usize, usize),
-        (major, offpeak): (bool, bool),
+        req: compaction::CompactionRequest,
     ) {
+        let (first, count) = (req.files[0], req.files.len());
+        let (major, offpeak, boundaries) = (req.is_major, req.offpeak, req.boundaries);
         let r = &self.world.state.regions[region];
         let st = &r.stores[store];
         let held = &st.files[first..first + count];
         let inputs: Vec<&StoreFile> = held.iter().map(|h| &h.file).collect();
+        let windows =
+            (boundaries.len() > 1).then(|| (boundaries, storefile::keys_follow_time(&inputs)));
         // TTL: cells older than the cutoff at the start are not written (minor or major).
         let cutoff = self.ttl_cutoff_ms(store);
         let (mut rows, mut expired_rows, mut expired_bytes) = (0, 0, 0);
@@ -310,6 +305,7 @@ impl Engine {
                 references,
                 thread_ceiling,
                 major,
+                windows,
                 offpeak,
                 large,
                 started: self.world.now,
@@ -527,7 +523,7 @@ impl Engine {
             server,
             store,
             output,
-            mut rows,
+            rows,
             cells,
             mut expired_rows,
             expired_bytes,
@@ -537,6 +533,7 @@ impl Engine {
             read,
             references,
             major,
+            windows,
             large,
             started,
             ..
@@ -570,23 +567,37 @@ impl Engine {
             // The server died mid-compaction: the output is lost, the inputs remain.
             return;
         }
-        let output = output.map(|file| StoreFile {
-            file,
-            seq_id,
-            created_ms,
-            major,
-            kind: FileKind::Real,
-            cells,
-        });
-        if output.is_none() && self.ttl_cutoff_ms(store).is_some() {
+        let written_as = |(file, rows, cells)| HeldFile {
+            file: StoreFile {
+                file,
+                seq_id,
+                created_ms,
+                major,
+                kind: FileKind::Real,
+                cells,
+            },
+            rows,
+        };
+        // DateTiered: one file per time window (`DateTieredMultiFileWriter`), oldest first
+        // (`SEQ_ID_MAX_TIMESTAMP` orders files of one sequence id by their newest cell).
+        let outputs: Vec<HeldFile> = match (output, windows) {
+            (None, _) => Vec::new(),
+            (Some(file), None) => vec![written_as((file, rows, cells))],
+            (Some(file), Some((boundaries, follow))) => {
+                let (shape, format) = (self.cfg.shapes[store], self.cfg.formats[store]);
+                storefile::split_by_windows(&file, rows, &cells, &boundaries, follow, shape, format)
+                    .into_iter()
+                    .map(written_as)
+                    .collect()
+            }
+        };
+        if outputs.is_empty() && self.ttl_cutoff_ms(store).is_some() {
             // Nothing live was written: every input row is gone (the sampled count and the
             // exact one can disagree by a rounding when all but a few rows expired).
             expired_rows += rows;
-            rows = 0;
-        } else if output.is_none() && counts.masked_rows > 0 {
+        } else if outputs.is_empty() && counts.masked_rows > 0 {
             // Every row was deleted (the same rounding).
             counts.masked_rows += rows;
-            rows = 0;
         }
         if counts != MergeCounts::default() {
             let st = &mut self.world.rec.stats;
@@ -605,26 +616,20 @@ impl Engine {
             let r = &mut self.world.state.regions[region];
             r.rows = r.rows.saturating_sub(expired_rows);
         }
-        if let Some(f) = &output {
-            self.world.rec.stats.compaction_written_bytes += f.length();
+        for f in &outputs {
+            self.world.rec.stats.compaction_written_bytes += f.file.length();
         }
         let (first, count) = (run.first, run.count);
         let st = &mut self.world.state.regions[region].stores[store];
-        let kept = usize::from(output.is_some());
-        match output {
-            Some(f) => {
-                st.files
-                    .splice(first..first + count, [HeldFile { file: f, rows }]);
-            }
-            None => {
-                st.files.drain(first..first + count);
-            }
-        }
+        let kept = outputs.len();
+        st.files.splice(first..first + count, outputs);
         st.recount();
-        // Compactions of newer files of the store now find them `count − kept` places earlier.
+        // Compactions of newer files of the store now find them `count − kept` places earlier
+        // (or later: DateTiered may write more files than it read).
         for other in &mut st.running {
             if other.first > first {
-                other.first -= count - kept;
+                // After the compacted run (`first + count` or later): safe in that order.
+                other.first = other.first + kept - count;
             }
         }
         // The inputs stay as compacted files until the discharger archives them; a compacted

@@ -46,7 +46,13 @@ impl Engine {
             self.world.state.regions[region].policy.set_busy(busy);
         }
         let r = &self.world.state.regions[region];
-        for d in reactions::after(r, &change, check.outcome, &self.cfg.compaction) {
+        for d in reactions::after(
+            r,
+            &change,
+            check.outcome,
+            &self.cfg.compaction,
+            self.world.now / NS_PER_MS,
+        ) {
             self.apply(d);
         }
     }

@@ -75,7 +75,7 @@ impl Engine {
     pub(crate) fn compact_opened(&mut self, region: usize) {
         for store in 0..self.world.state.regions[region].stores.len() {
             let s = &self.world.state.regions[region].stores[store];
-            if reactions::compacts_on_open(s, &self.cfg.compaction) {
+            if reactions::compacts_on_open(s, &self.cfg.compaction, self.world.now / NS_PER_MS) {
                 self.apply(Decision::Compact { region, store });
             }
         }

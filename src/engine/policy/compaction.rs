@@ -12,8 +12,9 @@
 //! `hbase.hstore.min.locality.to.skip.major.compact` = 0 HBase skips a lone file unless the
 //! family TTL outdates its oldest cell).
 
+use super::date_tiered;
 use crate::config::Settings;
-use crate::config::settings::CompactionPolicyClass;
+use crate::config::settings::{CompactionPolicyClass, DateTieredParams};
 use crate::engine::state::region::Store;
 use crate::keygen::rng::splitmix64;
 use crate::units::{format_bytes, format_duration_ms};
@@ -44,8 +45,10 @@ pub struct CompactionConfig {
     pub offpeak_max_size: u64,
     /// The family's TTL, ms (`None`: FOREVER). Only the single-file major rule reads it.
     pub ttl_ms: Option<u64>,
-    /// hbase.hstore.defaultengine.compactionpolicy.class.
+    /// hbase.hstore.defaultengine.compactionpolicy.class (or DateTiered by store engine).
     pub policy: CompactionPolicyClass,
+    /// DateTiered's windows and thresholds (read only under DateTiered).
+    pub date_tiered: DateTieredParams,
 }
 
 impl CompactionConfig {
@@ -64,6 +67,7 @@ impl CompactionConfig {
             offpeak_max_size: s.compaction_max_size_offpeak,
             ttl_ms: None,
             policy: s.compaction_policy,
+            date_tiered: s.date_tiered,
         }
     }
 
@@ -123,6 +127,9 @@ pub struct CompactionRequest {
     pub offpeak: bool,
     /// Why these files, in words (for reports and `--explain`).
     pub reason: String,
+    /// Where DateTiered cuts the output into files (ascending, the first `i64::MIN`); empty or
+    /// one boundary: one output file.
+    pub boundaries: Vec<i64>,
 }
 
 /// Why a selection is asked for.
@@ -212,7 +219,34 @@ pub fn select_after(
     let after_split = candidates.iter().any(|f| f.is_reference);
 
     let (mut start, mut len, mut why) = (0usize, candidates.len(), String::new());
-    if !(trying_major || after_split) {
+    let mut boundaries = Vec::new();
+    if cfg.policy == CompactionPolicyClass::DateTiered {
+        // DateTieredCompactionPolicy.createCompactionRequest: a major (or after a split) takes
+        // every candidate, cut at every window's start; a minor is a window's selection. No
+        // minimum-files check beyond the window's threshold.
+        let now = i64::try_from(opts.now_ms).unwrap_or(i64::MAX);
+        if trying_major || after_split {
+            boundaries = date_tiered::major_boundaries(candidates, &cfg.date_tiered, now);
+        } else {
+            match date_tiered::select_minor(candidates, cfg, now, opts.offpeak, may_be_stuck) {
+                Some(s) => {
+                    (start, len) = (s.first, s.len);
+                    why = format!(
+                        "date-tiered: the newest window with enough files, [{}, {}) ms{}",
+                        s.window.0,
+                        s.window.1,
+                        if may_be_stuck {
+                            ", all its files (the store may be stuck)"
+                        } else {
+                            ""
+                        }
+                    );
+                    boundaries = s.boundaries;
+                }
+                None => len = 0,
+            }
+        }
+    } else if !(trying_major || after_split) {
         let pick = match policy {
             Policy::Exploring => exploring(candidates, cfg, opts.offpeak, may_be_stuck),
             Policy::RatioBased => ratio_based(candidates, cfg, opts.offpeak, may_be_stuck),
@@ -298,6 +332,7 @@ pub fn select_after(
         size: clamp_u64(size_sum),
         offpeak,
         reason,
+        boundaries,
     })
 }
 
@@ -406,6 +441,21 @@ fn is_better(best_len: usize, best_size: u128, len: usize, size: u128, stuck: bo
     len > best_len || (len == best_len && size < best_size)
 }
 
+/// `applyCompactionPolicy` of `policy` on `files` with nothing stuck (DateTiered's selection
+/// inside one window): (start, len) within `files`, len 0 = nothing.
+pub(crate) fn window_selection(
+    files: &[FileInfo],
+    cfg: &CompactionConfig,
+    offpeak: bool,
+    policy: Policy,
+) -> (usize, usize) {
+    let (start, len, _) = match policy {
+        Policy::Exploring => exploring(files, cfg, offpeak, false),
+        Policy::RatioBased => ratio_based(files, cfg, offpeak, false),
+    };
+    (start, len)
+}
+
 /// `RatioBasedCompactionPolicy.applyCompactionPolicy`: skip old files while enough remain and
 /// the file is larger than max(min size, ratio × the next max−1 files).
 fn ratio_based(
@@ -476,9 +526,19 @@ pub fn file_infos(store: &Store) -> Vec<FileInfo> {
 /// `needsCompaction`: (files − compacting) ≥ min files. Under FIFO, only a store with References
 /// (after a split) is compacted as Exploring would; its expired files go before any selection
 /// (`HStore.removeUnneededFiles`), so it needs nothing else.
-pub fn needs_compaction(files: &[FileInfo], compacting: usize, cfg: &CompactionConfig) -> bool {
+pub fn needs_compaction(
+    files: &[FileInfo],
+    compacting: usize,
+    cfg: &CompactionConfig,
+    now_ms: u64,
+) -> bool {
     if fifo_without_references(files, cfg) {
         return false;
+    }
+    if cfg.policy == CompactionPolicyClass::DateTiered {
+        // DateTieredCompactionPolicy.needsCompaction: a window with enough files, counting
+        // the files being compacted too (HBase passes it every store file).
+        return date_tiered::needs_compaction(files, cfg, now_ms);
     }
     needs_compaction_of(files.len(), compacting, cfg)
 }
@@ -500,7 +560,9 @@ pub fn select_by_policy(
 ) -> Option<CompactionRequest> {
     let policy = match cfg.policy {
         CompactionPolicyClass::Fifo if fifo_without_references(files, cfg) => return None,
-        CompactionPolicyClass::Exploring | CompactionPolicyClass::Fifo => Policy::Exploring,
+        CompactionPolicyClass::Exploring
+        | CompactionPolicyClass::Fifo
+        | CompactionPolicyClass::DateTiered => Policy::Exploring,
         CompactionPolicyClass::RatioBased => Policy::RatioBased,
     };
     select_after(files, cfg, opts, first_eligible, policy)
@@ -523,6 +585,9 @@ pub fn major_due(files: &[FileInfo], cfg: &CompactionConfig, now_ms: u64) -> boo
     // FIFOCompactionPolicy.shouldPerformMajorCompaction: never, but after a split.
     if fifo_without_references(files, cfg) {
         return false;
+    }
+    if cfg.policy == CompactionPolicyClass::DateTiered {
+        return date_tiered::should_major(files, cfg, now_ms);
     }
     let interval = major_compaction_interval_ms(files, cfg);
     if files.is_empty() || interval == 0 {
@@ -687,6 +752,7 @@ mod tests {
             offpeak_max_size: 2100,
             ttl_ms: None,
             policy: crate::config::settings::CompactionPolicyClass::Exploring,
+            date_tiered: DateTieredParams::default(),
         }
     }
 
@@ -741,15 +807,15 @@ mod tests {
         let files = sf(&[50, 40, 30, 20, 10]);
         assert!(select_by_policy(&files, &cfg, opts(), 0).is_none());
         assert!(select_by_policy(&files, &cfg, major(), 0).is_none());
-        assert!(!needs_compaction(&files, 0, &cfg));
+        assert!(!needs_compaction(&files, 0, &cfg, 0));
         assert!(!major_due(&files, &cfg, 1 << 40));
         let exploring = CompactionConfig {
             policy: CompactionPolicyClass::Exploring,
             ..cfg.clone()
         };
-        assert!(needs_compaction(&files, 0, &exploring));
+        assert!(needs_compaction(&files, 0, &exploring, 0));
         let refs = sized(&[50, 40, 30, 20, 10], true);
-        assert!(needs_compaction(&refs, 0, &cfg));
+        assert!(needs_compaction(&refs, 0, &cfg, 0));
         assert_eq!(
             select_by_policy(&refs, &cfg, opts(), 0),
             select_by_policy(&refs, &exploring, opts(), 0)
@@ -1100,10 +1166,10 @@ mod tests {
     #[test]
     fn needs_compaction_counts_non_compacting() {
         let cfg = hbase_test_cfg();
-        assert!(needs_compaction(&sf(&[1, 1, 1]), 0, &cfg));
-        assert!(!needs_compaction(&sf(&[1, 1, 1]), 1, &cfg));
-        assert!(!needs_compaction(&sf(&[1, 1]), 0, &cfg));
-        assert!(!needs_compaction(&sf(&[1]), 5, &cfg));
+        assert!(needs_compaction(&sf(&[1, 1, 1]), 0, &cfg, 0));
+        assert!(!needs_compaction(&sf(&[1, 1, 1]), 1, &cfg, 0));
+        assert!(!needs_compaction(&sf(&[1, 1]), 0, &cfg, 0));
+        assert!(!needs_compaction(&sf(&[1]), 5, &cfg, 0));
     }
 
     // --- major compaction timing (SortedCompactionPolicy.getNextMajorCompactTime) ---

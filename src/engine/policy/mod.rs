@@ -28,6 +28,7 @@ pub mod bulkload;
 pub(crate) mod chore_clock;
 pub mod client;
 pub mod compaction;
+pub mod date_tiered;
 pub(crate) mod flush;
 pub mod loader;
 pub mod normalizer;

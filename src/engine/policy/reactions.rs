@@ -12,10 +12,20 @@ use crate::engine::state::region::{Region, Store};
 /// `HRegionServer.postOpenDeployTasks`: a store of a region that just opened (with imported
 /// files, as a daughter, merged, moved or reopened) asks for a compaction when it holds
 /// References or needs one (`HStore.hasReferences() || needsCompaction()`).
-pub(crate) fn compacts_on_open(store: &Store, cfg: &CompactionConfig) -> bool {
+pub(crate) fn compacts_on_open(store: &Store, cfg: &CompactionConfig, now_ms: u64) -> bool {
     store.has_references()
-        || (cfg.policy != CompactionPolicyClass::Fifo
-            && compaction::needs_compaction_of(store.files.len(), store.compacting_files(), cfg))
+        || match cfg.policy {
+            CompactionPolicyClass::Fifo => false,
+            CompactionPolicyClass::DateTiered => compaction::needs_compaction(
+                &compaction::file_infos(store),
+                store.compacting_files(),
+                cfg,
+                now_ms,
+            ),
+            CompactionPolicyClass::Exploring | CompactionPolicyClass::RatioBased => {
+                compaction::needs_compaction_of(store.files.len(), store.compacting_files(), cfg)
+            }
+        }
 }
 
 /// What changed in a region's stores.
@@ -51,6 +61,7 @@ pub(crate) fn after(
     change: &StoreChange,
     split: Result<SplitRequest, SplitGate>,
     cfg: &CompactionConfig,
+    now_ms: u64,
 ) -> Vec<Decision> {
     if let Ok(req) = split {
         return vec![Decision::Split {
@@ -73,7 +84,8 @@ pub(crate) fn after(
         StoreChange::Flushed(stores) => stores.iter().map(|&s| compact(s)).collect(),
         StoreChange::Compacted(store) => {
             let infos = compaction::file_infos(&region.stores[*store]);
-            if compaction::needs_compaction(&infos, region.stores[*store].compacting_files(), cfg) {
+            let compacting = region.stores[*store].compacting_files();
+            if compaction::needs_compaction(&infos, compacting, cfg, now_ms) {
                 vec![compact(*store)]
             } else {
                 Vec::new()
@@ -124,7 +136,7 @@ mod tests {
             },
         ] {
             assert!(gate.is_request_gate());
-            let d = after(&r, &StoreChange::Flushed(vec![0, 1]), Err(gate), &cfg());
+            let d = after(&r, &StoreChange::Flushed(vec![0, 1]), Err(gate), &cfg(), 0);
             assert!(d.is_empty(), "{d:?}");
         }
         assert!(!SplitGate::Flushing.is_request_gate());
@@ -142,12 +154,12 @@ mod tests {
                 why: SplitWhy::Never(crate::config::SplitPolicy::Disabled),
             },
         });
-        let d = after(&r, &StoreChange::Flushed(vec![1]), split, &cfg());
+        let d = after(&r, &StoreChange::Flushed(vec![1]), split, &cfg(), 0);
         assert!(
             matches!(&d[..], [Decision::Split { region: 7, row, reason: SplitReason::Policy { .. } }]
             if row == b"m")
         );
-        let d = after(&r, &StoreChange::Flushed(vec![1]), declined(), &cfg());
+        let d = after(&r, &StoreChange::Flushed(vec![1]), declined(), &cfg(), 0);
         assert_eq!(
             d,
             vec![Decision::Compact {
@@ -155,14 +167,14 @@ mod tests {
                 store: 1
             }]
         );
-        let d = after(&r, &StoreChange::FlushHeldBack, declined(), &cfg());
+        let d = after(&r, &StoreChange::FlushHeldBack, declined(), &cfg(), 0);
         assert_eq!(d.len(), 2);
         // A refused split row after a held-back flush: requestSplit returned false, so compact.
         let refused = || Err(SplitGate::TooManyStoreFiles { priority: -1 });
-        let d = after(&r, &StoreChange::FlushHeldBack, refused(), &cfg());
+        let d = after(&r, &StoreChange::FlushHeldBack, refused(), &cfg(), 0);
         assert_eq!(d.len(), 2);
         // After a compaction, another only if the store still needs one (min files: 3).
-        assert!(after(&r, &StoreChange::Compacted(0), declined(), &cfg()).is_empty());
+        assert!(after(&r, &StoreChange::Compacted(0), declined(), &cfg(), 0).is_empty());
         for seq in 0..3 {
             r.stores[0].files.push(HeldFile {
                 file: test_file(seq),
@@ -170,7 +182,7 @@ mod tests {
             });
         }
         assert_eq!(
-            after(&r, &StoreChange::Compacted(0), declined(), &cfg()),
+            after(&r, &StoreChange::Compacted(0), declined(), &cfg(), 0),
             vec![Decision::Compact {
                 region: 7,
                 store: 0

@@ -36,6 +36,9 @@ pub(crate) struct ActiveCompaction {
     /// References among the inputs (kept as compacted files until the discharger runs).
     pub(crate) references: u32,
     pub(crate) major: bool,
+    /// DateTiered's output windows (`DateTieredMultiFileWriter`): their starts, and whether
+    /// the inputs' keys follow their cells' times; `None`: one output file.
+    pub(crate) windows: Option<(Vec<i64>, bool)>,
     /// Selected with the off-peak ratio (`CompactionRequestImpl.isOffPeak`): it holds its
     /// server's off-peak tracker while it runs.
     pub(crate) offpeak: bool,

@@ -630,6 +630,156 @@ pub fn compact(
     Some(file)
 }
 
+/// One output file of [`split_by_windows`]: the file, its real rows and its cells' times.
+pub type WindowFile = (Arc<HFile>, u64, CellTimes);
+
+/// `DateTieredMultiFileWriter`: a compaction's output (`file`, standing for `rows` real rows
+/// written at `cells`' times) written as one file per time window, the windows starting at
+/// `boundaries` (ascending; the first is `i64::MIN`). A window's rows are its share of the
+/// cells' times (cells spread evenly within a segment, as for TTL expiry); windows without
+/// rows are not written; oldest window first. Which keys fall in which window is not kept, so
+/// each file takes a share of the output's key sample: a contiguous run in key order when
+/// `keys_follow_time` (time-ordered row keys: older cells have lower keys), else every key in
+/// turn (keys unrelated to time).
+pub fn split_by_windows(
+    file: &Arc<HFile>,
+    rows: u64,
+    cells: &CellTimes,
+    boundaries: &[i64],
+    keys_follow_time: bool,
+    shape: CellShape,
+    format: FileFormat,
+) -> Vec<WindowFile> {
+    // Each window's cells: every segment clipped to it, weighed by the part it keeps.
+    let mut parts: Vec<(CellTimes, u128)> = Vec::new();
+    for (i, &lo) in boundaries.iter().enumerate() {
+        // [lo, hi] inclusive, in i128 so that i64::MIN and u64 times compare.
+        let lo = i128::from(lo);
+        let hi = boundaries
+            .get(i + 1)
+            .map_or(i128::from(u64::MAX), |&b| i128::from(b) - 1);
+        let mut part = CellTimes {
+            segs: [(0, 0, 0); CELL_TIME_SEGMENTS],
+            len: 0,
+        };
+        let mut weight = 0u128;
+        for &(o, n, w) in cells.segments() {
+            let (a, b) = (i128::from(o).max(lo), i128::from(n).min(hi));
+            if a > b {
+                continue;
+            }
+            let kept = (b - a + 1) as u128;
+            let share = ((u128::from(w) * kept) << 32) / u128::from(n - o + 1);
+            weight += share;
+            part.segs[usize::from(part.len)] = (a as u64, b as u64, (share >> 32).max(1) as u64);
+            part.len += 1;
+        }
+        parts.push((part, weight));
+    }
+    let total: u128 = parts.iter().map(|p| p.1).sum();
+    let windows = parts.iter().filter(|p| p.1 > 0).count();
+    if windows <= 1 || total == 0 || rows == 0 {
+        return vec![(Arc::clone(file), rows, *cells)];
+    }
+    // Real rows by weight, floored; the remainder goes to the heaviest window.
+    let mut shares: Vec<(CellTimes, u64)> = parts
+        .into_iter()
+        .filter(|p| p.1 > 0)
+        .map(|(c, w)| (c, (u128::from(rows) * w / total) as u64))
+        .collect();
+    let given: u64 = shares.iter().map(|s| s.1).sum();
+    if let Some(top) = shares.iter_mut().max_by_key(|s| s.1) {
+        top.1 += rows - given;
+    }
+    shares.retain(|s| s.1 > 0);
+    let n = file.emulated_rows();
+    let keys = window_keys(
+        n,
+        &shares.iter().map(|s| s.1).collect::<Vec<_>>(),
+        keys_follow_time,
+    );
+    let extra = file.extra();
+    shares
+        .into_iter()
+        .zip(keys)
+        .filter_map(|((times, real), idx)| {
+            let kept = idx.len().max(1) as u64;
+            let scale = (real + kept / 2) / kept;
+            let mut b = if extra.is_empty() {
+                HFileBuilder::new(shape, format, scale.max(1))
+            } else {
+                HFileBuilder::new_exact(shape, format, scale)
+            };
+            for i in idx {
+                b.append(file.row_at(i)?);
+            }
+            let mut out = b.finish()?;
+            if !extra.is_empty() {
+                out.set_counts(real, extra.share(real, rows));
+            }
+            Some((Arc::new(out), real, times))
+        })
+        .collect()
+}
+
+/// Whether the row keys of `inputs` follow their cells' times: at least two files with rows,
+/// whose key ranges do not overlap and rise with their cells' times (time-ordered row keys,
+/// where each flush covers a later range). One file, or overlapping ranges: no.
+pub fn keys_follow_time(inputs: &[&StoreFile]) -> bool {
+    let mut spans: Vec<(&[u8], &[u8], u64, u64)> = inputs
+        .iter()
+        .filter_map(|f| {
+            let (a, b) = f.first_last_row()?;
+            Some((a, b, f.cells.oldest_ms(), f.cells.newest_ms()))
+        })
+        .collect();
+    if spans.len() < 2 {
+        return false;
+    }
+    spans.sort_unstable();
+    spans
+        .windows(2)
+        .all(|w| w[0].1 < w[1].0 && w[0].2 <= w[1].2 && w[0].3 <= w[1].3)
+}
+
+/// Which of `n` sorted keys each window's file keeps, given its real rows: contiguous runs in
+/// window order, or each key to the window furthest behind its share. Every window keeps at
+/// least one key.
+fn window_keys(n: usize, rows: &[u64], contiguous: bool) -> Vec<Vec<usize>> {
+    let total: u128 = rows.iter().map(|&r| u128::from(r)).sum::<u128>().max(1);
+    let mut out = vec![Vec::new(); rows.len()];
+    if n == 0 {
+        return out;
+    }
+    if contiguous {
+        let mut before = 0u128;
+        for (w, &r) in rows.iter().enumerate() {
+            let a = ((before * n as u128 / total) as usize).min(n - 1);
+            before += u128::from(r);
+            let b = ((before * n as u128).div_ceil(total) as usize).clamp(a + 1, n);
+            out[w].extend(a..b);
+        }
+        return out;
+    }
+    for i in 0..n {
+        // The window whose kept keys lag its share of the first i + 1 keys the most.
+        let w = (0..rows.len())
+            .max_by_key(|&w| {
+                (u128::from(rows[w]) * (i as u128 + 1)) as i128
+                    - (out[w].len() as u128 * total) as i128
+            })
+            .expect("a window");
+        out[w].push(i);
+    }
+    for (w, keys) in out.iter_mut().enumerate() {
+        if keys.is_empty() {
+            // A window too small for a key of its own shares its neighbour's.
+            keys.push((w * n / rows.len()).min(n - 1));
+        }
+    }
+    out
+}
+
 /// The distinct visible rows of `inputs`, sorted: a k-way merge of the (sorted) inputs.
 fn merge_rows<'a>(inputs: &[&'a StoreFile]) -> Vec<&'a [u8]> {
     let total = inputs.iter().map(|f| f.emulated_rows()).sum();

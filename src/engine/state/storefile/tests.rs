@@ -952,3 +952,79 @@ fn ttl_segments_keep_old_and_new_cells_apart_scan_query_matcher() {
     let live = acc.live_rows(rows, Some(2_000));
     assert!((190..=210).contains(&live), "{live} of {rows}");
 }
+
+/// `DateTieredMultiFileWriter`: a compaction's output cut at window starts gives one file per
+/// window holding cells, real rows by the cells' time shares (summing to the whole), each
+/// window's cell times inside it, and keys contiguous when keys follow time.
+#[test]
+fn split_by_windows_shares_rows_by_cell_times_date_tiered_multi_file_writer() {
+    let rows = numbered(100, 3);
+    let file = Arc::new(build(&rows, SHAPE_1K, fmt(), 10, 1));
+    // Cells spread evenly over [0, 999] ms; windows start at 0, 250 and 500 (the first
+    // boundary i64::MIN holds nothing here).
+    let cells = CellTimes::span(0, 999);
+    let bounds = [i64::MIN, 0, 250, 500];
+    let out = split_by_windows(&file, 1000, &cells, &bounds, true, SHAPE_1K, fmt());
+    let real: Vec<u64> = out.iter().map(|w| w.1).collect();
+    assert_eq!(real, vec![250, 250, 500]);
+    let spans: Vec<(u64, u64)> = out
+        .iter()
+        .map(|w| (w.2.oldest_ms(), w.2.newest_ms()))
+        .collect();
+    assert_eq!(spans, vec![(0, 249), (250, 499), (500, 999)]);
+    // Keys follow time: the oldest window holds the lowest quarter of the keys.
+    assert_eq!(out[0].0.first_row(), rows[0].as_slice());
+    assert_eq!(out[0].0.last_row(), rows[24].as_slice());
+    assert_eq!(out[2].0.first_row(), rows[50].as_slice());
+    // Keys unrelated to time: every window spans the key range.
+    let mixed = split_by_windows(&file, 1000, &cells, &bounds, false, SHAPE_1K, fmt());
+    assert_eq!(mixed.len(), 3);
+    for w in &mixed {
+        assert!(
+            w.0.first_row() <= rows[2].as_slice(),
+            "{:?}",
+            w.0.first_row()
+        );
+        assert!(
+            w.0.last_row() >= rows[97].as_slice(),
+            "{:?}",
+            w.0.last_row()
+        );
+    }
+    let kept: usize = mixed.iter().map(|w| w.0.emulated_rows()).sum();
+    assert_eq!(kept, 100, "each key in exactly one file");
+    // Cells in one window: the file is kept as it is.
+    let one = split_by_windows(
+        &file,
+        1000,
+        &CellTimes::span(600, 700),
+        &bounds,
+        true,
+        SHAPE_1K,
+        fmt(),
+    );
+    assert_eq!(one.len(), 1);
+    assert!(Arc::ptr_eq(&one[0].0, &file));
+}
+
+/// Time-ordered keys are recognised from the inputs: disjoint key ranges rising with their
+/// cells' times; overlapping ranges, or one file, are not.
+#[test]
+fn keys_follow_time_needs_disjoint_ranges_rising_with_time() {
+    let rows = numbered(100, 3);
+    let part = |a: usize, b: usize, t: u64| StoreFile {
+        cells: CellTimes::span(t, t + 9),
+        ..store(build(&rows[a..b], SHAPE_1K, fmt(), 1, 1))
+    };
+    let (old, new) = (part(0, 50, 0), part(50, 100, 100));
+    assert!(keys_follow_time(&[&old, &new]));
+    assert!(
+        keys_follow_time(&[&new, &old]),
+        "input order does not matter"
+    );
+    let backwards = part(0, 50, 200);
+    assert!(!keys_follow_time(&[&backwards, &new]));
+    let overlapping = part(25, 75, 100);
+    assert!(!keys_follow_time(&[&old, &overlapping]));
+    assert!(!keys_follow_time(&[&old]));
+}
