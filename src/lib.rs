@@ -13,6 +13,7 @@ pub mod argval;
 pub mod assignment;
 pub mod budget;
 pub mod cli;
+pub mod codec;
 pub mod commands;
 pub mod config;
 pub mod diag;

@@ -142,7 +142,8 @@ struct Config {
     /// The loader's writers.
     writers: u64,
     flush_bw: u64,
-    compaction_bw: u64,
+    /// Per store: a compaction thread's bytes/s of on-disk bytes read.
+    compaction_bw: Vec<u64>,
     transition_ns: u64,
     /// The servers' global memstore marks (`policy::write::GlobalMarks`).
     global: policy::write::GlobalMarks,
@@ -752,8 +753,20 @@ impl Engine {
                 .map(|f| f.name.clone())
                 .collect(),
             cells_per_family,
-            flush_bw: scenario.cluster.flush_bandwidth,
-            compaction_bw: scenario.cluster.compaction_bandwidth,
+            // A codec's work on the flush and compaction threads: a flush writes every
+            // family, so the slowest family's codec sets its speed.
+            flush_bw: fams
+                .iter()
+                .map(|f| f.codec.flush_bps(scenario.cluster.flush_bandwidth))
+                .min()
+                .unwrap_or(scenario.cluster.flush_bandwidth),
+            compaction_bw: fams
+                .iter()
+                .map(|f| {
+                    f.codec
+                        .compaction_bps(scenario.cluster.compaction_bandwidth, f.compression_ratio)
+                })
+                .collect(),
             transition_ns: scenario
                 .cluster
                 .region_transition_ms

@@ -263,11 +263,27 @@ impl PlanReport<'_> {
             .families
             .iter()
             .map(|f| {
+                if f.codec == crate::codec::Codec::None {
+                    return format!(
+                        "{} (BLOCKSIZE {}, compression ratio {})",
+                        f.name,
+                        format_bytes(f.block_size),
+                        f.compression_ratio
+                    );
+                }
+                let from = if f.ratio_given {
+                    "measured".to_string()
+                } else if s.workload.compressibility_given {
+                    format!("compressibility {}", s.workload.compressibility)
+                } else {
+                    "compressibility 1 assumed".to_string()
+                };
                 format!(
-                    "{} (BLOCKSIZE {}, compression ratio {})",
+                    "{} (BLOCKSIZE {}, {}: data blocks {:.1} % of raw, {from})",
                     f.name,
                     format_bytes(f.block_size),
-                    f.compression_ratio
+                    f.codec.name(),
+                    f.compression_ratio * 100.0
                 )
             })
             .collect();

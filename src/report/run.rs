@@ -82,10 +82,36 @@ pub struct ScenarioJson {
     pub flush_bandwidth_bytes_per_s: u64,
     /// Ceiling of one unthrottled compaction, bytes read/s.
     pub compaction_bandwidth_bytes_per_s: u64,
+    /// The families with a `COMPRESSION` codec (absent when none has one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compression: Vec<CompressionJson>,
     /// The `--set KEY=VALUE` overrides applied to the scenario file (key as given: value as
     /// read); absent when the file ran as written.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub overrides: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// A family's compression codec, what it makes of the data blocks and of the threads.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompressionJson {
+    /// Column family.
+    pub family: String,
+    /// `COMPRESSION` (SNAPPY, LZ4, ZSTD, GZ).
+    pub codec: String,
+    /// On-disk / raw bytes of data blocks.
+    pub data_fraction: f64,
+    /// Where `data_fraction` comes from: `measured` (the family's `compression_ratio`), else
+    /// `codec` (the codec's benchmark ratio on `compressibility` of the data).
+    pub ratio_from: String,
+    /// `[workload] compressibility`.
+    pub compressibility: f64,
+    /// `compressibility` was not given: 1, the benchmark's web text, is assumed.
+    pub compressibility_assumed: bool,
+    /// A flush thread's bytes/s with this codec's compression.
+    pub flush_bandwidth_bytes_per_s: u64,
+    /// A compaction thread's on-disk bytes read/s with this codec's decompression and
+    /// compression.
+    pub compaction_bandwidth_bytes_per_s: u64,
 }
 
 /// A node's hardware and the figures the resource model assumes.
@@ -994,6 +1020,26 @@ pub fn build(scenario: &Scenario, runs: &[RunResult]) -> Report {
             },
             flush_bandwidth_bytes_per_s: scenario.cluster.flush_bandwidth,
             compaction_bandwidth_bytes_per_s: scenario.cluster.compaction_bandwidth,
+            compression: scenario
+                .table
+                .families
+                .iter()
+                .filter(|f| f.codec != crate::codec::Codec::None)
+                .map(|f| CompressionJson {
+                    family: f.name.clone(),
+                    codec: f.codec.name().into(),
+                    data_fraction: f.compression_ratio,
+                    ratio_from: if f.ratio_given { "measured" } else { "codec" }.into(),
+                    compressibility: scenario.workload.compressibility,
+                    compressibility_assumed: !scenario.workload.compressibility_given,
+                    flush_bandwidth_bytes_per_s: f
+                        .codec
+                        .flush_bps(scenario.cluster.flush_bandwidth),
+                    compaction_bandwidth_bytes_per_s: f
+                        .codec
+                        .compaction_bps(scenario.cluster.compaction_bandwidth, f.compression_ratio),
+                })
+                .collect(),
             overrides: crate::report::overrides::to_json(&scenario.overrides),
         },
         runs: runs

@@ -62,6 +62,29 @@ impl Report {
                 .map(|w| format!(", write path ≤ {}/s", format_bytes(w)))
                 .unwrap_or_default()
         ));
+        for c in &sc.compression {
+            o.push_str(&format!(
+                "Codec     {} {}: data blocks {:.1} % of raw ({}); a flush thread ≤ {}/s, a \
+                 compaction thread ≤ {}/s read\n",
+                c.family,
+                c.codec,
+                c.data_fraction * 100.0,
+                if c.ratio_from == "measured" {
+                    "the family's measured compression_ratio".to_string()
+                } else if c.compressibility_assumed {
+                    "HBase's web-text benchmark ratio; compressibility 1 assumed, set [workload] \
+                     compressibility"
+                        .to_string()
+                } else {
+                    format!(
+                        "HBase's web-text benchmark ratio on compressibility {}",
+                        c.compressibility
+                    )
+                },
+                format_bytes(c.flush_bandwidth_bytes_per_s),
+                format_bytes(c.compaction_bandwidth_bytes_per_s),
+            ));
+        }
         let c = &sc.client;
         o.push_str(&format!(
             "Client    {} writers × {} write buffer; pause {} ms, {} retries, operation timeout {}\n",

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
+use crate::codec::Codec;
 use crate::config::settings::{
     CompactionPolicyClass, SPLIT_RESTRICTION_DELIMITER_KEY, SPLIT_RESTRICTION_PREFIX_LENGTH_KEY,
     SPLIT_RESTRICTION_TYPE_KEY,
@@ -252,8 +253,13 @@ pub struct Family {
     pub name: String,
     /// BLOCKSIZE, bytes.
     pub block_size: u64,
-    /// On-disk bytes per logical byte after compression (1.0 = NONE).
+    /// On-disk bytes per logical byte of data blocks after compression (1.0 = NONE): the
+    /// family's `compression_ratio`, else its codec's on the workload's `compressibility`.
     pub compression_ratio: f64,
+    /// `COMPRESSION` (default NONE).
+    pub codec: Codec,
+    /// `compression_ratio` was given (a measured ratio), not derived from the codec.
+    pub ratio_given: bool,
     /// TTL (`ColumnFamilyDescriptor.getTimeToLive`), ms; `None` = FOREVER (HBase's default).
     pub ttl_ms: Option<u64>,
     /// `VERSIONS` (`ColumnFamilyDescriptor.getMaxVersions`): cell versions a row keeps (default 1).
@@ -338,6 +344,11 @@ pub struct Workload {
     pub update_fraction: f64,
     /// Share of the rows that delete a row written before (a delete marker per family) (default 0).
     pub delete_fraction: f64,
+    /// Share of the data that compresses as the web text of HBase's codec benchmark does, the
+    /// rest incompressible (`compressibility`, default 1): what a family's `COMPRESSION` saves.
+    pub compressibility: f64,
+    /// `compressibility` was given (else the default is an assumption the report names).
+    pub compressibility_given: bool,
 }
 
 /// `[workload.reads]`, validated: gets and scans over the keys written so far (YCSB's choices).
@@ -1132,6 +1143,12 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
 
     let mut table = table(&mut ck, raw.table.as_ref(), &base_dir);
     let workload = workload(&mut ck, raw.workload.get_ref());
+    // A family's codec without a measured ratio: the codec's on the workload's data.
+    if let (Some(t), Some(w)) = (&mut table, &workload) {
+        for f in t.families.iter_mut().filter(|f| !f.ratio_given) {
+            f.compression_ratio = f.codec.data_fraction(w.compressibility);
+        }
+    }
     // A sample larger than the workload samples every row once: say how many keys that is.
     if let (Some(t), Some(w)) = (&mut table, &workload)
         && let Presplit::Sampled { regions, samples } = &mut t.presplit
@@ -1880,11 +1897,20 @@ fn table(
         }
         None => 1,
     };
+    // `[table] compression`: the COMPRESSION of every family that does not set its own.
+    let table_codec = match &rt.compression {
+        Some(c) => codec_field(ck, c, "table.compression").unwrap_or_else(|| {
+            ok = false;
+            Codec::None
+        }),
+        None => Codec::None,
+    };
     let mut families = Vec::new();
     match &rt.families {
         None => families.push(Family {
             ttl_ms: table_ttl,
             max_versions: table_versions,
+            codec: table_codec,
             ..default_family("f")
         }),
         Some(fs) => {
@@ -1920,6 +1946,15 @@ fn table(
                 let mut fam = default_family(fname);
                 fam.ttl_ms = table_ttl;
                 fam.max_versions = table_versions;
+                fam.codec = match &rf.compression {
+                    Some(c) => {
+                        codec_field(ck, c, "table.families.compression").unwrap_or_else(|| {
+                            ok = false;
+                            Codec::None
+                        })
+                    }
+                    None => table_codec,
+                };
                 if let Some(v) = &rf.versions {
                     match max_versions(ck, v, "table.families.versions") {
                         Some(n) => fam.max_versions = n,
@@ -1954,11 +1989,12 @@ fn table(
                             r.span(),
                             "table.families.compression_ratio",
                             format!("{v} is not a compression ratio"),
-                            "on-disk/raw bytes in (0, 1], e.g. 1.0 for NONE, 0.4 for a typical SNAPPY",
+                            "on-disk/raw bytes of data blocks in (0, 1], as measured on your data (1.0 without compression)",
                         );
                         ok = false;
                     } else {
                         fam.compression_ratio = v;
+                        fam.ratio_given = true;
                     }
                 }
                 families.push(fam);
@@ -2356,11 +2392,27 @@ fn load_import(
     }
 }
 
+/// A `COMPRESSION` name, or an error naming the field.
+fn codec_field(ck: &mut Checker<'_>, c: &Spanned<String>, field: &str) -> Option<Codec> {
+    let codec = Codec::parse(c.get_ref());
+    if codec.is_none() {
+        ck.err(
+            c.span(),
+            field,
+            format!("`{}` is not a compression codec modelled here", c.get_ref()),
+            crate::codec::NAMES,
+        );
+    }
+    codec
+}
+
 fn default_family(name: &str) -> Family {
     Family {
         name: name.to_string(),
         block_size: 65_536,
         compression_ratio: 1.0,
+        codec: Codec::None,
+        ratio_given: false,
         ttl_ms: None,
         max_versions: 1,
     }
@@ -2966,6 +3018,10 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
     };
     let update_fraction = mix(&w.update_fraction, "workload.update_fraction");
     let delete_fraction = mix(&w.delete_fraction, "workload.delete_fraction");
+    let compressibility = match &w.compressibility {
+        None => 1.0,
+        Some(x) => mix(&Some(x.clone()), "workload.compressibility"),
+    };
     if ok && update_fraction + delete_fraction >= 1.0 {
         let span = w
             .delete_fraction
@@ -3017,6 +3073,8 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
         duration_ms,
         update_fraction,
         delete_fraction,
+        compressibility,
+        compressibility_given: w.compressibility.is_some(),
     })
 }
 

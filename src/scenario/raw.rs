@@ -143,6 +143,7 @@ pub struct RawTable {
     pub max_filesize: Option<Spanned<Quantity>>,
     pub ttl: Option<Spanned<Quantity>>,
     pub versions: Option<Spanned<i64>>,
+    pub compression: Option<Spanned<String>>,
     pub memstore_flushsize: Option<Spanned<Quantity>>,
     pub split_policy: Option<Spanned<String>>,
     pub prefix_length: Option<Spanned<i64>>,
@@ -167,6 +168,7 @@ pub struct RawTable {
 pub struct RawFamily {
     pub name: Spanned<String>,
     pub block_size: Option<Spanned<Quantity>>,
+    pub compression: Option<Spanned<String>>,
     pub compression_ratio: Option<Spanned<f64>>,
     pub ttl: Option<Spanned<Quantity>>,
     pub versions: Option<Spanned<i64>>,
@@ -215,6 +217,7 @@ pub struct RawWorkload {
     pub reads: Option<Spanned<RawReads>>,
     pub update_fraction: Option<Spanned<f64>>,
     pub delete_fraction: Option<Spanned<f64>>,
+    pub compressibility: Option<Spanned<f64>>,
 }
 
 /// `workload.row`

@@ -6,6 +6,7 @@ mod bulkload;
 mod cli;
 mod cluster;
 mod common;
+mod compression;
 mod config_fixture;
 mod docs;
 mod engine;

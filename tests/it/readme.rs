@@ -17,7 +17,7 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
          tests/it/seeds.rs (the suite takes about 30 s a seed in a release build)",
     ),
     (
-        "sweep scenarios/4tb-10-nodes-2gb.toml",
+        "--vary table.max_filesize=1GB,2GB,5GB,10GB",
         "README's headline grid at 64 GB, sharded and merged: tests/it/sweep.rs (31 s at 4 TB \
          in a release build)",
     ),

@@ -266,7 +266,7 @@ impl Engine {
             Site::Compaction,
             region as u64,
             token,
-            self.cfg.compaction_bw,
+            self.cfg.compaction_bw[store],
         );
         let ceiling = crate::engine::policy::resources::compaction_ceiling(
             thread_ceiling,
