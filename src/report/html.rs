@@ -73,6 +73,19 @@ fn render_page(report: &Report, linked: bool) -> String {
         format_bytes(sc.flush_size),
         esc(&sc.split_policy)
     );
+    for c in &sc.compression {
+        let _ = writeln!(
+            o,
+            "<p class=\"meta\">Compression of family <code>{}</code>: {}, data blocks {:.1} % of \
+             raw ({}); a flush thread ≤ {}/s, a compaction thread ≤ {}/s read.</p>",
+            esc(&c.family),
+            esc(&c.codec),
+            c.data_fraction * 100.0,
+            esc(&c.source()),
+            format_bytes(c.flush_bandwidth_bytes_per_s),
+            format_bytes(c.compaction_bandwidth_bytes_per_s)
+        );
+    }
     if !sc.overrides.is_empty() {
         // What-ifs run with `--set`: the page must not pass for the file as written.
         let set: Vec<String> = sc

@@ -114,6 +114,24 @@ pub struct CompressionJson {
     pub compaction_bandwidth_bytes_per_s: u64,
 }
 
+impl CompressionJson {
+    /// Where the on-disk fraction comes from, in words (for the text and HTML reports).
+    pub fn source(&self) -> String {
+        if self.ratio_from == "measured" {
+            "the family's measured compression_ratio".to_string()
+        } else if self.compressibility_assumed {
+            "HBase's web-text benchmark ratio; compressibility 1 assumed, set [workload] \
+             compressibility"
+                .to_string()
+        } else {
+            format!(
+                "HBase's web-text benchmark ratio on compressibility {}",
+                self.compressibility
+            )
+        }
+    }
+}
+
 /// A node's hardware and the figures the resource model assumes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HardwareJson {

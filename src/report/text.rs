@@ -69,18 +69,7 @@ impl Report {
                 c.family,
                 c.codec,
                 c.data_fraction * 100.0,
-                if c.ratio_from == "measured" {
-                    "the family's measured compression_ratio".to_string()
-                } else if c.compressibility_assumed {
-                    "HBase's web-text benchmark ratio; compressibility 1 assumed, set [workload] \
-                     compressibility"
-                        .to_string()
-                } else {
-                    format!(
-                        "HBase's web-text benchmark ratio on compressibility {}",
-                        c.compressibility
-                    )
-                },
+                c.source(),
                 format_bytes(c.flush_bandwidth_bytes_per_s),
                 format_bytes(c.compaction_bandwidth_bytes_per_s),
             ));

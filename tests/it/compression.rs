@@ -159,3 +159,37 @@ fn a_slow_codec_slows_flushes_and_compactions() {
         settle(&snappy)
     );
 }
+
+/// The text and HTML reports say which codec ran and where its ratio comes from, on the same
+/// line as the figure.
+#[test]
+fn reports_name_the_codec_and_its_ratio_source() {
+    let path = crate::common::root().join("scenarios/classic-hash-10-regions.toml");
+    let path = path.to_str().expect("UTF-8 path");
+    let text = crate::common::run_ok(&["run", path, "--set", "table.compression=LZ4", "--quiet"]);
+    assert!(
+        text.contains("Codec     f LZ4: data blocks 29.8 % of raw")
+            && text.contains("compressibility 1 assumed"),
+        "{text}"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("html");
+    crate::common::run_ok(&[
+        "run",
+        path,
+        "--set",
+        "table.compression=LZ4",
+        "--set",
+        "workload.compressibility=0.5",
+        "--format",
+        "html",
+        "--out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    assert!(
+        html.contains("Compression of family <code>f</code>: LZ4")
+            && html.contains("compressibility 0.5"),
+        "no codec line in the HTML report"
+    );
+}
