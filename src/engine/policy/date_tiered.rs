@@ -6,10 +6,10 @@
 //! (`DateTieredMultiFileWriter`), so old windows' files later expire whole under a TTL.
 //!
 //! Pure functions of the file list, the configuration and the time; the caller
-//! ([`super::compaction::select_after`]) does the eligibility, large-file and major decisions
+//! (`compaction::select_after`) does the eligibility, large-file and major decisions
 //! HBase's `SortedCompactionPolicy.selectCompaction` does for every policy.
 
-use super::compaction::{self, CompactionConfig, FileInfo, Policy};
+use super::file_selection::{self, CompactionConfig, FileInfo, Policy};
 use crate::config::settings::DateTieredParams;
 
 /// One window of `ExponentialCompactionWindowFactory`: the timestamps `t` with
@@ -156,7 +156,7 @@ pub fn select_minor(
             } else {
                 Policy::Exploring
             };
-            compaction::window_selection(in_window, &per_window, offpeak, policy)
+            file_selection::window_selection(in_window, &per_window, offpeak, policy)
         };
         if len == 0 {
             continue;
@@ -202,7 +202,7 @@ pub fn major_boundaries(files: &[FileInfo], p: &DateTieredParams, now_ms: i64) -
 /// window boundary, or a window holds two files. (The locality rule is not modelled: HBase's
 /// default minimum locality, 0, never forces a major.)
 pub fn should_major(files: &[FileInfo], cfg: &CompactionConfig, now_ms: u64) -> bool {
-    let interval = compaction::major_compaction_interval_ms(files, cfg);
+    let interval = file_selection::major_compaction_interval_ms(files, cfg);
     if files.is_empty() || interval == 0 {
         return false;
     }

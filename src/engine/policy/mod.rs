@@ -29,6 +29,7 @@ pub(crate) mod chore_clock;
 pub mod client;
 pub mod compaction;
 pub mod date_tiered;
+pub mod file_selection;
 pub(crate) mod flush;
 pub mod loader;
 pub mod normalizer;
