@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::cli::{
     CheckArgs, ConfigArgs, Format, KeysArgs, RunArgs, RunFormat, SplitAlgorithm, SplitKeysArgs,
 };
+use crate::config::settings::CompactionPolicyClass;
 use crate::config::{self, Origin, Settings, SiteConfig, TableAttributes};
 use crate::diag::InputError;
 use crate::engine;
@@ -135,6 +136,10 @@ fn run_loaded(
     let specs = select(s, &args.generators)?;
     // Once per run, before the work: settings the user gave that change nothing here.
     if let Some(w) = unmodelled_warning(&s.site) {
+        eprintln!("warning: {w}");
+    }
+    // The scenario's own (a field that changes nothing, as `check` lists them too).
+    for w in &s.warnings {
         eprintln!("warning: {w}");
     }
     let threads = args.emulation.threads();
@@ -542,6 +547,19 @@ fn settings_lines(s: &Scenario) -> Result<Vec<SettingLine>, InputError> {
                 }
                 None => e.value.clone(),
             };
+            // DateTieredStoreEngine reads the policy key with its own default.
+            let engine_default = e.key == "hbase.hstore.defaultengine.compactionpolicy.class"
+                && s.settings.compaction_policy == CompactionPolicyClass::DateTiered
+                && matches!(e.origin, config::Origin::Default);
+            if engine_default {
+                return SettingLine {
+                    key: e.key.clone(),
+                    value: "DateTieredCompactionPolicy".into(),
+                    human: None,
+                    display: "DateTieredCompactionPolicy".into(),
+                    origin: "default under DateTieredStoreEngine".into(),
+                };
+            }
             SettingLine {
                 key: e.key.clone(),
                 value: e.value.clone(),
@@ -1051,6 +1069,17 @@ pub fn config(args: &ConfigArgs) -> CmdResult {
     let settings = Settings::resolve(&site, &attrs)?;
     let warnings = all_warnings(&site, &settings);
     let mut eff = config::effective(&site, &attrs)?;
+    // DateTieredStoreEngine reads the policy key with its own default.
+    if settings.compaction_policy == CompactionPolicyClass::DateTiered {
+        for e in eff.iter_mut().filter(|e| {
+            e.key == "hbase.hstore.defaultengine.compactionpolicy.class"
+                && matches!(e.origin, config::Origin::Default)
+        }) {
+            e.value = "org.apache.hadoop.hbase.regionserver.compactions.DateTieredCompactionPolicy"
+                .into();
+            e.note = Some("DateTieredStoreEngine's default".into());
+        }
+    }
     // Derived keys left unset: show what HBase derives, where the configuration determines it.
     let mut derived = vec![false; eff.len()];
     for (e, d) in eff.iter_mut().zip(derived.iter_mut()) {

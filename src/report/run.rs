@@ -441,6 +441,10 @@ pub struct SummaryJson {
     pub major_compactions: u64,
     /// Store file bytes read by compactions (rewritten).
     pub compacted_bytes: u64,
+    /// Store file bytes compactions wrote (less than read when TTL, versions or deletes drop
+    /// cells).
+    #[serde(default)]
+    pub compaction_written_bytes: u64,
     /// Store file bytes written: (flush files + compaction output) / flush files.
     pub write_amplification: f64,
     /// Client seconds waiting on RegionTooBusy / global memstore blocking.
@@ -1250,6 +1254,7 @@ fn run_json(r: &RunResult) -> RunJson {
             minor_compactions: st.minor_compactions,
             major_compactions: st.major_compactions,
             compacted_bytes: st.compacted_bytes,
+            compaction_written_bytes: st.compaction_written_bytes,
             write_amplification: wa,
             blocked_seconds: secs(st.blocked_ns),
             offline_seconds: secs(st.offline_ns),

@@ -290,12 +290,13 @@ fn run_text(o: &mut String, run: &RunJson, report_start_split_size: u64, detail:
         ));
     }
     o.push_str(&format!(
-        "  flushes {} (avg {}), compactions {} minor + {} major rewriting {}, write amplification {:.2}, {} flushes delayed by too many files\n",
+        "  flushes {} (avg {} of memstore), compactions {} minor + {} major reading {} and writing {}, write amplification {:.2} (store file bytes written / flushed), {} flushes delayed by too many files\n",
         thousands(s.flushes as u128),
         format_bytes(s.avg_flush_bytes),
         s.minor_compactions,
         s.major_compactions,
         format_bytes(s.compacted_bytes),
+        format_bytes(s.compaction_written_bytes),
         s.write_amplification,
         s.delayed_flushes
     ));

@@ -1148,6 +1148,13 @@ pub fn load_source(src: SourceText) -> Result<Scenario, ScenarioErrors> {
         for f in t.families.iter_mut().filter(|f| !f.ratio_given) {
             f.compression_ratio = f.codec.data_fraction(w.compressibility);
         }
+        if w.compressibility_given && t.families.iter().all(|f| f.codec == Codec::None) {
+            ck.warnings.push(
+                "workload.compressibility has no effect: no family has a compression codec \
+                 ([table] compression or a family's compression)"
+                    .to_string(),
+            );
+        }
     }
     // A sample larger than the workload samples every row once: say how many keys that is.
     if let (Some(t), Some(w)) = (&mut table, &workload)
@@ -2399,7 +2406,11 @@ fn codec_field(ck: &mut Checker<'_>, c: &Spanned<String>, field: &str) -> Option
         ck.err(
             c.span(),
             field,
-            format!("`{}` is not a compression codec modelled here", c.get_ref()),
+            if c.get_ref().trim().eq_ignore_ascii_case("lzo") {
+                "LZO (a GPL codec HBase does not ship) is not modelled".to_string()
+            } else {
+                format!("`{}` is not a compression codec modelled here", c.get_ref())
+            },
             crate::codec::NAMES,
         );
     }

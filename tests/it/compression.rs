@@ -119,6 +119,17 @@ fn compressibility_and_a_measured_ratio_decide_the_bytes() {
     assert!(
         (half.table.families[0].compression_ratio - Codec::Snappy.data_fraction(0.5)).abs() < 1e-12
     );
+    assert!(half.warnings.is_empty(), "{:?}", half.warnings);
+    // Without a codec, compressibility changes nothing, and the loader says so.
+    let unused = load(&scenario("", "compressibility = 0.3"));
+    assert!(
+        unused
+            .warnings
+            .iter()
+            .any(|w| w.contains("compressibility has no effect")),
+        "{:?}",
+        unused.warnings
+    );
 }
 
 #[test]

@@ -526,3 +526,24 @@ fn html_report_shows_the_ageing_figures() {
     let none = report(&TS.replace("ttl = \"1h\"\n", ""));
     assert!(!hbase_emu::report::html::render(&none).contains("gen-0-ageing"));
 }
+
+/// `DateTieredStoreEngine` reads `hbase.hstore.defaultengine.compactionpolicy.class` with
+/// `DateTieredCompactionPolicy` as its default: `config` and `check` show that one, not the
+/// default engine's Exploring.
+#[test]
+fn config_and_check_show_date_tiered_as_the_engines_default_policy() {
+    let path = crate::common::root().join("scenarios/ttl-timeseries-dtcp.toml");
+    let path = path.to_str().expect("UTF-8 path");
+    let config = crate::common::run_ok(&["config", "--scenario", path]);
+    let line = config
+        .split("hbase.hstore.defaultengine.compactionpolicy.class")
+        .nth(1)
+        .expect("the key is listed");
+    assert!(
+        line.trim_start().contains("DateTieredCompactionPolicy")
+            && !line.split('\n').take(3).any(|l| l.contains("Exploring")),
+        "{line}"
+    );
+    let check = crate::common::run_ok(&["check", path]);
+    assert!(check.contains("DateTieredCompactionPolicy"), "{check}");
+}
