@@ -442,6 +442,9 @@ pub struct Estimate {
     pub runs: Vec<RunEstimate>,
     /// Runs side by side.
     pub at_once: usize,
+    /// A family has a TTL: the region and split counts leave expiry (and the merges it
+    /// brings) out, so they err high.
+    pub ttl_ignored: bool,
 }
 
 impl Estimate {
@@ -492,12 +495,13 @@ impl Estimate {
     pub fn summary(&self) -> String {
         format!(
             "estimate: peak memory {} ({} run(s) at once), {} emulated rows, {} flushes, \
-             {} splits, {}",
+             {} splits{}, {}",
             format_bytes(self.memory_bytes()),
             self.at_once,
             thousands(u128::from(self.emulated_rows())),
             thousands(self.runs.iter().map(|r| u128::from(r.flushes)).sum()),
             thousands(self.runs.iter().map(|r| u128::from(r.splits)).sum()),
+            self.ttl_note(),
             match self.seconds() {
                 0 => "under a second".to_string(),
                 secs => format!(
@@ -506,6 +510,15 @@ impl Estimate {
                 ),
             },
         )
+    }
+
+    /// Said beside a region or split count that leaves TTL expiry out.
+    fn ttl_note(&self) -> &'static str {
+        if self.ttl_ignored {
+            " (TTL expiry left out)"
+        } else {
+            ""
+        }
     }
 
     /// The memory terms, largest run's, one per line, for `check`.
@@ -519,11 +532,12 @@ impl Estimate {
                 .map(|(t, b)| format!("{} {}", t.name(), format_bytes(b)))
                 .collect();
             out.push_str(&format!(
-                "  {}: scale {}, {} emulated rows, ~{} regions at the end; memory {}\n",
+                "  {}: scale {}, {} emulated rows, ~{} regions at the end{}; memory {}\n",
                 r.generator,
                 thousands(u128::from(r.scale)),
                 thousands(u128::from(r.emulated_rows)),
                 thousands(u128::from(r.regions)),
+                self.ttl_note(),
                 format_bytes(r.memory_bytes()),
             ));
             // The terms, wrapped within 100 columns.
@@ -657,7 +671,21 @@ pub fn estimate_run(s: &Scenario, inputs: &RunInputs) -> RunEstimate {
     // regions (`CompactSplit.shouldSplitRegion`), not the table's.
     let split_size = u128::from(s.settings.max_filesize.max(1));
     let limit = u128::from(s.settings.region_split_limit.max(1)) * u128::from(servers.max(1));
-    let by_size = (store / split_size).min(limit).min(u128::from(u64::MAX)) as u64;
+    // Regions split on on-disk (compressed) bytes: the families' largest on-disk fraction
+    // (1 without a codec; the largest errs high, as the count should).
+    let on_disk = s
+        .table
+        .families
+        .iter()
+        .map(|f| f.compression_ratio)
+        .fold(0.0f64, f64::max)
+        .clamp(f64::MIN_POSITIVE, 1.0);
+    let stored = if on_disk < 1.0 {
+        (store as f64 * on_disk) as u128
+    } else {
+        store
+    };
+    let by_size = (stored / split_size).min(limit).min(u128::from(u64::MAX)) as u64;
     let regions = initial.max(by_size);
     // A bulk load writes no memstore: its job's HFiles go straight into the stores.
     let flushes = if inputs.bulk {
@@ -805,6 +833,7 @@ pub fn estimate(
     Ok(Estimate {
         at_once: at_once.min(runs.len()).max(1),
         runs,
+        ttl_ignored: s.table.families.iter().any(|f| f.ttl_ms.is_some()),
     })
 }
 
@@ -1175,6 +1204,32 @@ mod tests {
 
     const BASE: &str = "name = \"h\"\n[cluster]\nregionservers = 10\n[table]\nname = \"t\"\n";
 
+    /// Regions split on compressed bytes: a codec's estimate ends with its share of the
+    /// regions, and a TTL'd table's counts say they leave expiry out.
+    #[test]
+    fn a_codec_shrinks_the_region_estimate_and_a_ttl_is_named() {
+        let text = |table: &str| {
+            format!(
+                "{BASE}max_filesize = \"1GB\"\n{table}[workload]\ndata = \"1TB\"\n\
+                 [[generator]]\nname = \"g\"\nkind = \"hashed\"\n"
+            )
+        };
+        let plain = estimate_run(&load(&text("")), &inputs(16, 1000)).regions;
+        let zstd = load(&text("compression = \"ZSTD\"\n"));
+        let fraction = zstd.table.families[0].compression_ratio;
+        let packed = estimate_run(&zstd, &inputs(16, 1000)).regions;
+        let want = plain as f64 * fraction;
+        assert!((packed as f64 - want).abs() <= 1.0, "{packed} vs {want}");
+        let ttl = load(&text("ttl = \"30d\"\n"));
+        let e = Estimate {
+            runs: vec![estimate_run(&ttl, &inputs(16, 1000))],
+            at_once: 1,
+            ttl_ignored: true,
+        };
+        assert!(e.summary().contains("TTL expiry left out"));
+        assert!(e.terms_text().contains("TTL expiry left out"));
+    }
+
     /// Issue 33: 256 GB bulk-loaded as HFiles rolled at 1 MB (34,000 per store) ran for ten
     /// minutes while the estimate said about a second; the files per store now count.
     #[test]
@@ -1266,6 +1321,7 @@ mod tests {
         let mut e = Estimate {
             runs: vec![estimate_run(&s, &inputs(8, 1))],
             at_once: 1,
+            ttl_ignored: false,
         };
         assert!(refuse(&s, &e, 1 << 30).is_ok());
         let err = refuse(&s, &e, 1 << 20).unwrap_err();
