@@ -3031,7 +3031,12 @@ fn workload(ck: &mut Checker<'_>, w: &raw::RawWorkload) -> Option<Workload> {
     let delete_fraction = mix(&w.delete_fraction, "workload.delete_fraction");
     let compressibility = match &w.compressibility {
         None => 1.0,
-        Some(x) => mix(&Some(x.clone()), "workload.compressibility"),
+        Some(x) => ck
+            .unit_fraction(x, "workload.compressibility")
+            .unwrap_or_else(|| {
+                ok = false;
+                1.0
+            }),
     };
     if ok && update_fraction + delete_fraction >= 1.0 {
         let span = w

@@ -51,6 +51,20 @@ pub fn skipped(test: &str, reason: &str) {
 /// The report of tests/data/small.toml (one thread, scale 4: fast and deterministic).
 /// The first generator of the scenario `text` (named `path` in errors) run exactly: scale 1,
 /// one thread.
+/// The report of one exact run (`run_exact`) of the scenario `text`, named `path`.
+pub fn exact_report(path: &str, text: &str) -> Report {
+    let s = scenario::load_source(SourceText::from_string(path, text))
+        .unwrap_or_else(|e| panic!("{e}"));
+    run::build(&s, &[run_exact(path, text)])
+}
+
+/// The input error that loading the scenario `text`, named `path`, must give, as text.
+pub fn load_error(path: &str, text: &str) -> String {
+    scenario::load_source(SourceText::from_string(path, text))
+        .expect_err("an input error")
+        .to_string()
+}
+
 pub fn run_exact(path: &str, text: &str) -> engine::RunResult {
     let s = scenario::load_source(SourceText::from_string(path, text))
         .unwrap_or_else(|e| panic!("{e}"));

@@ -7,8 +7,6 @@ use hbase_emu::diag::SourceText;
 use hbase_emu::report::run;
 use hbase_emu::scenario;
 
-use crate::common::run_exact;
-
 /// A small splitting table: 1 GB of 1 KB rows at 10 MB/s, 64 MB regions, hashed keys. The
 /// discharger runs every second: a daughter's compacted References block its next split until
 /// archived, which at the default 2 minutes would be most of this load.
@@ -48,15 +46,11 @@ fn scenario(family: &str, compressibility: &str) -> String {
 }
 
 fn report(text: &str) -> run::Report {
-    let s = scenario::load_source(SourceText::from_string("c.toml", text.to_string()))
-        .unwrap_or_else(|e| panic!("{e}"));
-    run::build(&s, &[run_exact("c.toml", text)])
+    crate::common::exact_report("c.toml", text)
 }
 
 fn load_err(text: &str) -> String {
-    scenario::load_source(SourceText::from_string("c.toml", text.to_string()))
-        .expect_err("an input error")
-        .to_string()
+    crate::common::load_error("c.toml", text)
 }
 
 /// `HRegion`'s split check reads store file lengths (`reader.length()`, compressed): SNAPPY

@@ -1,7 +1,6 @@
 //! Long-lived tables: family TTL, expired store files, and the normalizer merging the regions
 //! ageing empties (docs/MODEL.md "TTL").
 
-use crate::common::run_exact;
 use hbase_emu::diag::SourceText;
 use hbase_emu::report::run;
 use hbase_emu::scenario;
@@ -41,10 +40,7 @@ kind = "timestamp-first"
 "#;
 
 fn report(text: &str) -> run::Report {
-    let s = scenario::load_source(SourceText::from_string("ttl.toml", text.to_string()))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let r = run_exact("ttl.toml", text);
-    run::build(&s, &[r])
+    crate::common::exact_report("ttl.toml", text)
 }
 
 /// `ScanQueryMatcher.isCellTTLExpired` in compactions, `HStore.removeUnneededFiles` and the
@@ -328,9 +324,7 @@ fn stepped(text: &str) -> (u64, u64, RunResult) {
 }
 
 fn load_err(text: &str) -> String {
-    scenario::load_source(SourceText::from_string("idle.toml", text.to_string()))
-        .expect_err("invalid")
-        .to_string()
+    crate::common::load_error("idle.toml", text)
 }
 
 /// A `phase` with rate 0 writes nothing: the clock goes from event to event, and the ingest

@@ -1,9 +1,6 @@
 //! Long-lived tables: VERSIONS, updates and deletes (docs/MODEL.md "Versions and deletes").
 
-use crate::common::run_exact;
-use hbase_emu::diag::SourceText;
 use hbase_emu::report::run;
-use hbase_emu::scenario;
 
 /// Hashed keys, 60 % of the rows updating a row written before, majors every 10 minutes
 /// (checked every 100 s), 1 KB rows; about 9 simulated minutes of writes and the settling after.
@@ -36,16 +33,11 @@ kind = "hashed"
 "#;
 
 fn report(text: &str) -> run::Report {
-    let s = scenario::load_source(SourceText::from_string("versions.toml", text.to_string()))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let r = run_exact("versions.toml", text);
-    run::build(&s, &[r])
+    crate::common::exact_report("versions.toml", text)
 }
 
 fn load_error(text: &str) -> String {
-    scenario::load_source(SourceText::from_string("versions.toml", text.to_string()))
-        .expect_err("a bad field")
-        .to_string()
+    crate::common::load_error("versions.toml", text)
 }
 
 /// `MajorCompactionScanQueryMatcher` with `ColumnTracker.checkVersions` (VERSIONS 1): an
